@@ -1,0 +1,70 @@
+# Build helpers: Halide targets, the shared runtime, and the one-line
+# registration of schedules (see generators/schedule_registry.h).
+
+# Explicit targets, never `host`: the build machine and the GPU machine differ.
+# CPU libraries are multi-target: Halide's runtime picks the first entry the
+# running CPU supports, and the last (AVX2) is the baseline.
+set(FILTERLAB_CPU_TARGETS
+    x86-64-linux-avx512_skylake
+    x86-64-linux-avx2
+    CACHE STRING "Halide targets of the CPU libraries, most specific first")
+# PTX for compute capability 8.6 (the newest Halide 21 names); the driver
+# compiles it for the GPU it finds (sm_90 on the H100).
+set(FILTERLAB_CUDA_TARGET x86-64-linux-avx2-cuda-cuda_capability_86
+    CACHE STRING "Halide target of the CUDA libraries")
+
+# One runtime for every AOT library: it collects the targets of the libraries
+# that use it (the CUDA device runtime included).
+add_halide_runtime(filterlab_halide_runtime TARGETS x86-64-linux-avx2)
+
+# The object library every variant registration goes into; linked whole into
+# the CLI and the tests, so static registrations are never dropped.
+add_library(filterlab_variants OBJECT)
+target_link_libraries(filterlab_variants PUBLIC filterlab_core)
+
+set(_filterlab_template "${CMAKE_CURRENT_LIST_DIR}/halide_variant.cpp.in")
+
+# filterlab_halide_filter(<filter> SCHEDULES <schedule sources...>)
+#
+# Builds generators/<filter>_generator.cpp with the schedule sources, then one
+# static library and one variant registration per FILTERLAB_SCHEDULE line
+# found in them. schedules/<filter>/<filter>_binding.h says how to call it.
+function(filterlab_halide_filter FILTER)
+    cmake_parse_arguments(ARG "" "" "SCHEDULES" ${ARGN})
+    add_halide_generator(${FILTER}.generator
+                         SOURCES ${PROJECT_SOURCE_DIR}/generators/${FILTER}_generator.cpp ${ARG_SCHEDULES})
+    target_include_directories(${FILTER}.generator PRIVATE ${PROJECT_SOURCE_DIR}/generators)
+
+    set(pattern "^FILTERLAB_SCHEDULE\\(${FILTER}, (cpu|cuda), ([a-z0-9_]+), \"([^\"]*)\"\\)")
+    set(found 0)
+    foreach (source IN LISTS ARG_SCHEDULES)
+        set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${source})
+        file(STRINGS ${source} lines REGEX "^FILTERLAB_SCHEDULE\\(")
+        foreach (line IN LISTS lines)
+            if (NOT line MATCHES "${pattern}")
+                message(FATAL_ERROR "${source}: cannot read schedule registration: ${line}")
+            endif ()
+            set(BACKEND ${CMAKE_MATCH_1})
+            set(SCHEDULE ${CMAKE_MATCH_2})
+            set(SUPPORTS ${CMAKE_MATCH_3})
+            set(LIB ${FILTER}_${BACKEND}_${SCHEDULE})
+            if (BACKEND STREQUAL "cuda")
+                set(targets ${FILTERLAB_CUDA_TARGET})
+            else ()
+                set(targets ${FILTERLAB_CPU_TARGETS})
+            endif ()
+            add_halide_library(${LIB} FROM ${FILTER}.generator
+                               GENERATOR ${FILTER}
+                               PARAMS schedule=${BACKEND}_${SCHEDULE}
+                               TARGETS ${targets}
+                               USE_RUNTIME filterlab_halide_runtime)
+            set(FILTER ${FILTER})
+            configure_file(${_filterlab_template} ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp @ONLY)
+            target_sources(filterlab_variants PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp)
+            target_link_libraries(filterlab_variants PUBLIC ${LIB})
+            math(EXPR found "${found} + 1")
+        endforeach ()
+    endforeach ()
+    target_include_directories(filterlab_variants PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/${FILTER})
+    message(STATUS "FilterLab: ${FILTER}: ${found} Halide schedules")
+endfunction()

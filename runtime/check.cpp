@@ -1,0 +1,194 @@
+#include "check.h"
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <map>
+#include <ostream>
+
+#include "cuda_support.h"
+#include "error.h"
+#include "harness.h"
+#include "image_io.h"
+#include "noise.h"
+
+namespace filterlab {
+namespace {
+
+struct Size {
+    int width, height;
+};
+
+// 1x1, single rows and columns, odd and prime sizes, sizes just off every
+// power-of-two tile (8..256), and one large one.
+const std::vector<Size> kSizes = {{1, 1},   {1, 19},   {19, 1},   {2, 3},     {5, 4},   {17, 13}, {31, 37},
+                                  {63, 65}, {97, 89},  {127, 131}, {257, 129}, {509, 383}, {2053, 1543}};
+const std::vector<Size> kQuickSizes = {{1, 1}, {1, 19}, {19, 1}, {5, 4}, {31, 37}, {127, 131}, {257, 129}};
+constexpr long long kLargePixels = 1'000'000;
+// Reference work per case (window samples visited), beyond which a case is
+// left out of the matrix: a large radius is checked on the smaller sizes.
+constexpr double kReferenceBudget = 4e8;
+
+std::vector<ParamValues> param_sets(const FilterInfo &filter, bool quick) {
+    auto with = [&](std::initializer_list<std::pair<const std::string, double>> values) {
+        ParamValues p = filter.defaults();
+        for (auto &[k, v] : values) p[k] = v;
+        return p;
+    };
+    if (filter.name == "box") {
+        if (quick) return {with({{"radius", 1}}), with({{"radius", 4}})};
+        return {with({{"radius", 1}}), with({{"radius", 2}}), with({{"radius", 5}}), with({{"radius", 15}})};
+    }
+    if (filter.name == "median") return {with({{"size", 3}}), with({{"size", 5}}), with({{"size", 7}})};
+    if (filter.name == "gaussian") return {with({{"sigma", 1.0}}), with({{"sigma", 0.6}}), with({{"sigma", 2.5}})};
+    if (filter.name == "nlmeans") {
+        return {with({}), with({{"patch", 1}, {"search", 3}, {"h", 5}}), with({{"patch", 0}, {"search", 2}, {"h", 20}})};
+    }
+    return {filter.defaults()};
+}
+
+double work_per_sample(const FilterInfo &filter, const ParamValues &p) {
+    auto get = [&](const char *name) { return p.count(name) ? p.at(name) : 0.0; };
+    if (filter.name == "box") return std::pow(2 * get("radius") + 1, 2);
+    if (filter.name == "median") return std::pow(get("size"), 2) * 4;
+    if (filter.name == "gaussian") return 25;
+    if (filter.name == "nlmeans") return std::pow(2 * get("search") + 1, 2) * std::pow(2 * get("patch") + 1, 2);
+    return 4;
+}
+
+Image gradient(int w, int h, int channels) {
+    Image image(w, h, channels);
+    for (int c = 0; c < channels; c++)
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) image.at(x, y, c) = static_cast<uint8_t>((x * 7 + y * 3 + c * 50) & 255);
+    return image;
+}
+
+Image make_content(const std::string &content, Size size, int channels, uint64_t seed) {
+    if (content == "random") return random_image(size.width, size.height, channels, seed);
+    if (content == "zeros") return Image(size.width, size.height, channels, 0);
+    if (content == "ones") return Image(size.width, size.height, channels, 255);
+    if (content == "gradient") return gradient(size.width, size.height, channels);
+    Image image = gradient(size.width, size.height, channels);  // salt_pepper
+    add_salt_and_pepper(image, 0.2, seed);
+    return image;
+}
+
+}  // namespace
+
+std::string CheckCase::label() const {
+    return fmt::format("{}x{}x{} {} {}", input.width(), input.height(), input.channels(), content,
+                       format_params(params));
+}
+
+std::vector<CheckCase> check_cases(const FilterInfo &filter, const CheckOptions &options) {
+    std::vector<CheckCase> cases;
+    const auto sets = param_sets(filter, options.quick);
+    auto add = [&](const std::string &content, Image image, const ParamValues &params) {
+        const double work = double(image.size()) * work_per_sample(filter, params);
+        if (image.width() < filter.min_side || image.height() < filter.min_side) return;
+        if (work > kReferenceBudget) return;
+        cases.push_back({content, std::move(image), params});
+    };
+    uint64_t seed = 1;
+    for (Size size : options.quick ? kQuickSizes : kSizes) {
+        const bool large = 1LL * size.width * size.height > kLargePixels;
+        for (int channels : {1, 3})
+            for (const char *content : {"random", "salt_pepper", "zeros", "ones", "gradient"}) {
+                if (large && std::string(content) != "random") continue;
+                for (auto &params : sets) add(content, make_content(content, size, channels, seed++), params);
+            }
+    }
+    if (!options.images_dir.empty()) {
+        for (const char *name : {"gray_small.png", "rgb_small.png", "gray.png"}) {
+            const std::string path = options.images_dir + "/" + name;
+            if (options.quick && std::string(name) == "gray.png") continue;
+            if (!std::filesystem::exists(path)) continue;
+            const Image image = read_image(path);
+            for (auto &params : sets) add(name, image, params);
+            Image noisy = image;
+            add_salt_and_pepper(noisy, 0.1, 7);
+            for (auto &params : sets) add(std::string(name) + "+salt_pepper", noisy, params);
+        }
+    }
+    return cases;
+}
+
+std::vector<VariantResult> run_check(const CheckOptions &options, std::ostream &log) {
+    std::vector<VariantResult> results;
+    for (const FilterInfo &filter : all_filters()) {
+        if (!options.filter.empty() && filter.name != options.filter) continue;
+        std::vector<VariantResult> mine;
+        for (const Variant &v : all_variants()) {
+            if (v.filter != filter.name || v.kind == Kind::reference) continue;
+            if (!options.variant.empty() && v.name != options.variant) continue;
+            VariantResult r;
+            r.variant = &v;
+            if (v.backend == Backend::cuda && !cuda::gpu_info().available) {
+                r.skip_reason = "no GPU: " + cuda::gpu_info().why_not;
+            }
+            mine.push_back(r);
+        }
+        if (mine.empty()) continue;
+        const std::vector<CheckCase> cases = check_cases(filter, options);
+        fmt::print(log, "{}: {} cases, {} variants\n", filter.name, cases.size(), mine.size());
+        for (std::size_t i = 0; i < cases.size(); i++) {
+            const CheckCase &k = cases[i];
+            const Image expected = filter.reference(k.input, k.params);
+            for (VariantResult &r : mine) {
+                if (!r.skip_reason.empty() || !r.variant->unsupported_reason(k.params).empty()) {
+                    r.skipped++;
+                    continue;
+                }
+                const auto start = std::chrono::steady_clock::now();
+                std::string failure;
+                try {
+                    for (uint8_t poison : {uint8_t(0xA5), uint8_t(0x5A)}) {
+                        const Image actual = run_variant(*r.variant, k.input, k.params, poison);
+                        const Comparison cmp = compare_to_reference(filter, expected, actual);
+                        r.max_difference = std::max(r.max_difference, cmp.max_difference);
+                        if (!cmp.equal) {
+                            failure = fmt::format("poison 0x{:02X}: {}", poison, cmp.describe());
+                            break;
+                        }
+                    }
+                } catch (const Error &e) {
+                    failure = e.what();
+                }
+                r.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                if (failure.empty()) {
+                    r.passed++;
+                } else {
+                    r.failed++;
+                    if (r.failures.size() < 5) {
+                        r.failures.push_back(k.label() + ": " + failure);
+                        fmt::print(log, "FAIL {}/{} {}: {}\n", filter.name, r.variant->name, k.label(), failure);
+                    }
+                }
+            }
+            if ((i + 1) % 50 == 0 || i + 1 == cases.size()) {
+                fmt::print(log, "  {}: {}/{} cases done\n", filter.name, i + 1, cases.size());
+                log.flush();
+            }
+        }
+        results.insert(results.end(), mine.begin(), mine.end());
+    }
+    return results;
+}
+
+void print_check_table(const std::vector<VariantResult> &results, std::ostream &out) {
+    fmt::print(out, "{:<9} {:<22} {:<5} {:<12} {:>6} {:>7} {:>7} {:>8} {:>9} {:>8}  {}\n", "filter", "variant",
+               "back", "kind", "cases", "passed", "failed", "skipped", "max|diff|", "seconds", "result");
+    for (auto &r : results) {
+        const Variant &v = *r.variant;
+        const char *verdict = r.failed ? "FAIL" : r.passed == 0 ? "SKIPPED" : "ok";
+        fmt::print(out, "{:<9} {:<22} {:<5} {:<12} {:>6} {:>7} {:>7} {:>8} {:>9} {:>8.2f}  {}{}\n", v.filter, v.name,
+                   to_string(v.backend), to_string(v.kind), r.passed + r.failed + r.skipped, r.passed, r.failed,
+                   r.skipped, r.max_difference, r.seconds, verdict,
+                   r.skip_reason.empty() ? "" : " (" + r.skip_reason + ")");
+    }
+}
+
+}  // namespace filterlab

@@ -1,0 +1,50 @@
+// `filterlab check`: every selected variant against the reference over a
+// matrix of sizes, contents, channel counts and parameter values.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "filters.h"
+#include "image.h"
+#include "registry.h"
+
+namespace filterlab {
+
+struct CheckCase {
+    std::string content;  // random, salt_pepper, zeros, ones (255), gradient, or an image file's name
+    Image input;
+    ParamValues params;
+    std::string label() const;  // "31x37x3 random radius=2"
+};
+
+struct CheckOptions {
+    std::string filter;    // empty: all
+    std::string variant;   // empty: all
+    std::string images_dir;  // real images; empty: none
+    bool quick = false;     // a smaller matrix (small sizes, fewer parameter values)
+};
+
+struct VariantResult {
+    const Variant *variant = nullptr;
+    int passed = 0, failed = 0, skipped = 0;
+    int max_difference = 0;
+    double seconds = 0;
+    std::string skip_reason;
+    std::vector<std::string> failures;  // the first few, in words
+};
+
+// The cases for one filter (inputs built lazily would save little: they are small).
+std::vector<CheckCase> check_cases(const FilterInfo &filter, const CheckOptions &options);
+
+// Runs the check, printing progress and failures to `log`. Each variant runs
+// twice per case, on outputs poisoned with two different values, so that an
+// unwritten sample cannot match by chance.
+std::vector<VariantResult> run_check(const CheckOptions &options, std::ostream &log);
+
+// The summary table.
+void print_check_table(const std::vector<VariantResult> &results, std::ostream &out);
+
+}  // namespace filterlab

@@ -1,0 +1,30 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace filterlab::cli {
+
+struct ListOptions {
+    bool json = false;
+    std::string filter;
+};
+struct RunOptions {
+    std::string filter, variant, input, output;
+    std::vector<std::string> params;
+};
+struct CheckOptionsCli {
+    std::string filter, variant, images;
+    bool quick = false;
+};
+
+int list_variants(const ListOptions &options);
+int run_variant_on_file(const RunOptions &options);
+int check_variants(const CheckOptionsCli &options);
+int show_info();
+
+// The folder of real images: $FILTERLAB_IMAGES, else the bundled tests/images
+// (looked up beside the sources, then under the current directory).
+std::string default_images_dir();
+
+}  // namespace filterlab::cli

@@ -1,0 +1,63 @@
+// filterlab: the command line. Each verb is a small function over the
+// registry; every user error ends as one line on stderr and exit status 1.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <iostream>
+#include <new>
+
+#include "commands.h"
+#include "error.h"
+
+int main(int argc, char **argv) {
+    using namespace filterlab::cli;
+    CLI::App app{"FilterLab: Halide schedules and handwritten CUDA kernels for image filters, side by side"};
+    app.require_subcommand(1);
+    app.set_help_all_flag("--help-all", "Print help for every verb");
+
+    ListOptions list;
+    auto *list_cmd = app.add_subcommand("list", "List the registered variants: <filter> <variant> <backend> <kind>");
+    list_cmd->add_flag("--json", list.json, "Print a JSON array with each variant's supported parameters");
+    list_cmd->add_option("--filter", list.filter, "Only this filter");
+
+    RunOptions run;
+    auto *run_cmd = app.add_subcommand("run", "Apply one variant to one image file");
+    run_cmd->add_option("--filter", run.filter, "Filter: box, median, gaussian, maxpool, nlmeans")->required();
+    run_cmd->add_option("--variant", run.variant, "Variant name (see `filterlab list`)")->default_val("reference");
+    run_cmd->add_option("--input,-i", run.input, "Input image: PNG, binary PGM/PPM or 24-bit BMP")->required();
+    run_cmd->add_option("--output,-o", run.output, "Output image; the format follows the extension")->required();
+    run_cmd->add_option("--param,-p", run.params, "Filter parameter NAME=VALUE (repeatable), e.g. radius=2");
+
+    CheckOptionsCli check;
+    auto *check_cmd = app.add_subcommand("check", "Check variants against the reference over a matrix of inputs");
+    check_cmd->add_option("--filter", check.filter, "Only this filter");
+    check_cmd->add_option("--variant", check.variant, "Only this variant");
+    check_cmd->add_option("--images", check.images, "Folder of real test images (default: the bundled ones)");
+    check_cmd->add_flag("--quick", check.quick, "A smaller matrix: small sizes, fewer parameter values");
+
+    auto *info_cmd = app.add_subcommand("info", "Show the CPU, the Halide targets built and the GPU");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError &e) {
+        return app.exit(e);
+    }
+
+    try {
+        if (*list_cmd) return list_variants(list);
+        if (*run_cmd) return run_variant_on_file(run);
+        if (*check_cmd) return check_variants(check);
+        if (*info_cmd) return show_info();
+    } catch (const filterlab::Error &e) {
+        fmt::print(stderr, "filterlab: error: {}\n", e.what());
+        return 1;
+    } catch (const std::bad_alloc &) {
+        fmt::print(stderr, "filterlab: error: out of memory\n");
+        return 1;
+    } catch (const std::exception &e) {
+        fmt::print(stderr, "filterlab: error: {}\n", e.what());
+        return 1;
+    }
+    return 1;
+}

@@ -1,0 +1,128 @@
+#include "cuda_support.h"
+
+#include <cuda.h>
+#include <cuda_runtime.h>
+#include <string>
+
+#include "error.h"
+
+namespace filterlab::cuda {
+namespace {
+
+void check(cudaError_t status, const char *what) {
+    if (status == cudaSuccess) return;
+    cudaGetLastError();  // clear a non-sticky error
+    if (status == cudaErrorMemoryAllocation) {
+        throw Error(std::string("out of GPU memory (") + what + ")");
+    }
+    throw Error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(status));
+}
+
+GpuInfo probe() {
+    GpuInfo info;
+    int count = 0;
+    cudaError_t status = cudaGetDeviceCount(&count);
+    if (status != cudaSuccess) {
+        cudaGetLastError();
+        info.why_not = cudaGetErrorString(status);
+        return info;
+    }
+    if (count == 0) {
+        info.why_not = "no CUDA device found";
+        return info;
+    }
+    cudaDeviceProp prop{};
+    status = cudaGetDeviceProperties(&prop, 0);
+    if (status != cudaSuccess) {
+        info.why_not = cudaGetErrorString(status);
+        return info;
+    }
+    info.available = true;
+    info.name = prop.name;
+    info.sm_count = prop.multiProcessorCount;
+    info.compute_major = prop.major;
+    info.compute_minor = prop.minor;
+    info.memory_bytes = prop.totalGlobalMem;
+    info.l2_bytes = prop.l2CacheSize;
+    cudaDriverGetVersion(&info.driver_version);
+    cudaRuntimeGetVersion(&info.runtime_version);
+    int khz = 0;
+    if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0) == cudaSuccess) info.sm_clock_mhz = khz / 1000;
+    if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, 0) == cudaSuccess) info.memory_clock_mhz = khz / 1000;
+    cudaGetLastError();
+    return info;
+}
+
+}  // namespace
+
+const GpuInfo &gpu_info() {
+    static const GpuInfo info = probe();
+    return info;
+}
+
+void require_gpu() {
+    if (!gpu_info().available) throw Error("no GPU: " + gpu_info().why_not);
+}
+
+void *primary_context() {
+    static void *context = [] {
+        require_gpu();
+        check(cudaSetDevice(0), "cudaSetDevice");
+        check(cudaFree(nullptr), "initialising the primary context");
+        // The runtime API has no call for the CUcontext; ask the driver through
+        // the runtime, so the binary needs no link against libcuda.
+        void *entry = nullptr;
+        cudaDriverEntryPointQueryResult found{};
+        check(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &entry, 12000, cudaEnableDefault, &found),
+              "cudaGetDriverEntryPointByVersion");
+        if (found != cudaDriverEntryPointSuccess || !entry) throw Error("CUDA driver lacks cuCtxGetCurrent");
+        CUcontext ctx = nullptr;
+        if (reinterpret_cast<CUresult (*)(CUcontext *)>(entry)(&ctx) != CUDA_SUCCESS || !ctx) {
+            throw Error("cannot get the CUDA primary context");
+        }
+        return static_cast<void *>(ctx);
+    }();
+    return context;
+}
+
+void synchronize(const char *what) {
+    check(cudaGetLastError(), what);
+    check(cudaDeviceSynchronize(), what);
+}
+
+DeviceImage::DeviceImage(int width, int height, int channels)
+    : width_(width), height_(height), channels_(channels), pitch_((static_cast<std::size_t>(width) + 63) / 64 * 64) {
+    require_gpu();
+    check(cudaMalloc(&data_, pitch_ * height_ * channels_), "cudaMalloc");
+}
+
+DeviceImage::~DeviceImage() { cudaFree(data_); }
+
+PlanarView DeviceImage::view() const {
+    return {data_, width_, height_, channels_, static_cast<std::ptrdiff_t>(pitch_),
+            static_cast<std::ptrdiff_t>(pitch_ * height_)};
+}
+
+void DeviceImage::upload(const Image &image) {
+    check(cudaMemcpy2D(data_, pitch_, image.data(), image.width(), image.width(),
+                       static_cast<std::size_t>(image.height()) * image.channels(), cudaMemcpyHostToDevice),
+          "upload");
+}
+
+Image DeviceImage::download() const {
+    Image image(width_, height_, channels_);
+    check(cudaMemcpy2D(image.data(), width_, data_, pitch_, width_, static_cast<std::size_t>(height_) * channels_,
+                       cudaMemcpyDeviceToHost),
+          "download");
+    return image;
+}
+
+void DeviceImage::fill(uint8_t value) { check(cudaMemset(data_, value, pitch_ * height_ * channels_), "cudaMemset"); }
+
+std::vector<uint8_t> DeviceImage::download_all() const {
+    std::vector<uint8_t> bytes(pitch_ * height_ * channels_);
+    check(cudaMemcpy(bytes.data(), data_, bytes.size(), cudaMemcpyDeviceToHost), "download");
+    return bytes;
+}
+
+}  // namespace filterlab::cuda

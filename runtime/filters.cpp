@@ -1,0 +1,156 @@
+#include "filters.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <limits>
+
+#include "error.h"
+#include "reference.h"
+
+namespace filterlab {
+
+bool ParamDef::accepts(double value) const {
+    if (!std::isfinite(value)) return false;
+    if (!allowed.empty()) return std::find(allowed.begin(), allowed.end(), value) != allowed.end();
+    if (integer && value != std::floor(value)) return false;
+    if (min_exclusive ? value <= min : value < min) return false;
+    return value <= max;
+}
+
+std::string ParamDef::domain() const {
+    if (!allowed.empty()) {
+        std::string s = "one of";
+        for (double v : allowed) s += fmt::format(" {:g}", v);
+        return s;
+    }
+    if (integer) return fmt::format("an integer in {:g}..{:g}", min, max);
+    return fmt::format("a number in {}{:g}, {:g}]", min_exclusive ? "(" : "[", min, max);
+}
+
+std::string Comparison::describe() const {
+    if (mismatches == 0) return "exact";
+    return fmt::format("{} samples differ, max |diff| {}, first at (x={}, y={}, c={})", mismatches, max_difference,
+                       first_x, first_y, first_c);
+}
+
+namespace {
+
+int as_int(const ParamValues &p, const char *name) { return static_cast<int>(p.at(name)); }
+
+std::pair<int, int> same_size(int w, int h) { return {w, h}; }
+
+std::vector<FilterInfo> make_filters() {
+    std::vector<FilterInfo> filters;
+    filters.push_back({"box", "mean of the (2r+1)^2 window, rounded half up",
+                       {{"radius", 1, 1, 15, true, false, {}, "window radius r; the window is (2r+1)^2"}},
+                       true, same_size, 1,
+                       [](const Image &in, const ParamValues &p) { return reference::box(in, as_int(p, "radius")); }});
+    filters.push_back({"median", "exact median of the k x k window",
+                       {{"size", 3, 3, 7, true, false, {3, 5, 7}, "window size k"}},
+                       true, same_size, 1,
+                       [](const Image &in, const ParamValues &p) { return reference::median(in, as_int(p, "size")); }});
+    filters.push_back({"gaussian", "5x5 Gaussian in 8.8 fixed point",
+                       {{"sigma", 1.0, 0, 1000, false, true, {}, "standard deviation of the weights"}},
+                       true, same_size, 1,
+                       [](const Image &in, const ParamValues &p) { return reference::gaussian(in, p.at("sigma")); }});
+    filters.push_back({"maxpool", "2x2 max pooling, stride 2", {}, true,
+                       [](int w, int h) { return std::pair{w / 2, h / 2}; }, 2,
+                       [](const Image &in, const ParamValues &) { return reference::maxpool(in); }});
+    filters.push_back({"nlmeans", "non-local means denoising",
+                       {{"patch", 3, 0, 10, true, false, {}, "patch radius p"},
+                        {"search", 10, 1, 30, true, false, {}, "search radius s"},
+                        {"h", 10.0, 0, 1000, false, true, {}, "filtering strength h"}},
+                       false, same_size, 1,
+                       [](const Image &in, const ParamValues &p) {
+                           return reference::nlmeans(in, as_int(p, "patch"), as_int(p, "search"), p.at("h"));
+                       }});
+    return filters;
+}
+
+}  // namespace
+
+const std::vector<FilterInfo> &all_filters() {
+    static const std::vector<FilterInfo> filters = make_filters();
+    return filters;
+}
+
+const FilterInfo &filter_info(const std::string &name) {
+    for (auto &f : all_filters())
+        if (f.name == name) return f;
+    std::string known;
+    for (auto &f : all_filters()) known += (known.empty() ? "" : ", ") + f.name;
+    throw Error("unknown filter '" + name + "' (known: " + known + ")");
+}
+
+ParamValues FilterInfo::defaults() const {
+    ParamValues values;
+    for (auto &p : params) values[p.name] = p.default_value;
+    return values;
+}
+
+void FilterInfo::validate(const ParamValues &values) const {
+    for (auto &[name, value] : values) {
+        auto def = std::find_if(params.begin(), params.end(), [&](auto &p) { return p.name == name; });
+        if (def == params.end()) {
+            throw Error(fmt::format("{} has no parameter '{}'", this->name, name));
+        }
+        if (!def->accepts(value)) {
+            throw Error(fmt::format("{}: {} must be {}, got {:g}", this->name, name, def->domain(), value));
+        }
+    }
+}
+
+ParamValues FilterInfo::parse_params(const std::vector<std::string> &assignments) const {
+    ParamValues values = defaults();
+    for (auto &text : assignments) {
+        const auto eq = text.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            throw Error("parameter '" + text + "' is not of the form NAME=VALUE");
+        }
+        const std::string name = text.substr(0, eq), value_text = text.substr(eq + 1);
+        char *end = nullptr;
+        const double value = std::strtod(value_text.c_str(), &end);
+        if (value_text.empty() || *end != '\0') {
+            throw Error("parameter " + name + ": '" + value_text + "' is not a number");
+        }
+        validate({{name, value}});
+        values[name] = value;
+    }
+    return values;
+}
+
+Comparison compare_to_reference(const FilterInfo &filter, const Image &expected, const Image &actual) {
+    Comparison result;
+    if (expected.width() != actual.width() || expected.height() != actual.height() ||
+        expected.channels() != actual.channels()) {
+        result.equal = false;
+        result.mismatches = expected.size();
+        result.max_difference = 255;
+        return result;
+    }
+    for (int c = 0; c < expected.channels(); c++)
+        for (int y = 0; y < expected.height(); y++)
+            for (int x = 0; x < expected.width(); x++) {
+                const int d = std::abs(int(expected.at(x, y, c)) - int(actual.at(x, y, c)));
+                if (d == 0) continue;
+                if (result.mismatches++ == 0) result.first_x = x, result.first_y = y, result.first_c = c;
+                result.max_difference = std::max(result.max_difference, d);
+            }
+    if (filter.exact) {
+        result.equal = result.mismatches == 0;
+    } else {
+        // FILTERS.md: every sample within 1, at least 99% equal.
+        result.equal = result.max_difference <= 1 && result.mismatches * 100 <= expected.size();
+    }
+    return result;
+}
+
+std::string format_params(const ParamValues &values) {
+    std::string s;
+    for (auto &[name, value] : values) s += fmt::format("{}{}={:g}", s.empty() ? "" : " ", name, value);
+    return s;
+}
+
+}  // namespace filterlab

@@ -1,0 +1,61 @@
+// The contract of FILTERS.md as data: each filter's parameters (names,
+// defaults, domains), its output size, its reference and how an output is
+// compared with the reference.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "image.h"
+
+namespace filterlab {
+
+using ParamValues = std::map<std::string, double>;
+
+struct ParamDef {
+    std::string name;
+    double default_value;
+    double min, max;           // the contract's domain
+    bool integer = true;
+    bool min_exclusive = false;  // (min, max] instead of [min, max]
+    std::vector<double> allowed;  // when non-empty, only these values
+    std::string help;
+    bool accepts(double value) const;
+    std::string domain() const;  // e.g. "an integer in 1..15"
+};
+
+struct Comparison {
+    bool equal = true;          // within the contract (exact, or nlmeans' tolerance)
+    int max_difference = 0;
+    std::size_t mismatches = 0;  // samples that differ at all
+    int first_x = -1, first_y = -1, first_c = -1;
+    std::string describe() const;
+};
+
+struct FilterInfo {
+    std::string name;
+    std::string summary;
+    std::vector<ParamDef> params;
+    bool exact = true;  // false: the nlmeans tolerance of FILTERS.md
+    std::function<std::pair<int, int>(int, int)> output_size;
+    int min_side = 1;
+    std::function<Image(const Image &, const ParamValues &)> reference;
+
+    // Defaults overlaid with the given NAME=VALUE strings, each validated.
+    ParamValues parse_params(const std::vector<std::string> &assignments) const;
+    ParamValues defaults() const;
+    void validate(const ParamValues &values) const;
+};
+
+const std::vector<FilterInfo> &all_filters();
+const FilterInfo &filter_info(const std::string &name);  // throws Error for an unknown filter
+
+// Compares an output with the reference under the filter's rule.
+Comparison compare_to_reference(const FilterInfo &filter, const Image &expected, const Image &actual);
+
+std::string format_params(const ParamValues &values);  // "radius=1 sigma=1.5"
+
+}  // namespace filterlab

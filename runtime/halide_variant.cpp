@@ -1,0 +1,92 @@
+#include "halide_variant.h"
+
+#include <HalideBuffer.h>
+#include <HalideRuntimeCuda.h>
+
+#include <mutex>
+#include <thread>
+
+#include "cuda_support.h"
+#include "error.h"
+
+namespace filterlab {
+namespace {
+
+std::mutex error_mutex;
+std::string last_error;
+
+// Halide reports errors through this handler (possibly from a worker
+// thread) and then returns a non-zero status; we keep the message.
+void record_error(void *, const char *message) {
+    std::lock_guard lock(error_mutex);
+    last_error = message;
+    while (!last_error.empty() && (last_error.back() == '\n' || last_error.back() == ' ')) last_error.pop_back();
+}
+
+int acquire_primary_context(void *, void **context, bool) {
+    *context = cuda::primary_context();
+    return 0;
+}
+int release_context(void *) { return 0; }
+int default_stream(void *, void *, void **stream) {
+    *stream = nullptr;  // the legacy default stream, which the harness synchronises with
+    return 0;
+}
+
+void install_handlers() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        halide_set_error_handler(record_error);
+        halide_set_cuda_acquire_context(acquire_primary_context);
+        halide_set_cuda_release_context(release_context);
+        halide_set_cuda_get_stream(default_stream);
+    });
+}
+
+Halide::Runtime::Buffer<uint8_t, 3> wrap(const PlanarView &view, Backend backend) {
+    halide_dimension_t shape[3] = {{0, view.width, 1},
+                                   {0, view.height, static_cast<int32_t>(view.row_stride)},
+                                   {0, view.channels, static_cast<int32_t>(view.plane_stride)}};
+    if (backend == Backend::cpu) return Halide::Runtime::Buffer<uint8_t, 3>(view.data, 3, shape);
+    Halide::Runtime::Buffer<uint8_t, 3> buffer(nullptr, 3, shape);
+    if (buffer.device_wrap_native(halide_cuda_device_interface(), reinterpret_cast<uint64_t>(view.data)) != 0) {
+        throw Error("cannot wrap a device pointer for Halide");
+    }
+    return buffer;
+}
+
+}  // namespace
+
+int halide_thread_count() {
+    const char *env = std::getenv("HL_NUM_THREADS");
+    if (env && std::atoi(env) > 0) return std::atoi(env);
+    return static_cast<int>(std::thread::hardware_concurrency());
+}
+
+Variant halide_variant(const std::string &filter, const std::string &name, Backend backend,
+                       const std::string &supports, HalideCall call) {
+    Variant v{filter, name, backend, Kind::halide, parse_supports(supports), {}};
+    v.run = [call = std::move(call), backend, id = filter + "/" + name](const PlanarView &in, const PlanarView &out,
+                                                                       const ParamValues &params) {
+        install_handlers();
+        auto input = wrap(in, backend);
+        auto output = wrap(out, backend);
+        {
+            std::lock_guard lock(error_mutex);
+            last_error.clear();
+        }
+        const int status = call(input.raw_buffer(), output.raw_buffer(), params);
+        if (backend == Backend::cuda) {
+            input.device_detach_native();
+            output.device_detach_native();
+        }
+        if (status != 0) {
+            std::lock_guard lock(error_mutex);
+            throw Error(id + ": " + (last_error.empty() ? "Halide error " + std::to_string(status) : last_error));
+        }
+        if (backend == Backend::cuda) cuda::synchronize(id.c_str());
+    };
+    return v;
+}
+
+}  // namespace filterlab

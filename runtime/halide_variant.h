@@ -1,0 +1,26 @@
+// Turns an ahead-of-time compiled Halide pipeline into a registered variant:
+// wraps the planar views as halide_buffer_t (host memory, or CUDA device
+// memory in the primary context, which Halide's CUDA runtime is told to use),
+// turns Halide's errors into Error, and waits for the GPU.
+#pragma once
+
+#include <HalideRuntime.h>
+
+#include <functional>
+#include <string>
+
+#include "registry.h"
+
+namespace filterlab {
+
+// Calls the pipeline with its scalar parameters taken from `params`;
+// returns the pipeline's status.
+using HalideCall = std::function<int(halide_buffer_t *in, halide_buffer_t *out, const ParamValues &params)>;
+
+Variant halide_variant(const std::string &filter, const std::string &name, Backend backend,
+                       const std::string &supports, HalideCall call);
+
+// The number of threads Halide's CPU pipelines use.
+int halide_thread_count();
+
+}  // namespace filterlab

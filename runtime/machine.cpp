@@ -1,0 +1,67 @@
+#include "machine.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "cuda_support.h"
+#include "halide_variant.h"
+
+namespace filterlab {
+
+std::string cpu_model() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+    }
+    return "unknown";
+}
+
+std::string cpu_features() {
+    std::string s;
+    auto add = [&](const char *name, bool present) {
+        if (present) s += (s.empty() ? "" : " ") + std::string(name);
+    };
+    __builtin_cpu_init();
+    add("sse4.1", __builtin_cpu_supports("sse4.1"));
+    add("avx", __builtin_cpu_supports("avx"));
+    add("avx2", __builtin_cpu_supports("avx2"));
+    add("fma", __builtin_cpu_supports("fma"));
+    add("avx512f", __builtin_cpu_supports("avx512f"));
+    add("avx512bw", __builtin_cpu_supports("avx512bw"));
+    add("avx512vl", __builtin_cpu_supports("avx512vl"));
+    add("avx512dq", __builtin_cpu_supports("avx512dq"));
+    return s;
+}
+
+std::string build_commit() { return FILTERLAB_GIT_COMMIT; }
+
+std::string halide_targets() { return "cpu: " FILTERLAB_CPU_TARGETS "; cuda: " FILTERLAB_CUDA_TARGET; }
+
+nlohmann::json machine_facts() {
+    const auto &gpu = cuda::gpu_info();
+    nlohmann::json facts = {
+        {"cpu", {{"model", cpu_model()},
+                 {"features", cpu_features()},
+                 {"hardware_threads", std::thread::hardware_concurrency()},
+                 {"halide_threads", halide_thread_count()}}},
+        {"build", {{"commit", build_commit()}, {"halide_targets", halide_targets()}}},
+    };
+    if (gpu.available) {
+        facts["gpu"] = {{"name", gpu.name},
+                        {"compute_capability", std::to_string(gpu.compute_major) + "." + std::to_string(gpu.compute_minor)},
+                        {"sm_count", gpu.sm_count},
+                        {"memory_bytes", gpu.memory_bytes},
+                        {"l2_bytes", gpu.l2_bytes},
+                        {"sm_clock_mhz", gpu.sm_clock_mhz},
+                        {"memory_clock_mhz", gpu.memory_clock_mhz},
+                        {"driver_version", gpu.driver_version},
+                        {"runtime_version", gpu.runtime_version}};
+    } else {
+        facts["gpu"] = {{"absent", gpu.why_not}};
+    }
+    return facts;
+}
+
+}  // namespace filterlab

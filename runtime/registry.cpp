@@ -1,0 +1,130 @@
+#include "registry.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "error.h"
+
+namespace filterlab {
+
+const char *to_string(Backend backend) { return backend == Backend::cpu ? "cpu" : "cuda"; }
+
+const char *to_string(Kind kind) {
+    switch (kind) {
+    case Kind::reference: return "reference";
+    case Kind::halide: return "halide";
+    case Kind::handwritten: return "handwritten";
+    case Kind::peer: return "peer";
+    }
+    return "?";
+}
+
+bool ParamSupport::contains(double value) const {
+    if (!values.empty()) return std::find(values.begin(), values.end(), value) != values.end();
+    return value >= min && value <= max;
+}
+
+std::string ParamSupport::describe() const {
+    if (values.empty()) return fmt::format("{} in {:g}..{:g}", name, min, max);
+    std::string s = name + " in {";
+    for (std::size_t i = 0; i < values.size(); i++) s += fmt::format("{}{:g}", i ? "," : "", values[i]);
+    return s + "}";
+}
+
+std::vector<ParamSupport> parse_supports(const std::string &spec) {
+    std::vector<ParamSupport> result;
+    std::stringstream items(spec);
+    std::string item;
+    while (std::getline(items, item, ';')) {
+        if (item.empty()) continue;
+        const auto eq = item.find('=');
+        if (eq == std::string::npos) throw std::invalid_argument("bad parameter support '" + item + "'");
+        ParamSupport support;
+        support.name = item.substr(0, eq);
+        const std::string body = item.substr(eq + 1);
+        if (const auto dots = body.find(".."); dots != std::string::npos) {
+            support.min = std::stod(body.substr(0, dots));
+            support.max = std::stod(body.substr(dots + 2));
+        } else {
+            std::stringstream values(body);
+            std::string value;
+            while (std::getline(values, value, ',')) support.values.push_back(std::stod(value));
+        }
+        result.push_back(support);
+    }
+    return result;
+}
+
+std::string Variant::unsupported_reason(const ParamValues &values) const {
+    for (auto &s : supports) {
+        auto it = values.find(s.name);
+        if (it != values.end() && !s.contains(it->second)) {
+            return fmt::format("{}/{} supports {} only, not {}={:g}", filter, name, s.describe(), s.name, it->second);
+        }
+    }
+    return "";
+}
+
+nlohmann::json Variant::params_json() const {
+    nlohmann::json params = nlohmann::json::object();
+    for (auto &def : filter_info(filter).params) {
+        auto s = std::find_if(supports.begin(), supports.end(), [&](auto &p) { return p.name == def.name; });
+        if (s != supports.end() && !s->values.empty()) {
+            params[def.name] = s->values;
+        } else if (s != supports.end()) {
+            params[def.name] = {{"min", s->min}, {"max", s->max}};
+        } else if (!def.allowed.empty()) {
+            params[def.name] = def.allowed;
+        } else {
+            params[def.name] = {{"min", def.min}, {"max", def.max}, {"min_exclusive", def.min_exclusive},
+                                {"integer", def.integer}};
+        }
+    }
+    return params;
+}
+
+namespace {
+std::vector<Variant> &registry() {
+    static std::vector<Variant> variants;
+    return variants;
+}
+}  // namespace
+
+void register_variant(Variant variant) {
+    auto &variants = registry();
+    for (auto &v : variants) {
+        if (v.filter == variant.filter && v.name == variant.name) {
+            std::fprintf(stderr, "filterlab: variant %s/%s registered twice\n", v.filter.c_str(), v.name.c_str());
+            std::abort();
+        }
+    }
+    variants.push_back(std::move(variant));
+    std::stable_sort(variants.begin(), variants.end(), [](const Variant &a, const Variant &b) {
+        auto rank = [](const std::string &f) {
+            auto &all = all_filters();
+            return std::find_if(all.begin(), all.end(), [&](auto &i) { return i.name == f; }) - all.begin();
+        };
+        if (a.filter != b.filter) return rank(a.filter) < rank(b.filter);
+        if (a.kind != b.kind) return a.kind < b.kind;
+        if (a.backend != b.backend) return a.backend < b.backend;
+        return a.name < b.name;
+    });
+}
+
+const std::vector<Variant> &all_variants() { return registry(); }
+
+const Variant &find_variant(const std::string &filter, const std::string &name) {
+    filter_info(filter);  // an unknown filter gets its own message
+    std::string known;
+    for (auto &v : registry()) {
+        if (v.filter != filter) continue;
+        if (v.name == name) return v;
+        known += (known.empty() ? "" : ", ") + v.name;
+    }
+    throw Error("unknown variant '" + name + "' of " + filter + " (known: " + known + ")");
+}
+
+}  // namespace filterlab

@@ -1,0 +1,62 @@
+// The variant registry: every implementation of a filter, registered in one
+// place (its own source file) and iterated by the CLI, the checks and the
+// benchmark.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "filters.h"
+#include "image.h"
+
+namespace filterlab {
+
+enum class Backend { cpu, cuda };
+enum class Kind { reference, halide, handwritten, peer };
+
+const char *to_string(Backend backend);
+const char *to_string(Kind kind);
+
+// The values of one parameter a variant supports: a set, or a range. A
+// parameter a variant does not mention is supported over the contract's domain.
+struct ParamSupport {
+    std::string name;
+    std::vector<double> values;  // a set when non-empty
+    double min = 0, max = 0;     // otherwise the inclusive range
+    bool contains(double value) const;
+    std::string describe() const;
+};
+
+// "radius=1..15", "size=3,5,7", several joined by ';'. Empty: no restriction.
+std::vector<ParamSupport> parse_supports(const std::string &spec);
+
+// A variant computes the filter from `in` into `out`, both planar. For the
+// cpu backend the views are host memory; for cuda they are device memory
+// whose rows start on 16-byte boundaries. Failures throw Error.
+using RunFunction = std::function<void(const PlanarView &in, const PlanarView &out, const ParamValues &)>;
+
+struct Variant {
+    std::string filter, name;
+    Backend backend = Backend::cpu;
+    Kind kind = Kind::reference;
+    std::vector<ParamSupport> supports;
+    RunFunction run;
+
+    // Empty when the variant takes these values, else why not.
+    std::string unsupported_reason(const ParamValues &values) const;
+    // The parameter values of the contract this variant takes (for `list`).
+    nlohmann::json params_json() const;
+};
+
+void register_variant(Variant variant);
+const std::vector<Variant> &all_variants();  // ordered by filter, then registration order
+const Variant &find_variant(const std::string &filter, const std::string &name);  // throws Error
+
+struct VariantRegistration {
+    explicit VariantRegistration(Variant variant) { register_variant(std::move(variant)); }
+};
+
+}  // namespace filterlab

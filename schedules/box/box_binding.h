@@ -1,0 +1,16 @@
+// How a box pipeline is called: box(input, radius, output).
+#pragma once
+
+#include "halide_variant.h"
+
+namespace filterlab {
+
+inline Variant box_halide_variant(const std::string &name, Backend backend, const std::string &supports,
+                                  int (*pipeline)(halide_buffer_t *, int32_t, halide_buffer_t *)) {
+    return halide_variant("box", name, backend, supports,
+                          [pipeline](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p) {
+                              return pipeline(in, static_cast<int32_t>(p.at("radius")), out);
+                          });
+}
+
+}  // namespace filterlab

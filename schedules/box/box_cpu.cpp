@@ -1,0 +1,42 @@
+// CPU schedules of the box filter. The output tail uses GuardWithIf so every
+// schedule is correct down to a 1x1 image; producers may compute a little
+// past the edge (RoundUp), which the clamped input makes safe.
+#include "box.h"
+#include "schedule_registry.h"
+
+using namespace Halide;
+using filterlab::box_pipeline::Pipeline;
+namespace box_pipeline = filterlab::box_pipeline;
+
+// Everything at root, serial: the baseline every other schedule is measured against.
+FILTERLAB_SCHEDULE(box, cpu, naive, "radius=1..15") {
+    p.row_sum.compute_root();
+    p.output.compute_root();
+}
+
+// Row sums per strip of 32 rows, vectorised over x (16 lanes of u16) and the
+// strips spread over all cores: each input row is read from L1/L2, not memory.
+FILTERLAB_SCHEDULE(box, cpu, tiled, "radius=1..15") {
+    Var yo{"yo"}, yi{"yi"}, strip{"strip"};
+    const int lanes = target.natural_vector_size<uint16_t>();
+    p.output.split(p.y, yo, yi, 32, TailStrategy::GuardWithIf)
+        .fuse(yo, p.c, strip)
+        .parallel(strip)
+        .vectorize(p.x, 2 * lanes, TailStrategy::GuardWithIf);
+    p.row_sum.compute_at(p.output, strip).vectorize(p.x, lanes, TailStrategy::RoundUp);
+}
+
+// Line buffer: within a strip of 64 rows the row sums slide down one row at a
+// time (Halide's sliding window keeps 2r+1 of them and computes one new row per
+// output row), so each input sample is summed horizontally exactly once.
+FILTERLAB_SCHEDULE(box, cpu, sliding, "radius=1..15") {
+    Var yo{"yo"}, yi{"yi"}, strip{"strip"};
+    const int lanes = target.natural_vector_size<uint16_t>();
+    p.output.split(p.y, yo, yi, 64, TailStrategy::GuardWithIf)
+        .fuse(yo, p.c, strip)
+        .parallel(strip)
+        .vectorize(p.x, 2 * lanes, TailStrategy::GuardWithIf);
+    p.row_sum.store_at(p.output, strip)
+        .compute_at(p.output, yi)
+        .vectorize(p.x, lanes, TailStrategy::RoundUp);
+}

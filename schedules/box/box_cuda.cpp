@@ -1,0 +1,48 @@
+// CUDA schedules of the box filter. Output tiles use GuardWithIf so any image
+// size is correct; intermediate stages may round up (the input is clamped).
+#include "box.h"
+#include "schedule_registry.h"
+
+using namespace Halide;
+using filterlab::box_pipeline::Pipeline;
+namespace box_pipeline = filterlab::box_pipeline;
+
+// One thread per output, 32x8 blocks, all sums inlined: the (2r+1)^2 loads of
+// each thread mostly hit L1, and a warp reads 32 consecutive bytes per row.
+FILTERLAB_SCHEDULE(box, cuda, tile, "radius=1..15") {
+    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
+    p.output.gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf);
+}
+
+// The block's input tile (with its halo) is staged once in shared memory by
+// all threads together; the window sums then read shared memory only.
+FILTERLAB_SCHEDULE(box, cuda, shared_tile, "radius=1..15") {
+    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
+    p.output.gpu_tile(p.x, p.y, xo, yo, xi, yi, 64, 8, TailStrategy::GuardWithIf);
+    p.clamped.compute_at(p.output, xo).gpu_threads(p.x, p.y);
+    p.row_sum.compute_at(p.output, xo).gpu_threads(p.x, p.y);
+}
+
+// Each thread produces 4 adjacent pixels (one 32-bit store) on 8 rows; the row
+// sums slide down those rows in registers, so each input row is loaded and
+// summed once per thread rather than 2r+1 times. Register storage needs a
+// fixed window, hence radius 1 only.
+FILTERLAB_SCHEDULE(box, cuda, register_rows, "radius=1") {
+    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, yr{"yr"}, xv{"xv"};
+    // The specialisation carries the schedule; any other radius fails cleanly.
+    p.output.specialize(p.radius == 1)
+        .tile(p.x, p.y, xo, yo, xi, yi, 4 * 32, 8 * 8, TailStrategy::GuardWithIf)
+        .split(yi, yi, yr, 8, TailStrategy::GuardWithIf)
+        .split(xi, xi, xv, 4, TailStrategy::GuardWithIf)
+        .reorder(xv, yr, xi, yi, p.c, xo, yo)
+        .vectorize(xv)
+        .unroll(yr)
+        .gpu_blocks(xo, yo, p.c)
+        .gpu_threads(xi, yi);
+    p.output.specialize_fail("box/cuda_register_rows is compiled for radius 1 only");
+    Var rx{"rx"};
+    p.row_sum.store_at(p.output, xi)
+        .compute_at(p.output, yr)
+        .split(p.x, rx, p.x, 4, TailStrategy::RoundUp)
+        .vectorize(p.x);
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs what FilterLab needs (Debian packages, a venv with Halide 21, cmake
+# and ninja from PyPI), then configures and builds. Quick when all is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+
+packages=(g++ python3-venv libpng-dev zlib1g-dev doctest-dev libcli11-dev libfmt-dev nlohmann-json3-dev)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    echo "setup: installing ${missing[*]}"
+    sudo_cmd=""
+    [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+nvcc=${CUDACXX:-/usr/local/cuda/bin/nvcc}
+if ! [ -x "$nvcc" ]; then
+    nvcc=$(command -v nvcc || true)
+fi
+if [ -z "$nvcc" ]; then
+    echo "setup: the CUDA Toolkit (nvcc) is required to build, and was not found" >&2
+    exit 1
+fi
+
+venv=$root/.venv
+stamp=$venv/filterlab-requirements
+requirements="halide==21.0.0 cmake>=3.28 ninja"
+if ! [ -f "$stamp" ] || [ "$(cat "$stamp")" != "$requirements" ]; then
+    echo "setup: creating $venv ($requirements)"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --upgrade pip
+    # shellcheck disable=SC2086
+    "$venv/bin/pip" install -q $requirements
+    echo "$requirements" >"$stamp"
+fi
+export PATH=$venv/bin:$PATH
+
+build=$root/build
+if ! [ -f "$build/build.ninja" ]; then
+    halide_root=$("$venv/bin/python" -c "import halide; print(halide.install_dir())")
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_CUDA_COMPILER="$nvcc" \
+        -DHalide_DIR="$halide_root/lib64/cmake/Halide" \
+        -DHalideHelpers_DIR="$halide_root/lib64/cmake/HalideHelpers"
+fi
+cmake --build "$build"

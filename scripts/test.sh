@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Builds and runs the whole test suite through CTest. CUDA tests report
+# themselves skipped where there is no GPU.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+ctest --test-dir build --output-on-failure

@@ -1,0 +1,149 @@
+// The command line as a user meets it: the verbs, and every error path ending
+// in one clear line on stderr, a non-zero exit and no output file.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cuda_support.h"
+#include "image_io.h"
+#include "reference.h"
+#include "test_paths.h"
+
+namespace fs = std::filesystem;
+using namespace filterlab;
+
+namespace {
+
+struct Result {
+    int status;
+    std::string out, err;
+};
+
+fs::path dir() {
+    static const fs::path d = [] {
+        fs::path p = fs::temp_directory_path() / ("filterlab_cli_" + std::to_string(::getpid()));
+        fs::create_directories(p);
+        return p;
+    }();
+    return d;
+}
+
+std::string slurp(const fs::path &p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+Result run_cli(const std::string &args) {
+    const fs::path out = dir() / "stdout.txt", err = dir() / "stderr.txt";
+    const std::string command = filterlab_exe() + " " + args + " >" + out.string() + " 2>" + err.string();
+    const int raw = std::system(command.c_str());
+    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
+}
+
+void expect_failure(const std::string &args, const std::string &fragment, const fs::path &output = {}) {
+    INFO("filterlab ", args);
+    const Result r = run_cli(args);
+    INFO("stderr: ", r.err);
+    CHECK(r.status == 1);
+    CHECK(r.err.rfind("filterlab: error: ", 0) == 0);
+    CHECK(r.err.find(fragment) != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    if (!output.empty()) CHECK(!fs::exists(output));
+}
+
+const std::string gray_small = test_images_dir() + "/gray_small.png";
+
+}  // namespace
+
+TEST_CASE("list: one variant per line, and JSON with the supported parameters") {
+    const Result plain = run_cli("list");
+    CHECK(plain.status == 0);
+    CHECK(plain.out.find("box reference cpu reference\n") != std::string::npos);
+    CHECK(plain.out.find("box cpu_tiled cpu halide\n") != std::string::npos);
+    CHECK(plain.out.find("box cuda_shared_tile cuda halide\n") != std::string::npos);
+
+    const Result json = run_cli("list --json");
+    REQUIRE(json.status == 0);
+    const auto array = nlohmann::json::parse(json.out);
+    REQUIRE(array.is_array());
+    bool seen = false;
+    for (auto &v : array) {
+        for (const char *key : {"filter", "variant", "backend", "kind", "params"}) CHECK(v.contains(key));
+        if (v["filter"] == "box" && v["variant"] == "cuda_register_rows") {
+            CHECK(v["params"]["radius"] == nlohmann::json::array({1}));
+            seen = true;
+        }
+    }
+    CHECK(seen);
+}
+
+TEST_CASE("run: a filtered image equal to the reference, in every output format") {
+    for (const char *ext : {".png", ".pgm", ".bmp"}) {
+        const fs::path out = dir() / (std::string("box") + ext);
+        const Result r = run_cli("run --filter box --variant cpu_sliding --input " + gray_small + " --output " +
+                                   out.string() + " --param radius=2");
+        INFO(r.err);
+        REQUIRE(r.status == 0);
+        Image expected = reference::box(read_image(gray_small), 2);
+        Image actual = read_image(out.string());
+        if (std::string(ext) == ".bmp") {
+            REQUIRE(actual.channels() == 3);
+            CHECK(std::equal(expected.samples().begin(), expected.samples().end(), actual.samples().begin()));
+        } else {
+            CHECK(actual == expected);
+        }
+    }
+}
+
+TEST_CASE("run: every bad input ends cleanly, without an output file") {
+    const fs::path out = dir() / "never.png";
+    const std::string io = " --output " + out.string();
+    expect_failure("run --filter box --input /no/such/file.png" + io, "cannot open", out);
+    std::ofstream(dir() / "text.png") << "not an image";
+    expect_failure("run --filter box --input " + (dir() / "text.png").string() + io, "unsupported format", out);
+    std::ofstream(dir() / "cut.pgm") << "P5\n10 10\n255\nabc";
+    expect_failure("run --filter box --input " + (dir() / "cut.pgm").string() + io, "truncated", out);
+    std::ofstream(dir() / "huge.pgm") << "P5\n100000 100000\n255\n";
+    expect_failure("run --filter box --input " + (dir() / "huge.pgm").string() + io, "too large", out);
+    expect_failure("run --filter box --input " + gray_small + io + " --param radius=16", "radius must be", out);
+    expect_failure("run --filter box --input " + gray_small + io + " --param radius", "NAME=VALUE", out);
+    expect_failure("run --filter box --input " + gray_small + io + " --param size=3", "no parameter", out);
+    expect_failure("run --filter boxx --input " + gray_small + io, "unknown filter", out);
+    expect_failure("run --filter box --variant nope --input " + gray_small + io, "unknown variant", out);
+    expect_failure("run --filter box --variant cuda_register_rows --input " + gray_small + io + " --param radius=3",
+                   "supports radius in {1} only", out);
+    expect_failure("run --filter box --input " + gray_small + " --output " + (dir() / "x.jpg").string(),
+                   "unsupported output format", dir() / "x.jpg");
+    expect_failure("run --filter box --input " + gray_small + " --output /no/such/dir/out.png", "cannot create output");
+    std::ofstream(dir() / "tiny.pgm") << "P5\n1 1\n255\nA";
+    expect_failure("run --filter maxpool --input " + (dir() / "tiny.pgm").string() + io, "at least 2x2", out);
+    if (!cuda::gpu_info().available) {
+        expect_failure("run --filter box --variant cuda_tile --input " + gray_small + io, "no GPU", out);
+    }
+    // CLI11's own parse errors: non-zero too.
+    CHECK(run_cli("run --filter box").status != 0);
+    CHECK(run_cli("frobnicate").status != 0);
+}
+
+TEST_CASE("check and info") {
+    const Result check = run_cli("check --filter box --variant cpu_tiled --quick");
+    INFO(check.out, check.err);
+    CHECK(check.status == 0);
+    CHECK(check.out.find("cpu_tiled") != std::string::npos);
+    CHECK(check.out.find(" 0 failed") != std::string::npos);
+    expect_failure("check --filter box --variant nope", "unknown variant");
+    expect_failure("check --variant cpu_tiled", "needs --filter");
+
+    const Result info = run_cli("info");
+    CHECK(info.status == 0);
+    CHECK(info.out.find("Halide targets:") != std::string::npos);
+    CHECK(info.out.find("GPU:") != std::string::npos);
+}

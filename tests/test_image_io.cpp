@@ -1,0 +1,249 @@
+// Image files: round trips in every format, the PNG conversions, and a corpus
+// of malformed files that must each end in an Error (never a crash) and never
+// leave a partial output behind.
+#include <doctest/doctest.h>
+
+#include <png.h>
+#include <zlib.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "error.h"
+#include "image_io.h"
+#include "noise.h"
+#include "test_paths.h"
+
+using namespace filterlab;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path temp_dir() {
+    static const fs::path dir = [] {
+        fs::path d = fs::temp_directory_path() / ("filterlab_io_" + std::to_string(::getpid()));
+        fs::create_directories(d);
+        return d;
+    }();
+    return dir;
+}
+
+std::vector<uint8_t> slurp(const fs::path &p) {
+    std::ifstream in(p, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void spit(const fs::path &p, const std::vector<uint8_t> &bytes) {
+    std::ofstream out(p, std::ios::binary);
+    out.write(reinterpret_cast<const char *>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+void spit(const fs::path &p, const std::string &text) { spit(p, std::vector<uint8_t>(text.begin(), text.end())); }
+
+// Writes a PNG of any libpng layout, for the conversion tests.
+void write_png_raw(const fs::path &p, int w, int h, int color, int depth, const std::vector<uint8_t> &rows,
+                   bool palette = false) {
+    FILE *f = std::fopen(p.c_str(), "wb");
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+    png_infop info = png_create_info_struct(png);
+    png_init_io(png, f);
+    png_set_IHDR(png, info, w, h, depth, color, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    png_color colors[2] = {{10, 20, 30}, {200, 100, 50}};
+    if (palette) png_set_PLTE(png, info, colors, 2);
+    png_write_info(png, info);
+    const std::size_t row_bytes = rows.size() / h;
+    for (int y = 0; y < h; y++) png_write_row(png, const_cast<uint8_t *>(rows.data() + y * row_bytes));
+    png_write_end(png, nullptr);
+    png_destroy_write_struct(&png, &info);
+    std::fclose(f);
+}
+
+void expect_error(const fs::path &p, const std::string &fragment) {
+    INFO("file: ", p.string(), " expecting: ", fragment);
+    try {
+        read_image(p.string());
+        FAIL("no error");
+    } catch (const Error &e) {
+        CHECK(std::string(e.what()).find(fragment) != std::string::npos);
+        CHECK(std::string(e.what()).find('\n') == std::string::npos);
+    }
+}
+
+}  // namespace
+
+Image round_trip(const fs::path &p, const Image &image) {
+    write_image(p.string(), image);
+    return read_image(p.string());
+}
+
+TEST_CASE("round trips: PNG, PGM, PPM, BMP, gray and RGB, odd sizes (BMP row padding)") {
+    for (auto [w, h] : {std::pair{1, 1}, {3, 2}, {5, 7}, {2, 9}, {64, 33}}) {
+        CAPTURE(w);
+        CAPTURE(h);
+        const Image gray = random_image(w, h, 1, w * 100 + h);
+        const Image rgb = random_image(w, h, 3, w * 100 + h + 1);
+        CHECK(round_trip(temp_dir() / "g.png", gray) == gray);
+        CHECK(round_trip(temp_dir() / "c.png", rgb) == rgb);
+        CHECK(round_trip(temp_dir() / "g.pgm", gray) == gray);
+        CHECK(round_trip(temp_dir() / "c.ppm", rgb) == rgb);
+        CHECK(round_trip(temp_dir() / "g.pnm", gray) == gray);
+        CHECK(round_trip(temp_dir() / "c.bmp", rgb) == rgb);
+        // Gray BMP: stored as 24-bit, read back as three equal channels.
+        const Image back = round_trip(temp_dir() / "g.bmp", gray);
+        REQUIRE(back.channels() == 3);
+        for (int c = 0; c < 3; c++)
+            for (int y = 0; y < h; y++)
+                for (int x = 0; x < w; x++) CHECK(back.at(x, y, c) == gray.at(x, y, 0));
+    }
+}
+
+TEST_CASE("layouts: interleaved <-> planar") {
+    const uint8_t interleaved[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};  // 2x2 RGB
+    const Image image = from_interleaved(interleaved, 2, 2, 3);
+    CHECK(image.at(0, 0, 0) == 1);
+    CHECK(image.at(1, 0, 2) == 6);
+    CHECK(image.at(0, 1, 1) == 8);
+    CHECK(image.data()[4] == 2);  // planar: the green plane starts at 4
+    CHECK(to_interleaved(image) == std::vector<uint8_t>(interleaved, interleaved + 12));
+}
+
+TEST_CASE("BMP: top-down files and the file's byte order") {
+    // A 2x2 top-down 24-bit BMP built by hand: rows of 6 bytes padded to 8.
+    std::vector<uint8_t> bmp = {'B', 'M', 70, 0, 0, 0, 0, 0, 0, 0, 54, 0, 0, 0, 40, 0, 0, 0, 2, 0, 0, 0,
+                                0xfe, 0xff, 0xff, 0xff, 1, 0, 24, 0, 0, 0, 0, 0, 16, 0, 0, 0};
+    bmp.resize(54, 0);
+    const uint8_t rows[] = {1, 2, 3, 4, 5, 6, 0, 0, 7, 8, 9, 10, 11, 12, 0, 0};  // B, G, R per pixel
+    bmp.insert(bmp.end(), rows, rows + 16);
+    spit(temp_dir() / "topdown.bmp", bmp);
+    const Image image = read_image((temp_dir() / "topdown.bmp").string());
+    REQUIRE(image.width() == 2);
+    REQUIRE(image.height() == 2);
+    CHECK(image.at(0, 0, 0) == 3);  // first file row is the top row; R is the third byte
+    CHECK(image.at(0, 0, 2) == 1);
+    CHECK(image.at(1, 1, 0) == 12);
+}
+
+TEST_CASE("PNG conversions are made and reported") {
+    std::vector<std::string> notices;
+    // 16-bit gray: the high byte is kept.
+    write_png_raw(temp_dir() / "g16.png", 2, 1, PNG_COLOR_TYPE_GRAY, 16, {0x12, 0x34, 0xab, 0xcd});
+    Image g16 = read_image((temp_dir() / "g16.png").string(), &notices);
+    CHECK(g16.at(0, 0, 0) == 0x12);
+    CHECK(g16.at(1, 0, 0) == 0xab);
+    REQUIRE(notices.size() == 1);
+    CHECK(notices[0].find("16-bit") != std::string::npos);
+
+    // Gray + alpha: alpha dropped.
+    notices.clear();
+    write_png_raw(temp_dir() / "ga.png", 2, 1, PNG_COLOR_TYPE_GRAY_ALPHA, 8, {10, 255, 20, 0});
+    Image ga = read_image((temp_dir() / "ga.png").string(), &notices);
+    CHECK(ga.channels() == 1);
+    CHECK(ga.at(1, 0, 0) == 20);
+    CHECK(notices.at(0).find("alpha") != std::string::npos);
+
+    // RGBA: alpha dropped, RGB kept.
+    notices.clear();
+    write_png_raw(temp_dir() / "rgba.png", 1, 1, PNG_COLOR_TYPE_RGB_ALPHA, 8, {1, 2, 3, 4});
+    Image rgba = read_image((temp_dir() / "rgba.png").string(), &notices);
+    CHECK(rgba.channels() == 3);
+    CHECK(rgba.at(0, 0, 2) == 3);
+    CHECK(!notices.empty());
+
+    // Palette: expanded to RGB.
+    notices.clear();
+    write_png_raw(temp_dir() / "pal.png", 2, 1, PNG_COLOR_TYPE_PALETTE, 8, {1, 0}, true);
+    Image pal = read_image((temp_dir() / "pal.png").string(), &notices);
+    CHECK(pal.channels() == 3);
+    CHECK(pal.at(0, 0, 0) == 200);
+    CHECK(pal.at(1, 0, 2) == 30);
+    CHECK(notices.at(0).find("palette") != std::string::npos);
+
+    // The bundled real images read as they are, without notices.
+    notices.clear();
+    const Image real = read_image(test_images_dir() + "/rgb_small.png", &notices);
+    CHECK(real.width() == 192);
+    CHECK(real.height() == 320);
+    CHECK(real.channels() == 3);
+    CHECK(notices.empty());
+}
+
+TEST_CASE("malformed files end in a clear error") {
+    const fs::path d = temp_dir();
+    write_image((d / "good.png").string(), random_image(40, 30, 3, 9));
+    const std::vector<uint8_t> png = slurp(d / "good.png");
+
+    spit(d / "empty.png", std::vector<uint8_t>{});
+    expect_error(d / "empty.png", "empty file");
+    expect_error(d / "missing.png", "cannot open");
+    expect_error(d, "is a directory");
+    spit(d / "text.png", std::string("hello, I am not an image\n"));
+    expect_error(d / "text.png", "unsupported format");
+    spit(d / "ascii.pgm", std::string("P2\n2 2\n255\n1 2 3 4\n"));
+    expect_error(d / "ascii.pgm", "unsupported format");
+
+    for (std::size_t cut : {std::size_t(8), std::size_t(20), std::size_t(40), png.size() / 2, png.size() - 13}) {
+        spit(d / "cut.png", std::vector<uint8_t>(png.begin(), png.begin() + cut));
+        expect_error(d / "cut.png", "PNG");
+    }
+    std::vector<uint8_t> flipped = png;
+    flipped[png.size() / 2] ^= 0x5a;  // inside the image data: a CRC or zlib error
+    spit(d / "flipped.png", flipped);
+    expect_error(d / "flipped.png", "corrupt PNG");
+
+    // An IHDR claiming 100000 x 100000, with a valid CRC: refused before any allocation.
+    std::vector<uint8_t> huge = png;
+    for (int i = 0; i < 2; i++) {
+        const uint32_t side = 100000;
+        for (int b = 0; b < 4; b++) huge[16 + 4 * i + b] = static_cast<uint8_t>(side >> (24 - 8 * b));
+    }
+    const uint32_t crc = crc32(0, huge.data() + 12, 17);
+    for (int b = 0; b < 4; b++) huge[29 + b] = static_cast<uint8_t>(crc >> (24 - 8 * b));
+    spit(d / "huge.png", huge);
+    expect_error(d / "huge.png", "corrupt PNG");
+
+    spit(d / "cut.pgm", std::string("P5\n4 4\n255\nabc"));
+    expect_error(d / "cut.pgm", "truncated");
+    spit(d / "wide.pgm", std::string("P5\n4 4\n65535\n"));
+    expect_error(d / "wide.pgm", "maxval 65535");
+    spit(d / "nosize.pgm", std::string("P5\n# a comment\n4\n"));
+    expect_error(d / "nosize.pgm", "height missing");
+    spit(d / "absurd.ppm", std::string("P6\n1000000000 1000000000\n255\n"));
+    expect_error(d / "absurd.ppm", "too large");
+    spit(d / "zero.pgm", std::string("P5\n0 5\n255\n"));
+    expect_error(d / "zero.pgm", "empty image");
+
+    write_image((d / "good.bmp").string(), random_image(5, 3, 3, 2));
+    const std::vector<uint8_t> bmp = slurp(d / "good.bmp");
+    spit(d / "cut.bmp", std::vector<uint8_t>(bmp.begin(), bmp.end() - 10));
+    expect_error(d / "cut.bmp", "truncated");
+    spit(d / "header.bmp", std::vector<uint8_t>(bmp.begin(), bmp.begin() + 30));
+    expect_error(d / "header.bmp", "truncated");
+    std::vector<uint8_t> bmp32 = bmp;
+    bmp32[28] = 32;
+    spit(d / "32.bmp", bmp32);
+    expect_error(d / "32.bmp", "32 bits per pixel");
+    std::vector<uint8_t> rle = bmp;
+    rle[30] = 1;
+    spit(d / "rle.bmp", rle);
+    expect_error(d / "rle.bmp", "compressed");
+    std::vector<uint8_t> wide = bmp;
+    wide[21] = 0x7f;  // width ~ 2^31
+    spit(d / "wide.bmp", wide);
+    expect_error(d / "wide.bmp", "too large");
+}
+
+TEST_CASE("a failed write leaves no file, and never a partial one") {
+    const fs::path d = temp_dir() / "writes";
+    fs::create_directories(d);
+    const Image rgb = random_image(8, 8, 3, 1);
+    CHECK_THROWS_AS(write_image((d / "x.jpg").string(), rgb), Error);
+    CHECK_THROWS_AS(write_image((d / "no_such_dir" / "x.png").string(), rgb), Error);
+    // Fails in the middle of encoding (RGB cannot go to PGM): the old file stays as it was.
+    spit(d / "keep.pgm", std::string("old contents"));
+    CHECK_THROWS_AS(write_image((d / "keep.pgm").string(), rgb), Error);
+    CHECK(slurp(d / "keep.pgm") == std::vector<uint8_t>{'o', 'l', 'd', ' ', 'c', 'o', 'n', 't', 'e', 'n', 't', 's'});
+    int files = 0;
+    for ([[maybe_unused]] auto &entry : fs::directory_iterator(d)) files++;
+    CHECK(files == 1);  // no temporary left behind
+}

@@ -1,0 +1,107 @@
+// The registry and the contract's parameters.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "error.h"
+#include "filters.h"
+#include "registry.h"
+
+using namespace filterlab;
+
+TEST_CASE("every filter of the contract has its reference registered") {
+    for (const FilterInfo &f : all_filters()) {
+        CAPTURE(f.name);
+        const Variant &ref = find_variant(f.name, "reference");
+        CHECK(ref.kind == Kind::reference);
+        CHECK(ref.backend == Backend::cpu);
+    }
+    CHECK(all_filters().size() == 5);
+}
+
+TEST_CASE("variant names are unique within a filter and ids are readable") {
+    std::set<std::string> ids;
+    for (const Variant &v : all_variants()) {
+        CHECK(ids.insert(v.filter + "/" + v.name).second);
+        CHECK(v.name.find(' ') == std::string::npos);
+        CHECK(v.run);
+    }
+}
+
+TEST_CASE("box: at least one Halide variant per backend takes every radius of the contract") {
+    for (Backend backend : {Backend::cpu, Backend::cuda}) {
+        bool found = false;
+        for (const Variant &v : all_variants()) {
+            if (v.filter != "box" || v.kind != Kind::halide || v.backend != backend) continue;
+            bool all = true;
+            for (int r = 1; r <= 15; r++) all = all && v.unsupported_reason({{"radius", r}}).empty();
+            found = found || all;
+        }
+        CHECK(found);
+    }
+}
+
+TEST_CASE("parameter support specs") {
+    auto s = parse_supports("radius=1..15;size=3,5,7");
+    REQUIRE(s.size() == 2);
+    CHECK(s[0].contains(1));
+    CHECK(s[0].contains(15));
+    CHECK(!s[0].contains(16));
+    CHECK(s[1].contains(5));
+    CHECK(!s[1].contains(4));
+    CHECK(parse_supports("").empty());
+    const Variant &v = find_variant("box", "cuda_register_rows");
+    CHECK(v.unsupported_reason({{"radius", 1}}).empty());
+    CHECK(v.unsupported_reason({{"radius", 2}}).find("radius in {1}") != std::string::npos);
+    CHECK(v.params_json()["radius"] == nlohmann::json::array({1}));
+}
+
+TEST_CASE("parameters are parsed and validated against the contract") {
+    const FilterInfo &box = filter_info("box");
+    CHECK(box.parse_params({})["radius"] == 1);
+    CHECK(box.parse_params({"radius=7"})["radius"] == 7);
+    CHECK_THROWS_WITH_AS(box.parse_params({"radius=16"}), "box: radius must be an integer in 1..15, got 16", Error);
+    CHECK_THROWS_AS(box.parse_params({"radius=1.5"}), Error);
+    CHECK_THROWS_AS(box.parse_params({"radius=x"}), Error);
+    CHECK_THROWS_AS(box.parse_params({"radius"}), Error);
+    CHECK_THROWS_WITH_AS(box.parse_params({"sigma=1"}), "box has no parameter 'sigma'", Error);
+    CHECK_THROWS_AS(filter_info("median").parse_params({"size=4"}), Error);
+    CHECK_THROWS_AS(filter_info("gaussian").parse_params({"sigma=0"}), Error);
+    CHECK(filter_info("gaussian").parse_params({"sigma=0.01"})["sigma"] == doctest::Approx(0.01));
+    CHECK_THROWS_AS(filter_info("gaussian").parse_params({"sigma=nan"}), Error);
+    CHECK_THROWS_WITH_AS(filter_info("blur"), "unknown filter 'blur' (known: box, median, gaussian, maxpool, nlmeans)",
+                         Error);
+    CHECK_THROWS_AS(find_variant("box", "nonesuch"), Error);
+}
+
+TEST_CASE("the float division of generators/arithmetic.h is exact for every case a filter can produce") {
+    // The same operations as divide_round_half_up, in the same float
+    // precision: every window size n = (2r+1)^2 of box, every possible sum.
+    for (int r = 1; r <= 15; r++) {
+        const int n = (2 * r + 1) * (2 * r + 1);
+        const float reciprocal = 1.0f / static_cast<float>(n);
+        for (int sum = 0; sum <= 255 * n; sum++) {
+            const float a = static_cast<float>(sum + n / 2) + 0.5f;
+            const auto q = static_cast<uint32_t>(a * reciprocal);
+            if (q != static_cast<uint32_t>((sum + n / 2) / n)) FAIL("inexact at n=", n, " sum=", sum);
+        }
+    }
+}
+
+TEST_CASE("output comparison: exact for integer filters, the tolerance for nlmeans") {
+    Image a(10, 10, 1, 100), b = a;
+    CHECK(compare_to_reference(filter_info("box"), a, b).equal);
+    b.at(3, 4, 0) = 101;
+    auto exact = compare_to_reference(filter_info("box"), a, b);
+    CHECK(!exact.equal);
+    CHECK(exact.first_x == 3);
+    CHECK(exact.first_y == 4);
+    CHECK(compare_to_reference(filter_info("nlmeans"), a, b).equal);  // 1 of 100 differs by 1
+    b.at(5, 5, 0) = 101;
+    CHECK(!compare_to_reference(filter_info("nlmeans"), a, b).equal);  // 2% differ
+    Image c = a;
+    c.at(0, 0, 0) = 102;
+    CHECK(!compare_to_reference(filter_info("nlmeans"), a, c).equal);  // off by 2
+}

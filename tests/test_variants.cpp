@@ -1,0 +1,55 @@
+// Every registered variant of one backend against the reference over the
+// full check matrix (the same as `filterlab check`). Run with
+// --backend=cpu or --backend=cuda; without a GPU the CUDA run exits 77,
+// which CTest reports as skipped.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "check.h"
+#include "cuda_support.h"
+#include "registry.h"
+#include "test_paths.h"
+
+using namespace filterlab;
+
+namespace {
+Backend selected = Backend::cpu;
+}
+
+TEST_CASE("every variant of the backend matches the reference on the whole matrix") {
+    int checked = 0;
+    for (const FilterInfo &filter : all_filters()) {
+        for (const Variant &v : all_variants()) {
+            if (v.filter != filter.name || v.backend != selected || v.kind == Kind::reference) continue;
+            CheckOptions options;
+            options.filter = v.filter;
+            options.variant = v.name;
+            options.images_dir = test_images_dir();
+            const auto results = run_check(options, std::cout);
+            REQUIRE(results.size() == 1);
+            const VariantResult &r = results[0];
+            INFO(v.filter, "/", v.name, " first failures: ", r.failures.empty() ? "" : r.failures[0]);
+            CHECK(r.failed == 0);
+            CHECK(r.passed > 0);
+            checked++;
+        }
+    }
+    CHECK(checked > 0);
+}
+
+int main(int argc, char **argv) {
+    doctest::Context context;
+    for (int i = 1; i < argc; i++) {
+        if (std::strcmp(argv[i], "--backend=cuda") == 0) selected = Backend::cuda;
+    }
+    if (selected == Backend::cuda && !cuda::gpu_info().available) {
+        std::cout << "SKIPPED: CUDA variants not run: no GPU (" << cuda::gpu_info().why_not << ")\n";
+        return 77;
+    }
+    context.applyCommandLine(argc, argv);
+    return context.run();
+}
