@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "build_commit.h"
 #include "cuda_support.h"
 #include "halide_variant.h"
 

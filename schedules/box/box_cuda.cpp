@@ -15,12 +15,18 @@ FILTERLAB_SCHEDULE(box, cuda, tile, "radius=1..15") {
 }
 
 // The block's input tile (with its halo) is staged once in shared memory by
-// all threads together; the window sums then read shared memory only.
+// all threads together; the window sums then read shared memory only. The
+// staging loops are tiled by the block's own 64x8 shape, so a large radius
+// (a larger halo) means more loads per thread, never a larger block.
 FILTERLAB_SCHEDULE(box, cuda, shared_tile, "radius=1..15") {
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
     p.output.gpu_tile(p.x, p.y, xo, yo, xi, yi, 64, 8, TailStrategy::GuardWithIf);
-    p.clamped.compute_at(p.output, xo).gpu_threads(p.x, p.y);
-    p.row_sum.compute_at(p.output, xo).gpu_threads(p.x, p.y);
+    for (Func staged : {p.clamped, p.row_sum}) {
+        Var sxo{"sxo"}, syo{"syo"}, sxi{"sxi"}, syi{"syi"};
+        staged.compute_at(p.output, xo)
+            .tile(p.x, p.y, sxo, syo, sxi, syi, 64, 8, TailStrategy::RoundUp)
+            .gpu_threads(sxi, syi);
+    }
 }
 
 // Each thread produces 4 adjacent pixels (one 32-bit store) on 8 rows; the row
