@@ -84,7 +84,6 @@ Variant halide_variant(const std::string &filter, const std::string &name, Backe
             std::lock_guard lock(error_mutex);
             throw Error(id + ": " + (last_error.empty() ? "Halide error " + std::to_string(status) : last_error));
         }
-        if (backend == Backend::cuda) cuda::synchronize(id.c_str());
     };
     return v;
 }

@@ -1,7 +1,8 @@
 // Turns an ahead-of-time compiled Halide pipeline into a registered variant:
 // wraps the planar views as halide_buffer_t (host memory, or CUDA device
 // memory in the primary context, which Halide's CUDA runtime is told to use),
-// turns Halide's errors into Error, and waits for the GPU.
+// turns Halide's errors into Error. Like every CUDA variant it returns
+// without waiting for the GPU: the caller synchronises.
 #pragma once
 
 #include <HalideRuntime.h>
