@@ -126,9 +126,7 @@ std::vector<VariantResult> run_check(const CheckOptions &options, std::ostream &
             if (!options.variant.empty() && v.name != options.variant) continue;
             VariantResult r;
             r.variant = &v;
-            if (v.backend == Backend::cuda && !cuda::gpu_info().available) {
-                r.skip_reason = "no GPU: " + cuda::gpu_info().why_not;
-            }
+            r.skip_reason = v.why_unavailable();
             mine.push_back(r);
         }
         if (mine.empty()) continue;

@@ -53,3 +53,37 @@ private:
 };
 
 }  // namespace filterlab::cuda
+
+namespace filterlab::cuda {
+
+// Device time between two events on the default stream.
+class EventTimer {
+public:
+    EventTimer();
+    ~EventTimer();
+    EventTimer(const EventTimer &) = delete;
+    EventTimer &operator=(const EventTimer &) = delete;
+    void start();
+    double stop_ms();  // records the stop event, waits for it, returns the time since start()
+private:
+    void *start_ = nullptr, *stop_ = nullptr;
+};
+
+// Bandwidth of a device-to-device cudaMemcpy of `bytes`, counting bytes read
+// plus bytes written, in GB/s: the median of `reps` copies.
+double copy_bandwidth_gbps(std::size_t bytes, int reps);
+
+struct TransferTimes {  // milliseconds for one image of the given size, medians
+    double h2d_pageable, d2h_pageable, h2d_pinned, d2h_pinned;
+};
+TransferTimes transfer_times(std::size_t bytes, int reps);
+
+// Current SM and memory clocks (MHz) through NVML, loaded at run time; -1 when
+// NVML is not there.
+struct Clocks {
+    int sm_mhz = -1, memory_mhz = -1;
+};
+Clocks current_clocks();
+std::size_t free_memory_bytes();
+
+}  // namespace filterlab::cuda

@@ -71,6 +71,7 @@ void copy_to_view(const Image &image, const PlanarView &view) {
 
 Image run_variant(const Variant &v, const Image &input, const ParamValues &params, uint8_t poison) {
     const FilterInfo &filter = filter_info(v.filter);
+    if (std::string why = v.why_unavailable(); !why.empty()) throw Error(v.filter + "/" + v.name + ": " + why);
     filter.validate(params);
     if (std::string why = v.unsupported_reason(params); !why.empty()) throw Error(why);
     if (input.width() < filter.min_side || input.height() < filter.min_side) {

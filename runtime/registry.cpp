@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cuda_support.h"
 #include "error.h"
 
 namespace filterlab {
@@ -56,6 +57,11 @@ std::vector<ParamSupport> parse_supports(const std::string &spec) {
         result.push_back(support);
     }
     return result;
+}
+
+std::string Variant::why_unavailable() const {
+    if (backend == Backend::cuda && !cuda::gpu_info().available) return "no GPU: " + cuda::gpu_info().why_not;
+    return unavailable ? unavailable() : "";
 }
 
 std::string Variant::unsupported_reason(const ParamValues &values) const {

@@ -44,7 +44,12 @@ struct Variant {
     Kind kind = Kind::reference;
     std::vector<ParamSupport> supports;
     RunFunction run;
+    // For variants that depend on something found only at run time (a peer
+    // library): empty when usable, else why not. Unset: always usable.
+    std::function<std::string()> unavailable;
 
+    // Empty when the variant can run here (its library, a GPU), else why not.
+    std::string why_unavailable() const;
     // Empty when the variant takes these values, else why not.
     std::string unsupported_reason(const ParamValues &values) const;
     // The parameter values of the contract this variant takes (for `list`).

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <new>
 
+#include "bench.h"
 #include "commands.h"
 #include "error.h"
 
@@ -36,6 +37,23 @@ int main(int argc, char **argv) {
     check_cmd->add_option("--images", check.images, "Folder of real test images (default: the bundled ones)");
     check_cmd->add_flag("--quick", check.quick, "A smaller matrix: small sizes, fewer parameter values");
 
+    filterlab::BenchOptions bench;
+    auto *bench_cmd = app.add_subcommand("bench", "Time variants side by side (each checked against the reference first)");
+    bench_cmd->add_option("--filter", bench.filters, "Filters to time (repeatable; default: all with variants)");
+    bench_cmd->add_option("--variant", bench.variants, "Variants to time (repeatable; default: all)");
+    bench_cmd->add_option("--backend", bench.backends, "cpu and/or cuda (default: both)");
+    bench_cmd->add_option("--sizes", bench.sizes, "Square image sizes, comma-separated")
+        ->delimiter(',')
+        ->default_str("256,1024,4096,8192");
+    bench_cmd->add_option("--channels", bench.channels, "Channel counts, comma-separated (1, 3)")
+        ->delimiter(',')
+        ->default_str("1");
+    bench_cmd->add_option("--param,-p", bench.params, "NAME=VALUE for the filters that have NAME (repeatable)");
+    bench_cmd->add_option("--min-reps", bench.min_reps, "Minimum samples per case")->default_val(20)->check(CLI::Range(3, 100000));
+    bench_cmd->add_option("--min-time", bench.min_seconds, "Minimum seconds per case")->default_val(0.5)->check(CLI::Range(0.0, 3600.0));
+    bench_cmd->add_option("--out", bench.out_root, "Folder under which each run gets a new directory")
+        ->default_val("bench-runs");
+
     auto *info_cmd = app.add_subcommand("info", "Show the CPU, the Halide targets built and the GPU");
 
     try {
@@ -49,6 +67,11 @@ int main(int argc, char **argv) {
         if (*run_cmd) return run_variant_on_file(run);
         if (*check_cmd) return check_variants(check);
         if (*info_cmd) return show_info();
+        if (*bench_cmd) {
+            for (int i = 0; i < argc; i++) bench.command_line += (i ? " " : "") + std::string(argv[i]);
+            filterlab::run_bench(bench);
+            return 0;
+        }
     } catch (const filterlab::Error &e) {
         fmt::print(stderr, "filterlab: error: {}\n", e.what());
         return 1;

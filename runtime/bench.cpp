@@ -1,0 +1,299 @@
+#include "bench.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "cuda_support.h"
+#include "error.h"
+#include "filters.h"
+#include "halide_variant.h"
+#include "harness.h"
+#include "machine.h"
+#include "noise.h"
+#include "registry.h"
+
+namespace filterlab {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Stats {
+    int samples = 0;
+    double median = 0, min = 0, max = 0, p25 = 0, p75 = 0;  // microseconds per call
+};
+
+Stats summarise(std::vector<double> us) {
+    std::sort(us.begin(), us.end());
+    auto at = [&](double q) { return us[static_cast<std::size_t>(q * (us.size() - 1) + 0.5)]; };
+    return {static_cast<int>(us.size()), at(0.5), us.front(), us.back(), at(0.25), at(0.75)};
+}
+
+struct Result {
+    const Variant *variant;
+    int width, height, channels;
+    ParamValues params;
+    std::string status;  // ok, wrong, error, skipped
+    std::string note;
+    Stats stats;
+    int buffers = 0;
+    double bytes = 0;  // each input sample read once + each output sample written once
+};
+
+// Repeats `sample` (which returns the microseconds of one call) after a
+// warm-up, until enough samples and enough time.
+template <typename Sample>
+Stats repeat(const BenchOptions &o, Sample &&sample) {
+    const auto begin = Clock::now();
+    sample();  // warm-up
+    std::vector<double> us;
+    for (;;) {
+        us.push_back(sample());
+        const double elapsed = std::chrono::duration<double>(Clock::now() - begin).count();
+        if (static_cast<int>(us.size()) >= o.min_reps && elapsed >= o.min_seconds) break;
+        if (us.size() >= 3 && elapsed >= o.max_seconds_per_case) break;
+    }
+    return summarise(us);
+}
+
+Stats time_gpu(const BenchOptions &o, const Variant &v, const Image &input, std::pair<int, int> out_size,
+               const ParamValues &params, int &buffers) {
+    const auto &gpu = cuda::gpu_info();
+    const double per_pair = double(input.size()) + double(out_size.first) * out_size.second * input.channels();
+    buffers = static_cast<int>(std::ceil(2.0 * gpu.l2_bytes / per_pair)) + 1;
+    buffers = std::max(buffers, 2);
+    const auto budget = static_cast<std::size_t>(0.4 * cuda::free_memory_bytes());
+    buffers = std::min<int>(buffers, std::max<std::size_t>(2, budget / static_cast<std::size_t>(per_pair)));
+    std::vector<std::unique_ptr<cuda::DeviceImage>> ins, outs;
+    for (int k = 0; k < buffers; k++) {
+        ins.push_back(std::make_unique<cuda::DeviceImage>(input.width(), input.height(), input.channels()));
+        ins.back()->upload(input);
+        outs.push_back(std::make_unique<cuda::DeviceImage>(out_size.first, out_size.second, input.channels()));
+    }
+    cuda::EventTimer timer;
+    return repeat(o, [&] {
+        timer.start();
+        for (int k = 0; k < buffers; k++) v.run(ins[k]->view(), outs[k]->view(), params);
+        return 1000.0 * timer.stop_ms() / buffers;
+    });
+}
+
+Stats time_cpu(const BenchOptions &o, const Variant &v, const Image &input, std::pair<int, int> out_size,
+               const ParamValues &params, int &buffers) {
+    const double per_pair = double(input.size()) + double(out_size.first) * out_size.second * input.channels();
+    buffers = std::clamp(static_cast<int>(std::ceil(128e6 / per_pair)), 2, 16);  // beyond any CPU's L3
+    std::vector<Image> ins(buffers, input), outs(buffers, Image(out_size.first, out_size.second, input.channels()));
+    int k = 0;
+    return repeat(o, [&] {
+        const auto start = Clock::now();
+        v.run(ins[k].view(), outs[k].view(), params);
+        const double us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+        k = (k + 1) % buffers;
+        return us;
+    });
+}
+
+std::string make_run_dir(const std::string &root) {
+    std::filesystem::create_directories(root);
+    const std::time_t now = std::time(nullptr);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::gmtime(&now));
+    for (int i = 0;; i++) {
+        const std::string dir = root + "/" + stamp + (i ? fmt::format("-{}", i) : "");
+        if (std::filesystem::create_directory(dir)) return dir;  // false: exists, never overwritten
+    }
+}
+
+ParamValues params_for(const FilterInfo &f, const std::vector<std::string> &assignments) {
+    std::vector<std::string> mine;
+    for (auto &a : assignments) {
+        const std::string name = a.substr(0, a.find('='));
+        if (std::any_of(f.params.begin(), f.params.end(), [&](auto &p) { return p.name == name; })) mine.push_back(a);
+    }
+    return f.parse_params(mine);
+}
+
+bool selected(const std::vector<std::string> &list, const std::string &value) {
+    return list.empty() || std::find(list.begin(), list.end(), value) != list.end();
+}
+
+}  // namespace
+
+std::string run_bench(const BenchOptions &o) {
+    for (auto &f : o.filters) filter_info(f);
+    for (int s : o.sizes)
+        if (s < 1 || s > 32768) throw Error(fmt::format("bench: size {} out of range 1..32768", s));
+    for (int c : o.channels)
+        if (c != 1 && c != 3) throw Error(fmt::format("bench: {} channels (1 or 3)", c));
+    for (auto &b : o.backends)
+        if (b != "cpu" && b != "cuda") throw Error("bench: backend must be cpu or cuda, got " + b);
+    for (auto &p : o.params)
+        if (p.find('=') == std::string::npos) throw Error("parameter '" + p + "' is not of the form NAME=VALUE");
+
+    std::vector<const Variant *> chosen;
+    for (const Variant &v : all_variants()) {
+        if (!o.filters.empty() && !selected(o.filters, v.filter)) continue;
+        if (o.filters.empty() && std::none_of(all_variants().begin(), all_variants().end(), [&](auto &w) {
+                return w.filter == v.filter && w.kind != Kind::reference;
+            }))
+            continue;
+        if (selected(o.variants, v.name) && selected(o.backends, to_string(v.backend))) chosen.push_back(&v);
+    }
+    if (chosen.empty()) throw Error("bench: no variant matches");
+
+    const std::string dir = make_run_dir(o.out_root);
+    nlohmann::json context = machine_facts();
+    const auto &gpu = cuda::gpu_info();
+    const cuda::Clocks clocks_start = gpu.available ? cuda::current_clocks() : cuda::Clocks{};
+    double roofline = 0;
+    if (gpu.available) {
+        roofline = cuda::copy_bandwidth_gbps(std::size_t(1) << 30, 20);
+        fmt::print("GPU {} ({} SMs, L2 {} MiB), clocks SM {} MHz / memory {} MHz\n", gpu.name, gpu.sm_count,
+                   gpu.l2_bytes >> 20, clocks_start.sm_mhz, clocks_start.memory_mhz);
+        fmt::print("copy roofline (1 GiB cudaMemcpy device to device, read + write): {:.0f} GB/s\n", roofline);
+    } else {
+        fmt::print("no GPU ({}): CUDA variants skipped\n", gpu.why_not);
+    }
+    fmt::print("CPU {} , {} Halide threads; commit {}\n", cpu_model(), halide_thread_count(), build_commit());
+
+    std::vector<Result> results;
+    nlohmann::json transfers = nlohmann::json::array();
+    std::size_t total = 0, done = 0;
+    for (int s : o.sizes) total += o.channels.size() * chosen.size() * (s > 0);
+    for (int size : o.sizes)
+        for (int channels : o.channels) {
+            const Image input = random_image(size, size, channels, 1234 + size + channels);
+            if (gpu.available) {
+                const auto t = cuda::transfer_times(input.size(), 10);
+                transfers.push_back({{"width", size}, {"height", size}, {"channels", channels},
+                                     {"bytes", input.size()}, {"h2d_pageable_ms", t.h2d_pageable},
+                                     {"d2h_pageable_ms", t.d2h_pageable}, {"h2d_pinned_ms", t.h2d_pinned},
+                                     {"d2h_pinned_ms", t.d2h_pinned}});
+            }
+            std::map<std::string, std::pair<ParamValues, Image>> references;
+            for (const Variant *v : chosen) {
+                const FilterInfo &f = filter_info(v->filter);
+                Result r{v, size, size, channels, params_for(f, o.params), "ok", "", {}, 0, 0};
+                fmt::print("[{}/{}] {} {} {}x{}x{} {} ... ", ++done, total, v->filter, v->name, size, size, channels,
+                           format_params(r.params));
+                std::cout.flush();
+                const auto out_size = f.output_size(size, size);
+                r.bytes = double(input.size()) + double(out_size.first) * out_size.second * channels;
+                try {
+                    if (std::string why = v->why_unavailable(); !why.empty()) throw std::invalid_argument(why);
+                    if (std::string why = v->unsupported_reason(r.params); !why.empty())
+                        throw std::invalid_argument(why);
+                    auto &ref = references[v->filter];
+                    if (ref.second.size() == 0 || ref.first != r.params) ref = {r.params, f.reference(input, r.params)};
+                    const Comparison cmp = compare_to_reference(f, ref.second, run_variant(*v, input, r.params));
+                    if (!cmp.equal) {
+                        r.status = "wrong";
+                        r.note = cmp.describe();
+                    } else if (v->backend == Backend::cuda) {
+                        r.stats = time_gpu(o, *v, input, out_size, r.params, r.buffers);
+                    } else {
+                        r.stats = time_cpu(o, *v, input, out_size, r.params, r.buffers);
+                    }
+                } catch (const std::invalid_argument &e) {
+                    r.status = "skipped";
+                    r.note = e.what();
+                } catch (const Error &e) {
+                    r.status = "error";
+                    r.note = e.what();
+                }
+                if (r.status == "ok") {
+                    fmt::print("{:.1f} us\n", r.stats.median);
+                } else {
+                    fmt::print("{}: {}\n", r.status, r.note);
+                }
+                results.push_back(r);
+            }
+        }
+    const cuda::Clocks clocks_end = gpu.available ? cuda::current_clocks() : cuda::Clocks{};
+
+    // Files: CSV, JSON in Google Benchmark's format, and the table.
+    std::ofstream csv(dir + "/results.csv");
+    csv << "filter,variant,backend,kind,width,height,channels,params,status,samples,buffers,median_us,min_us,"
+           "max_us,p25_us,p75_us,spread_pct,gb_per_s,roofline_pct,threads,note\n";
+    nlohmann::json benchmarks = nlohmann::json::array();
+    std::string table = fmt::format("{:<9} {:<20} {:<5} {:<12} {:>11} {:>11} {:>8} {:>9} {:>8} {:>7}  {}\n", "filter",
+                                    "variant", "back", "kind", "size", "median us", "spread%", "GB/s", "roof%",
+                                    "samples", "status");
+    for (const Result &r : results) {
+        const bool ok = r.status == "ok";
+        const double gbps = ok ? r.bytes / (r.stats.median * 1e3) : 0;
+        const double roof = ok && r.variant->backend == Backend::cuda && roofline > 0 ? 100 * gbps / roofline : 0;
+        const double spread = ok ? 100 * (r.stats.p75 - r.stats.p25) / r.stats.median : 0;
+        const int threads = r.variant->backend == Backend::cpu ? halide_thread_count() : 0;
+        std::string note = r.note;
+        std::replace(note.begin(), note.end(), ',', ';');
+        csv << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.2f},{:.2f},{:.2f},{},{}\n",
+                           r.variant->filter, r.variant->name, to_string(r.variant->backend),
+                           to_string(r.variant->kind), r.width, r.height, r.channels, format_params(r.params),
+                           r.status, r.stats.samples, r.buffers, r.stats.median, r.stats.min, r.stats.max,
+                           r.stats.p25, r.stats.p75, spread, gbps, roof, threads, note);
+        table += fmt::format("{:<9} {:<20} {:<5} {:<12} {:>11} {:>11.2f} {:>8.1f} {:>9.1f} {:>8.1f} {:>7}  {}\n",
+                             r.variant->filter, r.variant->name, to_string(r.variant->backend),
+                             to_string(r.variant->kind), fmt::format("{}x{}x{}", r.width, r.height, r.channels),
+                             r.stats.median, spread, gbps, roof, r.stats.samples,
+                             ok ? "ok" : r.status + ": " + r.note);
+        if (!ok) continue;
+        benchmarks.push_back({{"name", fmt::format("{}/{}/{}x{}x{}/{}", r.variant->filter, r.variant->name, r.width,
+                                                   r.height, r.channels, format_params(r.params))},
+                              {"run_type", "iteration"},
+                              {"repetitions", r.stats.samples},
+                              {"iterations", 1},
+                              {"real_time", r.stats.median},
+                              {"cpu_time", r.stats.median},
+                              {"time_unit", "us"},
+                              {"bytes_per_second", gbps * 1e9},
+                              {"min_us", r.stats.min},
+                              {"max_us", r.stats.max},
+                              {"p25_us", r.stats.p25},
+                              {"p75_us", r.stats.p75},
+                              {"roofline_pct", roof},
+                              {"backend", to_string(r.variant->backend)},
+                              {"kind", to_string(r.variant->kind)},
+                              {"buffers", r.buffers},
+                              {"threads", threads}});
+    }
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    context["host_name"] = host;
+    context["command"] = o.command_line;
+    context["copy_roofline_gb_per_s"] = roofline;
+    context["gpu_clocks_start"] = {{"sm_mhz", clocks_start.sm_mhz}, {"memory_mhz", clocks_start.memory_mhz}};
+    context["gpu_clocks_end"] = {{"sm_mhz", clocks_end.sm_mhz}, {"memory_mhz", clocks_end.memory_mhz}};
+    context["transfers"] = transfers;
+    context["num_cpus"] = context["cpu"]["hardware_threads"];
+    context["library_build_type"] = "release";
+    std::ofstream(dir + "/results.json") << nlohmann::json{{"context", context}, {"benchmarks", benchmarks}}.dump(2)
+                                         << "\n";
+    std::string transfer_table;
+    for (auto &t : transfers) {
+        transfer_table += fmt::format(
+            "transfers {}x{}x{} ({} bytes): host->device {:.1f} us pageable, {:.1f} us pinned; device->host {:.1f} us "
+            "pageable, {:.1f} us pinned\n",
+            t["width"].get<int>(), t["height"].get<int>(), t["channels"].get<int>(), t["bytes"].get<std::size_t>(),
+            1e3 * t["h2d_pageable_ms"].get<double>(), 1e3 * t["h2d_pinned_ms"].get<double>(),
+            1e3 * t["d2h_pageable_ms"].get<double>(), 1e3 * t["d2h_pinned_ms"].get<double>());
+    }
+    const std::string footer =
+        gpu.available ? fmt::format("GPU clocks: start SM {} / memory {} MHz, end SM {} / memory {} MHz; roofline {:.0f} GB/s\n",
+                                    clocks_start.sm_mhz, clocks_start.memory_mhz, clocks_end.sm_mhz,
+                                    clocks_end.memory_mhz, roofline)
+                      : "";
+    std::ofstream(dir + "/table.txt") << o.command_line << "\n\n" << table << "\n" << transfer_table << footer;
+    fmt::print("\n{}\n{}{}results: {}/results.csv, results.json, table.txt\n", table, transfer_table, footer, dir);
+    return dir;
+}
+
+}  // namespace filterlab

@@ -1,0 +1,34 @@
+// `filterlab bench`: times variants side by side. Every result is checked
+// against the reference before it is timed; a wrong variant is reported
+// wrong, not timed.
+//
+// GPU: CUDA events around the launches only, on inputs and outputs rotating
+// over enough buffers that the working set exceeds twice the GPU's L2; one
+// sample is one launch per buffer (so launches queue back to back), divided
+// by the buffer count. CPU: a steady clock around each call. Both warm up
+// first and repeat until a minimum count and a minimum time are reached.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace filterlab {
+
+struct BenchOptions {
+    std::vector<std::string> filters;   // empty: all that have variants besides the reference
+    std::vector<std::string> variants;  // empty: all of those filters'
+    std::vector<std::string> backends;  // empty: cpu and cuda
+    std::vector<int> sizes = {256, 1024, 4096, 8192};
+    std::vector<int> channels = {1};
+    std::vector<std::string> params;  // NAME=VALUE for every filter that has NAME
+    int min_reps = 20;
+    double min_seconds = 0.5;
+    double max_seconds_per_case = 20;  // a very slow variant stops early (still at least 3 samples)
+    std::string out_root = "bench-runs";
+    std::string command_line;
+};
+
+// Runs the benchmark; returns the run directory it wrote.
+std::string run_bench(const BenchOptions &options);
+
+}  // namespace filterlab
