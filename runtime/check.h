@@ -30,6 +30,7 @@ struct CheckOptions {
 struct VariantResult {
     const Variant *variant = nullptr;
     int passed = 0, failed = 0, skipped = 0;
+    int differs = 0;  // a peer's output that is not the contract's function (reported, not a failure)
     int max_difference = 0;
     double seconds = 0;
     std::string skip_reason;

@@ -52,3 +52,22 @@ FILTERLAB_SCHEDULE(box, cuda, register_rows, "radius=1") {
         .split(p.x, rx, p.x, 4, TailStrategy::RoundUp)
         .vectorize(p.x);
 }
+
+// Each thread computes a 4x8 block of outputs, fully unrolled with the sums
+// inlined: the compiler sees the 8 windows' overlapping loads and keeps each
+// input row of the thread in registers once (no scratch memory, unlike
+// store_at), so each input sample is loaded 10/8 times per thread.
+FILTERLAB_SCHEDULE(box, cuda, rows8, "radius=1") {
+    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, xt{"xt"}, yt{"yt"}, xv{"xv"}, yr{"yr"};
+    constexpr int kVector = 4, kRows = 8;
+    p.output.specialize(p.radius == 1)
+        .tile(p.x, p.y, xo, yo, xi, yi, 32 * kVector, 4 * kRows, TailStrategy::GuardWithIf)
+        .split(xi, xt, xv, kVector, TailStrategy::GuardWithIf)
+        .split(yi, yt, yr, kRows, TailStrategy::GuardWithIf)
+        .reorder(xv, yr, xt, yt, p.c, xo, yo)
+        .vectorize(xv)
+        .unroll(yr)
+        .gpu_blocks(xo, yo, p.c)
+        .gpu_threads(xt, yt);
+    p.output.specialize_fail("box/cuda_rows8 is compiled for radius 1 only");
+}
