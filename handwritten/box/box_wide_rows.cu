@@ -110,85 +110,100 @@ __global__ void __launch_bounds__(kThreads) box_wide_rows_kernel(Plane p) {
     }
 }
 
-// The 3x3 case, where the roofline is within reach: all ten input rows of a
-// thread's 16x8 block are loaded up front (ten independent 16-byte loads in
-// flight), the one-pixel halo comes from the neighbouring lanes as single
-// words, and the sums run two pixels per 32-bit register (16-bit lanes:
-// 9 * 255 fits). (s + 4) / 9 is ((s + 4) * 7282) >> 16, exact for s + 4 <= 2299.
-constexpr int kRows3 = 8;
+// The 3x3 case, where the roofline is within reach: all input rows of a
+// thread's 16 x kRows3 block are loaded up front (independent 16-byte loads
+// in flight), the one-pixel halo comes from the neighbouring lanes as single
+// words, the image edges are clamped in registers, and the sums run two
+// pixels per 32-bit register (16-bit lanes: 9 * 255 fits). Only three rows of
+// row sums are live at a time. (s + 4) / 9 is ((s + 4) * 7282) >> 16, exact
+// for s + 4 <= 2299.
+// Tuned on the H100 (reports/box/): 4 rows per thread at 64 registers lets 8
+// blocks of 128 threads share an SM; 8 or 16 rows (fewer re-read halo rows)
+// lost more to lower occupancy than they saved, and capping registers lower
+// spilled.
+constexpr int kRows3 = 4;
+constexpr int kThreads3 = 128;
 constexpr uint32_t kLanes = 0x00ff00ffu;
 
-__device__ inline uint8_t mean9(uint32_t sum) { return static_cast<uint8_t>(((sum + 4) * 7282u) >> 16); }
+__device__ inline uint32_t mean9(uint32_t sum) { return ((sum + 4) * 7282u) >> 16; }
 
-__global__ void __launch_bounds__(kThreads) box3x3_packed_kernel(Plane p) {
+// Replaces every byte of `word` (pixels x .. x+3) at or beyond `width` by `edge`.
+__device__ inline uint32_t clamp_right(uint32_t word, int x, int width, uint32_t edge) {
+#pragma unroll
+    for (int b = 0; b < 4; b++)
+        if (x + b >= width) word = (word & ~(0xffu << (8 * b))) | (edge << (8 * b));
+    return word;
+}
+
+struct RowSums {
+    uint32_t even[4], odd[4];  // even[j]: pixels 4j and 4j+2; odd[j]: 4j+1 and 4j+3
+};
+
+__device__ inline RowSums row_sums3(const uint32_t (&w)[6]) {
+    RowSums s;
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        const uint32_t a = w[j + 1];
+        const uint32_t l = __funnelshift_l(w[j], a, 8), r = __funnelshift_r(a, w[j + 2], 8);
+        s.even[j] = (l & kLanes) + (a & kLanes) + (r & kLanes);
+        s.odd[j] = ((l >> 8) & kLanes) + ((a >> 8) & kLanes) + ((r >> 8) & kLanes);
+    }
+    return s;
+}
+
+__global__ void __launch_bounds__(kThreads3, 8) box3x3_packed_kernel(Plane p) {
     const int lane = threadIdx.x;
     const int x0 = (blockIdx.x * 32 + threadIdx.x) * 16;
     const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * kRows3;
-    const bool inside = x0 >= 16 && x0 + 17 <= p.width;
     if (y0 >= p.height) return;  // the whole warp: its lanes share y0
-    // Load rows y0-1 .. y0+kRows3 (clamped) with their halo words.
     uint4 mid[kRows3 + 2];
-    uint32_t left[kRows3 + 2], right[kRows3 + 2];
 #pragma unroll
     for (int r = 0; r < kRows3 + 2; r++) {
         const uint8_t *row = p.in + clamp_index(y0 + r - 1, p.height - 1) * p.in_pitch;
+        // Rows are padded to 64 bytes: a chunk starting inside the image is inside the allocation.
         mid[r] = x0 < p.width ? *reinterpret_cast<const uint4 *>(row + x0) : make_uint4(0, 0, 0, 0);
-        left[r] = __shfl_up_sync(0xffffffffu, mid[r].w, 1);
-        right[r] = __shfl_down_sync(0xffffffffu, mid[r].x, 1);
-        if (lane == 0 && x0 >= 16) left[r] = *reinterpret_cast<const uint32_t *>(row + x0 - 4);
-        if (lane == 31 && x0 + 16 < p.width) right[r] = *reinterpret_cast<const uint32_t *>(row + x0 + 16);
     }
-    if (!inside) return;  // edge strips of a mixed warp: done by box_edge_strips_kernel
-    // Horizontal 3-sums: even[r][j] holds pixels 4j and 4j+2, odd[r][j] 4j+1 and 4j+3.
-    uint32_t even[kRows3 + 2][4], odd[kRows3 + 2][4];
+    const bool right_edge = x0 + 17 > p.width;
+    RowSums window[3];
 #pragma unroll
     for (int r = 0; r < kRows3 + 2; r++) {
-        const uint32_t w[6] = {left[r], mid[r].x, mid[r].y, mid[r].z, mid[r].w, right[r]};
+        const uint8_t *row = p.in + clamp_index(y0 + r - 1, p.height - 1) * p.in_pitch;
+        uint32_t w[6] = {__shfl_up_sync(0xffffffffu, mid[r].w, 1), mid[r].x, mid[r].y, mid[r].z, mid[r].w,
+                         __shfl_down_sync(0xffffffffu, mid[r].x, 1)};
+        if (lane == 0) w[0] = x0 >= 16 ? *reinterpret_cast<const uint32_t *>(row + x0 - 4) : 0;
+        if (lane == 31 && x0 + 16 < p.width) w[5] = *reinterpret_cast<const uint32_t *>(row + x0 + 16);
+        if (x0 == 0) w[0] = mid[r].x << 24;  // x = -1 reads x = 0
+        if (right_edge && x0 < p.width) {    // x >= width reads x = width - 1
+            const uint32_t edge = row[p.width - 1];
 #pragma unroll
-        for (int j = 0; j < 4; j++) {
-            const uint32_t a = w[j + 1];
-            const uint32_t l = __funnelshift_l(w[j], a, 8), rr = __funnelshift_r(a, w[j + 2], 8);
-            even[r][j] = (l & kLanes) + (a & kLanes) + (rr & kLanes);
-            odd[r][j] = ((l >> 8) & kLanes) + ((a >> 8) & kLanes) + ((rr >> 8) & kLanes);
+            for (int k = 1; k < 6; k++) w[k] = clamp_right(w[k], x0 + 4 * (k - 1), p.width, edge);
         }
-    }
-#pragma unroll
-    for (int r = 0; r < kRows3; r++) {
-        if (y0 + r >= p.height) break;
+        window[0] = window[1];
+        window[1] = window[2];
+        window[2] = row_sums3(w);
+        if (r < 2) continue;
+        const int y = y0 + r - 2;
+        if (y >= p.height || x0 >= p.width) continue;
         uint32_t out[4];
 #pragma unroll
         for (int j = 0; j < 4; j++) {
-            const uint32_t e = even[r][j] + even[r + 1][j] + even[r + 2][j];
-            const uint32_t o = odd[r][j] + odd[r + 1][j] + odd[r + 2][j];
+            const uint32_t e = window[0].even[j] + window[1].even[j] + window[2].even[j];
+            const uint32_t o = window[0].odd[j] + window[1].odd[j] + window[2].odd[j];
             out[j] = mean9(e & 0xffff) | mean9(o & 0xffff) << 8 | mean9(e >> 16) << 16 | mean9(o >> 16) << 24;
         }
-        *reinterpret_cast<uint4 *>(p.out + (y0 + r) * p.out_pitch + x0) = make_uint4(out[0], out[1], out[2], out[3]);
+        uint8_t *dst = p.out + y * p.out_pitch + x0;
+        if (!right_edge) {
+            *reinterpret_cast<uint4 *>(dst) = make_uint4(out[0], out[1], out[2], out[3]);
+        } else {
+            for (int i = 0; i < 16 && x0 + i < p.width; i++) dst[i] = static_cast<uint8_t>(out[i / 4] >> (8 * (i % 4)));
+        }
     }
-}
-
-// The strips the packed kernel leaves: the first one and those reaching the
-// right edge, with every x clamped. Few threads.
-__global__ void box3x3_edge_strips_kernel(Plane p, int first_edge_chunk) {
-    const int chunk = blockIdx.x == 0 ? 0 : first_edge_chunk + blockIdx.x - 1;
-    const int x = chunk * 16 + threadIdx.x;
-    const int y = blockIdx.y * blockDim.y + threadIdx.y;
-    if (x >= p.width || y >= p.height) return;
-    uint32_t sum = 0;
-    for (int j = -1; j <= 1; j++) {
-        const uint8_t *row = p.in + clamp_index(y + j, p.height - 1) * p.in_pitch;
-        for (int i = -1; i <= 1; i++) sum += row[clamp_index(x + i, p.width - 1)];
-    }
-    p.out[y * p.out_pitch + x] = mean9(sum);
 }
 
 void launch_3x3(const Plane &p) {
     const int chunks = (p.width + 15) / 16;
-    const dim3 block(32, kThreads / 32);
+    const dim3 block(32, kThreads3 / 32);
     box3x3_packed_kernel<<<dim3((chunks + 31) / 32, (p.height + kRows3 * block.y - 1) / (kRows3 * block.y)), block>>>(p);
-    // Chunks that are not `inside`: chunk 0 and every chunk c with 16c + 17 > width.
-    const int first_edge_chunk = std::max(1, (p.width - 17) / 16 + 1);
-    const int edge_chunks = std::max(0, chunks - first_edge_chunk);
-    box3x3_edge_strips_kernel<<<dim3(1 + edge_chunks, (p.height + 15) / 16), dim3(16, 16)>>>(p, first_edge_chunk);
 }
 
 template <int R>
