@@ -19,6 +19,7 @@
 #include "harness.h"
 #include "machine.h"
 #include "noise.h"
+#include "plugins.h"
 #include "registry.h"
 
 namespace filterlab {
@@ -162,7 +163,9 @@ std::string run_bench(const BenchOptions &o) {
     } else {
         fmt::print("no GPU ({}): CUDA variants skipped\n", gpu.why_not);
     }
-    fmt::print("CPU {} , {} Halide threads; commit {}\n", cpu_model(), halide_thread_count(), build_commit());
+    fmt::print("CPU {}, {} Halide threads; commit {}\n", cpu_model(), halide_thread_count(), build_commit());
+    for (const PluginStatus &p : load_plugins()) fmt::print("peer plugin {}: {}\n", p.name, p.detail);
+    if (load_plugins().empty()) fmt::print("no peer plugins built (OpenCV absent at build time)\n");
 
     std::vector<Result> results;
     nlohmann::json transfers = nlohmann::json::array();

@@ -7,6 +7,7 @@
 #include "build_commit.h"
 #include "cuda_support.h"
 #include "halide_variant.h"
+#include "plugins.h"
 
 namespace filterlab {
 
@@ -49,6 +50,7 @@ nlohmann::json machine_facts() {
                  {"halide_threads", halide_thread_count()}}},
         {"build", {{"commit", build_commit()}, {"halide_targets", halide_targets()}}},
     };
+    for (const PluginStatus &p : load_plugins()) facts["plugins"][p.name] = p.detail;
     if (gpu.available) {
         facts["gpu"] = {{"name", gpu.name},
                         {"compute_capability", std::to_string(gpu.compute_major) + "." + std::to_string(gpu.compute_minor)},

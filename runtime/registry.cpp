@@ -8,6 +8,7 @@
 
 #include "cuda_support.h"
 #include "error.h"
+#include "plugins.h"
 
 namespace filterlab {
 
@@ -120,12 +121,15 @@ void register_variant(Variant variant) {
     });
 }
 
-const std::vector<Variant> &all_variants() { return registry(); }
+const std::vector<Variant> &all_variants() {
+    load_plugins();
+    return registry();
+}
 
 const Variant &find_variant(const std::string &filter, const std::string &name) {
     filter_info(filter);  // an unknown filter gets its own message
     std::string known;
-    for (auto &v : registry()) {
+    for (auto &v : all_variants()) {
         if (v.filter != filter) continue;
         if (v.name == name) return v;
         known += (known.empty() ? "" : ", ") + v.name;

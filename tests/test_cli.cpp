@@ -41,12 +41,14 @@ std::string slurp(const fs::path &p) {
     return s.str();
 }
 
-Result run_cli(const std::string &args) {
+Result run_cli_env(const std::string &env, const std::string &args) {
     const fs::path out = dir() / "stdout.txt", err = dir() / "stderr.txt";
-    const std::string command = filterlab_exe() + " " + args + " >" + out.string() + " 2>" + err.string();
+    const std::string command = env + " " + filterlab_exe() + " " + args + " >" + out.string() + " 2>" + err.string();
     const int raw = std::system(command.c_str());
     return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
 }
+
+Result run_cli(const std::string &args) { return run_cli_env("", args); }
 
 void expect_failure(const std::string &args, const std::string &fragment, const fs::path &output = {}) {
     INFO("filterlab ", args);
@@ -144,6 +146,12 @@ TEST_CASE("check and info") {
 
     const Result info = run_cli("info");
     CHECK(info.status == 0);
+    // A plugin that cannot load is reported, and nothing else breaks.
+    fs::create_directories(dir() / "plugins");
+    std::ofstream(dir() / "plugins" / "libfilterlab_broken.so") << "not a shared library";
+    const Result broken = run_cli_env("FILTERLAB_PLUGIN_DIR=" + (dir() / "plugins").string(), "info");
+    CHECK(broken.status == 0);
+    CHECK(broken.out.find("plugin:         broken: not loaded") != std::string::npos);
     CHECK(info.out.find("Halide targets:") != std::string::npos);
     CHECK(info.out.find("GPU:") != std::string::npos);
 }

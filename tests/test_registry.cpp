@@ -7,6 +7,7 @@
 
 #include "error.h"
 #include "filters.h"
+#include "plugins.h"
 #include "registry.h"
 
 using namespace filterlab;
@@ -104,4 +105,24 @@ TEST_CASE("output comparison: exact for integer filters, the tolerance for nlmea
     Image c = a;
     c.at(0, 0, 0) = 102;
     CHECK(!compare_to_reference(filter_info("nlmeans"), a, c).equal);  // off by 2
+}
+
+TEST_CASE("the OpenCV peer plugin, when built, loads and registers its peers") {
+#ifdef FILTERLAB_HAVE_OPENCV
+    const auto &plugins = load_plugins();
+    auto opencv = std::find_if(plugins.begin(), plugins.end(), [](auto &p) { return p.name == "opencv"; });
+    REQUIRE(opencv != plugins.end());
+    CHECK(opencv->loaded);
+    CHECK(opencv->detail.find("OpenCV") == 0);
+    for (auto [filter, name] : {std::pair{"box", "opencv_blur"}, {"median", "opencv_median_blur"},
+                                {"gaussian", "opencv_gaussian_blur"}, {"nlmeans", "opencv_fast_nl_means"}}) {
+        const Variant &v = find_variant(filter, name);
+        CHECK(v.kind == Kind::peer);
+        CHECK(v.backend == Backend::cpu);
+    }
+#else
+    MESSAGE("OpenCV was not found at build time: no plugin to check");
+    CHECK(std::none_of(all_variants().begin(), all_variants().end(),
+                       [](const Variant &v) { return v.name.rfind("opencv_", 0) == 0; }));
+#endif
 }

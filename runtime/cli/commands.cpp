@@ -14,6 +14,7 @@
 #include "harness.h"
 #include "image_io.h"
 #include "machine.h"
+#include "plugins.h"
 #include "registry.h"
 
 namespace filterlab::cli {
@@ -109,6 +110,8 @@ int show_info() {
                facts["cpu"]["hardware_threads"].get<int>(), facts["cpu"]["halide_threads"].get<int>());
     fmt::print("Halide targets: {}\n", halide_targets());
     fmt::print("build commit:   {}\n", build_commit());
+    for (const PluginStatus &p : load_plugins()) fmt::print("plugin:         {}: {}\n", p.name, p.detail);
+    if (load_plugins().empty()) fmt::print("plugins:        none built (OpenCV peers need libopencv-dev at build time)\n");
     const auto &gpu = cuda::gpu_info();
     if (!gpu.available) {
         fmt::print("GPU:            none ({})\n", gpu.why_not);
