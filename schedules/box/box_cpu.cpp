@@ -8,6 +8,25 @@ using namespace Halide;
 using filterlab::box_pipeline::Pipeline;
 namespace box_pipeline = filterlab::box_pipeline;
 
+namespace {
+
+// The output in strips of `rows` rows of one channel, the strips spread over
+// the cores, each row vectorised over x (two vectors of u16 lanes per step).
+struct Strips {
+    Var strip{"strip"}, yi{"yi"};
+};
+Strips parallel_strips(filterlab::box_pipeline::Pipeline &p, int rows, const Target &target) {
+    Strips s;
+    Var yo{"yo"};
+    p.output.split(p.y, yo, s.yi, rows, TailStrategy::GuardWithIf)
+        .fuse(yo, p.c, s.strip)
+        .parallel(s.strip)
+        .vectorize(p.x, 2 * target.natural_vector_size<uint16_t>(), TailStrategy::GuardWithIf);
+    return s;
+}
+
+}  // namespace
+
 // Everything at root, serial: the baseline every other schedule is measured against.
 FILTERLAB_SCHEDULE(box, cpu, naive, "radius=1..15") {
     p.row_sum.compute_root();
@@ -17,26 +36,17 @@ FILTERLAB_SCHEDULE(box, cpu, naive, "radius=1..15") {
 // Row sums per strip of 32 rows, vectorised over x (16 lanes of u16) and the
 // strips spread over all cores: each input row is read from L1/L2, not memory.
 FILTERLAB_SCHEDULE(box, cpu, tiled, "radius=1..15") {
-    Var yo{"yo"}, yi{"yi"}, strip{"strip"};
-    const int lanes = target.natural_vector_size<uint16_t>();
-    p.output.split(p.y, yo, yi, 32, TailStrategy::GuardWithIf)
-        .fuse(yo, p.c, strip)
-        .parallel(strip)
-        .vectorize(p.x, 2 * lanes, TailStrategy::GuardWithIf);
-    p.row_sum.compute_at(p.output, strip).vectorize(p.x, lanes, TailStrategy::RoundUp);
+    const Strips s = parallel_strips(p, 32, target);
+    p.row_sum.compute_at(p.output, s.strip)
+        .vectorize(p.x, target.natural_vector_size<uint16_t>(), TailStrategy::RoundUp);
 }
 
 // Line buffer: within a strip of 64 rows the row sums slide down one row at a
 // time (Halide's sliding window keeps 2r+1 of them and computes one new row per
 // output row), so each input sample is summed horizontally exactly once.
 FILTERLAB_SCHEDULE(box, cpu, sliding, "radius=1..15") {
-    Var yo{"yo"}, yi{"yi"}, strip{"strip"};
-    const int lanes = target.natural_vector_size<uint16_t>();
-    p.output.split(p.y, yo, yi, 64, TailStrategy::GuardWithIf)
-        .fuse(yo, p.c, strip)
-        .parallel(strip)
-        .vectorize(p.x, 2 * lanes, TailStrategy::GuardWithIf);
-    p.row_sum.store_at(p.output, strip)
-        .compute_at(p.output, yi)
-        .vectorize(p.x, lanes, TailStrategy::RoundUp);
+    const Strips s = parallel_strips(p, 64, target);
+    p.row_sum.store_at(p.output, s.strip)
+        .compute_at(p.output, s.yi)
+        .vectorize(p.x, target.natural_vector_size<uint16_t>(), TailStrategy::RoundUp);
 }

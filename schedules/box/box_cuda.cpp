@@ -29,25 +29,37 @@ FILTERLAB_SCHEDULE(box, cuda, shared_tile, "radius=1..15") {
     }
 }
 
+namespace {
+
+// For radius 1 only (other radii fail with a clear message): blocks of 32 x
+// `warps` threads, each thread computing `vector` adjacent pixels (one vector
+// store) on `rows` rows, the rows unrolled. Returns the thread's x variable.
+Var radius1_thread_blocks(filterlab::box_pipeline::Pipeline &p, const char *id, int vector, int rows, int warps) {
+    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, xt{"xt"}, yt{"yt"}, xv{"xv"}, yr{"yr"};
+    // The specialisation carries the schedule; any other radius fails cleanly.
+    p.output.specialize(p.radius == 1)
+        .tile(p.x, p.y, xo, yo, xi, yi, 32 * vector, warps * rows, TailStrategy::GuardWithIf)
+        .split(xi, xt, xv, vector, TailStrategy::GuardWithIf)
+        .split(yi, yt, yr, rows, TailStrategy::GuardWithIf)
+        .reorder(xv, yr, xt, yt, p.c, xo, yo)
+        .vectorize(xv)
+        .unroll(yr)
+        .gpu_blocks(xo, yo, p.c)
+        .gpu_threads(xt, yt);
+    p.output.specialize_fail(std::string(id) + " is compiled for radius 1 only");
+    return xt;
+}
+
+}  // namespace
+
 // Each thread produces 4 adjacent pixels (one 32-bit store) on 8 rows; the row
 // sums slide down those rows in registers, so each input row is loaded and
 // summed once per thread rather than 2r+1 times. Register storage needs a
 // fixed window, hence radius 1 only.
 FILTERLAB_SCHEDULE(box, cuda, register_rows, "radius=1") {
-    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, yr{"yr"}, xv{"xv"};
-    // The specialisation carries the schedule; any other radius fails cleanly.
-    p.output.specialize(p.radius == 1)
-        .tile(p.x, p.y, xo, yo, xi, yi, 4 * 32, 8 * 8, TailStrategy::GuardWithIf)
-        .split(yi, yi, yr, 8, TailStrategy::GuardWithIf)
-        .split(xi, xi, xv, 4, TailStrategy::GuardWithIf)
-        .reorder(xv, yr, xi, yi, p.c, xo, yo)
-        .vectorize(xv)
-        .unroll(yr)
-        .gpu_blocks(xo, yo, p.c)
-        .gpu_threads(xi, yi);
-    p.output.specialize_fail("box/cuda_register_rows is compiled for radius 1 only");
-    Var rx{"rx"};
-    p.row_sum.store_at(p.output, xi)
+    const Var xt = radius1_thread_blocks(p, "box/cuda_register_rows", 4, 8, 8);
+    Var rx{"rx"}, yr{"yr"};  // yr: the helper's unrolled row loop, found by name
+    p.row_sum.store_at(p.output, xt)
         .compute_at(p.output, yr)
         .split(p.x, rx, p.x, 4, TailStrategy::RoundUp)
         .vectorize(p.x);
@@ -57,17 +69,7 @@ FILTERLAB_SCHEDULE(box, cuda, register_rows, "radius=1") {
 // inlined: the compiler sees the 8 windows' overlapping loads and keeps each
 // input row of the thread in registers once (no scratch memory, unlike
 // store_at), so each input sample is loaded 10/8 times per thread.
+// (Tuned on the H100 against 4x4, 8x4, 4x2 and 8x16 outputs per thread: reports/box/tuning.md.)
 FILTERLAB_SCHEDULE(box, cuda, rows8, "radius=1") {
-    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, xt{"xt"}, yt{"yt"}, xv{"xv"}, yr{"yr"};
-    constexpr int kVector = 4, kRows = 8;
-    p.output.specialize(p.radius == 1)
-        .tile(p.x, p.y, xo, yo, xi, yi, 32 * kVector, 4 * kRows, TailStrategy::GuardWithIf)
-        .split(xi, xt, xv, kVector, TailStrategy::GuardWithIf)
-        .split(yi, yt, yr, kRows, TailStrategy::GuardWithIf)
-        .reorder(xv, yr, xt, yt, p.c, xo, yo)
-        .vectorize(xv)
-        .unroll(yr)
-        .gpu_blocks(xo, yo, p.c)
-        .gpu_threads(xt, yt);
-    p.output.specialize_fail("box/cuda_rows8 is compiled for radius 1 only");
+    radius1_thread_blocks(p, "box/cuda_rows8", 4, 8, 4);
 }
