@@ -96,9 +96,10 @@ int check_variants(const CheckOptionsCli &options) {
     if (results.empty()) throw Error("no variant matches");
     std::cout << "\n";
     print_check_table(results, std::cout);
-    int failed = 0, passed = 0, skipped = 0;
-    for (auto &r : results) failed += r.failed, passed += r.passed, skipped += r.skipped;
-    fmt::print("\n{} passed, {} failed, {} skipped (variant x case)\n", passed, failed, skipped);
+    int failed = 0, passed = 0, skipped = 0, differs = 0;
+    for (auto &r : results) failed += r.failed, passed += r.passed, skipped += r.skipped, differs += r.differs;
+    fmt::print("\n{} passed, {} failed, {} skipped (variant x case)", passed, failed, skipped);
+    fmt::print("{}\n", differs ? fmt::format("; {} where a peer computes another function", differs) : "");
     return failed ? 1 : 0;
 }
 
