@@ -24,13 +24,17 @@ target_link_libraries(filterlab_variants PUBLIC filterlab_core)
 
 set(_filterlab_template "${CMAKE_CURRENT_LIST_DIR}/halide_variant.cpp.in")
 
-# filterlab_halide_filter(<filter> SCHEDULES <schedule sources...>)
+# filterlab_halide_filter(<filter> [GENERATOR_PARAM <name>] SCHEDULES <schedule sources...>)
 #
 # Builds generators/<filter>_generator.cpp with the schedule sources, then one
-# static library and one variant registration per FILTERLAB_SCHEDULE line
-# found in them. schedules/<filter>/<filter>_binding.h says how to call it.
+# variant registration per FILTERLAB_SCHEDULE line found in them, backed by
+# one static library, or, when the filter has a GENERATOR_PARAM (a parameter
+# fixed at compile time, such as median's size), one library per value that
+# the line's SUPPORTS string lists for it ("size=3,5,7"). The variant picks the
+# library matching the parameters of each call.
+# schedules/<filter>/<filter>_binding.h says how to call a pipeline.
 function(filterlab_halide_filter FILTER)
-    cmake_parse_arguments(ARG "" "" "SCHEDULES" ${ARGN})
+    cmake_parse_arguments(ARG "" "GENERATOR_PARAM" "SCHEDULES" ${ARGN})
     add_halide_generator(${FILTER}.generator
                          SOURCES ${PROJECT_SOURCE_DIR}/generators/${FILTER}_generator.cpp ${ARG_SCHEDULES})
     target_include_directories(${FILTER}.generator PRIVATE ${PROJECT_SOURCE_DIR}/generators)
@@ -53,15 +57,40 @@ function(filterlab_halide_filter FILTER)
             else ()
                 set(targets ${FILTERLAB_CPU_TARGETS})
             endif ()
-            add_halide_library(${LIB} FROM ${FILTER}.generator
-                               GENERATOR ${FILTER}
-                               PARAMS schedule=${BACKEND}_${SCHEDULE}
-                               TARGETS ${targets}
-                               USE_RUNTIME filterlab_halide_runtime)
-            set(FILTER ${FILTER})
+            # The compile-time values: none, or those SUPPORTS gives the generator parameter.
+            set(values "")
+            if (ARG_GENERATOR_PARAM)
+                if (NOT SUPPORTS MATCHES "(^|;)${ARG_GENERATOR_PARAM}=([0-9,]+)(;|$)")
+                    message(FATAL_ERROR "${source}: ${SCHEDULE} must list the ${ARG_GENERATOR_PARAM} values it supports")
+                endif ()
+                string(REPLACE "," ";" values "${CMAKE_MATCH_2}")
+            endif ()
+            set(INCLUDES "")
+            set(ENTRIES "")
+            foreach (value IN LISTS values ITEMS "-")
+                if (value STREQUAL "-")
+                    if (values)
+                        break()
+                    endif ()
+                    set(lib ${LIB})
+                    set(params "")
+                    set(fixed "{}")
+                else ()
+                    set(lib ${LIB}_${ARG_GENERATOR_PARAM}${value})
+                    set(params ${ARG_GENERATOR_PARAM}=${value})
+                    set(fixed "{{\"${ARG_GENERATOR_PARAM}\", ${value}}}")
+                endif ()
+                add_halide_library(${lib} FROM ${FILTER}.generator
+                                   GENERATOR ${FILTER}
+                                   PARAMS schedule=${BACKEND}_${SCHEDULE} ${params}
+                                   TARGETS ${targets}
+                                   USE_RUNTIME filterlab_halide_runtime)
+                target_link_libraries(filterlab_variants PUBLIC ${lib})
+                string(APPEND INCLUDES "#include \"${lib}.h\"\n")
+                string(APPEND ENTRIES "{${fixed}, &${lib}}, ")
+            endforeach ()
             configure_file(${_filterlab_template} ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp @ONLY)
             target_sources(filterlab_variants PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp)
-            target_link_libraries(filterlab_variants PUBLIC ${LIB})
             math(EXPR found "${found} + 1")
         endforeach ()
     endforeach ()

@@ -1,4 +1,5 @@
 #include "box.h"
+#include "layout.h"
 #include "schedule_registry.h"
 
 namespace {
@@ -17,21 +18,8 @@ public:
                              output);
         // The contract's range; the pipeline refuses anything else at run time.
         add_requirement(radius >= 1 && radius <= 15, "box: radius must be in 1..15, got ", radius);
-        // Output and input have the same size; the harness guarantees it.
-        for (int d = 0; d < 3; d++) input.dim(d).set_min(0);
-        output.dim(0).set_bounds(0, input.dim(0).extent());
-        output.dim(1).set_bounds(0, input.dim(1).extent());
-        output.dim(2).set_bounds(0, input.dim(2).extent());
-        if (get_target().has_feature(Target::CUDA)) {
-            // Device rows start on 16-byte boundaries (the harness pitches them
-            // to 64 bytes), which lets the schedules use wide loads and stores.
-            input.set_host_alignment(16);
-            output.set_host_alignment(16);
-            for (int d = 1; d < 3; d++) {
-                input.dim(d).set_stride((input.dim(d).stride() / 16) * 16);
-                output.dim(d).set_stride((output.dim(d).stride() / 16) * 16);
-            }
-        }
+        layout::constrain(input, output, get_target());
+        layout::same_size(input, output);
         schedules::apply(schedule, pipeline, get_target());
     }
 

@@ -62,9 +62,9 @@ void apply(const std::string &key, Pipeline &p, const Halide::Target &target) {
 // FILTER names the pipeline struct `<FILTER>_pipeline::Pipeline`; SUPPORTS is
 // read by CMake only (the parameter values this schedule accepts).
 #define FILTERLAB_SCHEDULE(FILTER, BACKEND, NAME, SUPPORTS)                                   \
-    static void schedule_##BACKEND##_##NAME(FILTER##_pipeline::Pipeline &p,                     \
+    static void schedule_##BACKEND##_##NAME(filterlab::FILTER##_pipeline::Pipeline &p,                     \
                                             const Halide::Target &target);                      \
-    static const filterlab::schedules::Registrar<FILTER##_pipeline::Pipeline>                   \
+    static const filterlab::schedules::Registrar<filterlab::FILTER##_pipeline::Pipeline>                   \
         FILTERLAB_SCHEDULE_CAT(registrar_, __LINE__){#BACKEND "_" #NAME, schedule_##BACKEND##_##NAME}; \
-    static void schedule_##BACKEND##_##NAME([[maybe_unused]] FILTER##_pipeline::Pipeline &p,    \
+    static void schedule_##BACKEND##_##NAME([[maybe_unused]] filterlab::FILTER##_pipeline::Pipeline &p,    \
                                             [[maybe_unused]] const Halide::Target &target)

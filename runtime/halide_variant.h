@@ -10,6 +10,7 @@
 #include <functional>
 #include <string>
 
+#include "error.h"
 #include "registry.h"
 
 namespace filterlab {
@@ -20,6 +21,26 @@ using HalideCall = std::function<int(halide_buffer_t *in, halide_buffer_t *out, 
 
 Variant halide_variant(const std::string &filter, const std::string &name, Backend backend,
                        const std::string &supports, HalideCall call);
+
+// One library of a schedule: the parameter values it was compiled for (empty
+// when all are run-time parameters) and its entry point.
+template <typename Function>
+struct CompiledPipeline {
+    ParamValues fixed;
+    Function function;
+};
+
+// The library compiled for these parameters (the harness has already refused
+// values the variant does not support).
+template <typename Function>
+Function select_pipeline(const std::vector<CompiledPipeline<Function>> &compiled, const ParamValues &params) {
+    for (auto &c : compiled) {
+        bool match = true;
+        for (auto &[name, value] : c.fixed) match = match && params.at(name) == value;
+        if (match) return c.function;
+    }
+    throw Error("no library compiled for " + format_params(params));
+}
 
 // The number of threads Halide's CPU pipelines use.
 int halide_thread_count();

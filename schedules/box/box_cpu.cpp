@@ -5,8 +5,6 @@
 #include "schedule_registry.h"
 
 using namespace Halide;
-using filterlab::box_pipeline::Pipeline;
-namespace box_pipeline = filterlab::box_pipeline;
 
 namespace {
 

@@ -4,8 +4,6 @@
 #include "schedule_registry.h"
 
 using namespace Halide;
-using filterlab::box_pipeline::Pipeline;
-namespace box_pipeline = filterlab::box_pipeline;
 
 // One thread per output, 32x8 blocks, all sums inlined: the (2r+1)^2 loads of
 // each thread mostly hit L1, and a warp reads 32 consecutive bytes per row.

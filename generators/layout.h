@@ -1,0 +1,33 @@
+// Buffer constraints every generator states the same way.
+#pragma once
+
+#include "Halide.h"
+
+namespace filterlab::layout {
+
+// Planar 8-bit images from (0, 0, 0). For CUDA targets the rows start on
+// 16-byte boundaries (the harness pitches device rows to 64 bytes): Halide can
+// then store whole vectors.
+template <typename Input, typename Output>
+void constrain(Input &input, Output &output, const Halide::Target &target) {
+    for (int d = 0; d < 3; d++) input.dim(d).set_min(0);
+    if (!target.has_feature(Halide::Target::CUDA)) return;
+    input.set_host_alignment(16);
+    output.set_host_alignment(16);
+    for (int d = 1; d < 3; d++) {
+        input.dim(d).set_stride((input.dim(d).stride() / 16) * 16);
+        output.dim(d).set_stride((output.dim(d).stride() / 16) * 16);
+    }
+}
+
+}  // namespace filterlab::layout
+
+namespace filterlab::layout {
+
+// For filters whose output has the input's size (the harness guarantees it).
+template <typename Input, typename Output>
+void same_size(Input &input, Output &output) {
+    for (int d = 0; d < 3; d++) output.dim(d).set_bounds(0, input.dim(d).extent());
+}
+
+}  // namespace filterlab::layout

@@ -1,0 +1,38 @@
+// CUDA schedules of the median filter (each compiled for k = 3, 5 and 7).
+#include "median.h"
+#include "schedule_registry.h"
+
+using namespace Halide;
+
+// One thread per output, everything inlined: each thread sorts its k columns.
+FILTERLAB_SCHEDULE(median, cuda, tile, "size=3,5,7") {
+    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
+    p.output.gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf);
+}
+
+// The block sorts the columns of its tile (with the k-1 halo columns) once,
+// into shared memory; each output then merges k of them.
+FILTERLAB_SCHEDULE(median, cuda, shared_columns, "size=3,5,7") {
+    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, sxo{"sxo"}, sxi{"sxi"};
+    p.output.gpu_tile(p.x, p.y, xo, yo, xi, yi, 64, 4, TailStrategy::GuardWithIf);
+    p.columns.compute_at(p.output, xo)
+        .split(p.x, sxo, sxi, 64, TailStrategy::RoundUp)
+        .gpu_threads(sxi, p.y);
+}
+
+// Each thread computes 4 adjacent outputs: their 4 + k - 1 sorted columns are
+// computed once into registers and shared between them.
+FILTERLAB_SCHEDULE(median, cuda, register_columns, "size=3,5,7") {
+    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, xt{"xt"}, xv{"xv"};
+    const int per_thread = 4;
+    p.output.tile(p.x, p.y, xo, yo, xi, yi, 32 * per_thread, 8, TailStrategy::GuardWithIf)
+        .split(xi, xt, xv, per_thread, TailStrategy::GuardWithIf)
+        .reorder(xv, xt, yi, p.c, xo, yo)
+        .unroll(xv)
+        .gpu_blocks(xo, yo, p.c)
+        .gpu_threads(xt, yi);
+    p.columns.compute_at(p.output, xt)
+        .store_in(MemoryType::Register)
+        .bound_extent(p.x, per_thread + p.size - 1)
+        .unroll(p.x);
+}
