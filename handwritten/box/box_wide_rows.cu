@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "cuda_check.h"
+#include "strip_words.cuh"
 #include "registry.h"
 
 namespace filterlab::handwritten {
@@ -39,7 +40,7 @@ __device__ inline uint4 shuffle(uint4 v, int delta, bool up) {
 }
 
 // Loads one row's strip; every lane of the warp must call it (shuffles).
-__device__ inline Strip load_strip(const uint8_t *row, int x0, int width, int lane) {
+__device__ inline Strip load_wide_strip(const uint8_t *row, int x0, int width, int lane) {
     const uint4 zero = make_uint4(0, 0, 0, 0);
     Strip s;
     // Rows are padded to 64 bytes, so a chunk that starts inside the image is
@@ -55,7 +56,7 @@ __device__ inline Strip load_strip(const uint8_t *row, int x0, int width, int la
 // The 16 horizontal sums of 2R+1 samples centred on x0..x0+15.
 template <int R>
 __device__ inline void row_sums(const uint8_t *row, int x0, int width, int lane, bool edge, uint32_t (&sums)[16]) {
-    const Strip s = load_strip(row, x0, width, lane);
+    const Strip s = load_wide_strip(row, x0, width, lane);
     if (!edge) {
         uint32_t sum = 0;
 #pragma unroll
@@ -127,14 +128,6 @@ constexpr uint32_t kLanes = 0x00ff00ffu;
 
 __device__ inline uint32_t mean9(uint32_t sum) { return ((sum + 4) * 7282u) >> 16; }
 
-// Replaces every byte of `word` (pixels x .. x+3) at or beyond `width` by `edge`.
-__device__ inline uint32_t clamp_right(uint32_t word, int x, int width, uint32_t edge) {
-#pragma unroll
-    for (int b = 0; b < 4; b++)
-        if (x + b >= width) word = (word & ~(0xffu << (8 * b))) | (edge << (8 * b));
-    return word;
-}
-
 struct RowSums {
     uint32_t even[4], odd[4];  // even[j]: pixels 4j and 4j+2; odd[j]: 4j+1 and 4j+3
 };
@@ -158,29 +151,15 @@ __global__ void __launch_bounds__(kThreads3, 8) box3x3_packed_kernel(Plane p) {
     if (y0 >= p.height) return;  // the whole warp: its lanes share y0
     uint4 mid[kRows3 + 2];
 #pragma unroll
-    for (int r = 0; r < kRows3 + 2; r++) {
-        const uint8_t *row = p.in + clamp_index(y0 + r - 1, p.height - 1) * p.in_pitch;
-        // Rows are padded to 64 bytes: a chunk starting inside the image is inside the allocation.
-        mid[r] = x0 < p.width ? *reinterpret_cast<const uint4 *>(row + x0) : make_uint4(0, 0, 0, 0);
-    }
-    const bool right_edge = x0 + 17 > p.width;
+    for (int r = 0; r < kRows3 + 2; r++)
+        mid[r] = load_strip(p.in + clamp_index(y0 + r - 1, p.height - 1) * p.in_pitch, x0, p.width);
     RowSums window[3];
 #pragma unroll
     for (int r = 0; r < kRows3 + 2; r++) {
         const uint8_t *row = p.in + clamp_index(y0 + r - 1, p.height - 1) * p.in_pitch;
-        uint32_t w[6] = {__shfl_up_sync(0xffffffffu, mid[r].w, 1), mid[r].x, mid[r].y, mid[r].z, mid[r].w,
-                         __shfl_down_sync(0xffffffffu, mid[r].x, 1)};
-        if (lane == 0) w[0] = x0 >= 16 ? *reinterpret_cast<const uint32_t *>(row + x0 - 4) : 0;
-        if (lane == 31 && x0 + 16 < p.width) w[5] = *reinterpret_cast<const uint32_t *>(row + x0 + 16);
-        if (x0 == 0) w[0] = mid[r].x << 24;  // x = -1 reads x = 0
-        if (right_edge && x0 < p.width) {    // x >= width reads x = width - 1
-            const uint32_t edge = row[p.width - 1];
-#pragma unroll
-            for (int k = 1; k < 6; k++) w[k] = clamp_right(w[k], x0 + 4 * (k - 1), p.width, edge);
-        }
         window[0] = window[1];
         window[1] = window[2];
-        window[2] = row_sums3(w);
+        window[2] = row_sums3(row_words(row, mid[r], x0, p.width, lane).w);
         if (r < 2) continue;
         const int y = y0 + r - 2;
         if (y >= p.height || x0 >= p.width) continue;
@@ -191,12 +170,7 @@ __global__ void __launch_bounds__(kThreads3, 8) box3x3_packed_kernel(Plane p) {
             const uint32_t o = window[0].odd[j] + window[1].odd[j] + window[2].odd[j];
             out[j] = mean9(e & 0xffff) | mean9(o & 0xffff) << 8 | mean9(e >> 16) << 16 | mean9(o >> 16) << 24;
         }
-        uint8_t *dst = p.out + y * p.out_pitch + x0;
-        if (!right_edge) {
-            *reinterpret_cast<uint4 *>(dst) = make_uint4(out[0], out[1], out[2], out[3]);
-        } else {
-            for (int i = 0; i < 16 && x0 + i < p.width; i++) dst[i] = static_cast<uint8_t>(out[i / 4] >> (8 * (i % 4)));
-        }
+        store_strip(p.out + y * p.out_pitch + x0, x0, p.width, out);
     }
 }
 

@@ -1,0 +1,197 @@
+// Our median kernel, any k in {3, 5, 7}; aimed at 3x3 and 5x5.
+//
+// Each thread owns a 16-pixel strip (one 16-byte load and store per row, halo
+// by warp shuffles, edges clamped in registers: strip_words.cuh) on a few
+// rows. The strip is split into its even and odd pixels, two per 32-bit word
+// in 16-bit lanes, so every compare-exchange is one native min.u16x2 and one
+// max.u16x2 for two pixels (__vminu4 on bytes is emulated on sm_90: about ten
+// instructions). Each column of k samples is sorted once per word and shared
+// by the k outputs that use it; the k sorted columns are then reduced to the
+// median: the classic max-of-minima / median-of-medians / min-of-maxima for
+// 3x3, and for 5x5 and 7x7 Batcher's odd-even merge of the sorted columns,
+// of which the compiler keeps only the comparators that feed the middle
+// element. Gold: reference::median.
+#include <utility>
+
+#include "cuda_check.h"
+#include "registry.h"
+#include "strip_words.cuh"
+
+namespace filterlab::handwritten {
+namespace {
+
+constexpr int kThreads = 128;
+constexpr uint32_t kLanes = 0x00ff00ffu;
+constexpr uint32_t kTop = 0x00ff00ffu;  // 255 in both lanes: sorts last
+
+__device__ inline void compare_exchange(uint32_t &a, uint32_t &b) {
+    const uint32_t lo = __vminu2(a, b);
+    b = __vmaxu2(a, b);
+    a = lo;
+}
+
+// Batcher's odd-even merge sort of N elements (a power of two) as a list of
+// comparators, built at compile time: the stages that only sort within runs
+// of RUN elements (already sorted) are left out, and, when TARGET >= 0, so is
+// every comparator that does not lead to element TARGET (a selection network).
+struct Comparator {
+    int a = 0, b = 0;
+};
+template <int N>
+struct Network {
+    Comparator list[N * N / 2 * 8] = {};
+    int size = 0;
+};
+
+template <int N, int RUN, int TARGET>
+constexpr Network<N> make_network() {
+    Network<N> full;
+    for (int p = RUN; p < N; p *= 2)
+        for (int k = p; k >= 1; k /= 2)
+            for (int j = k % p; j + k < N; j += 2 * k)
+                for (int i = 0; i < k && i + j + k < N; i++)
+                    if ((i + j) / (2 * p) == (i + j + k) / (2 * p)) full.list[full.size++] = {i + j, i + j + k};
+    if (TARGET < 0) return full;
+    bool needed[N] = {};
+    needed[TARGET] = true;
+    bool keep[N * N / 2 * 8] = {};
+    for (int c = full.size - 1; c >= 0; c--) {
+        const Comparator cmp = full.list[c];
+        if (needed[cmp.a] || needed[cmp.b]) keep[c] = needed[cmp.a] = needed[cmp.b] = true;
+    }
+    Network<N> pruned;
+    for (int c = 0; c < full.size; c++)
+        if (keep[c]) pruned.list[pruned.size++] = full.list[c];
+    return pruned;
+}
+
+template <int N, int RUN, int TARGET>
+struct SortingNetwork {
+    static constexpr Network<N> network = make_network<N, RUN, TARGET>();
+};
+
+template <int N, int RUN, int TARGET, std::size_t... C>
+__device__ inline void apply_network(uint32_t (&v)[N], std::index_sequence<C...>) {
+    using S = SortingNetwork<N, RUN, TARGET>;
+    (compare_exchange(v[S::network.list[C].a], v[S::network.list[C].b]), ...);
+}
+
+// Sorts v (TARGET < 0), or only places its TARGET-th smallest element at v[TARGET].
+template <int N, int RUN, int TARGET = -1>
+__device__ inline void odd_even_merge_sort(uint32_t (&v)[N]) {
+    apply_network<N, RUN, TARGET>(v, std::make_index_sequence<SortingNetwork<N, RUN, TARGET>::network.size>{});
+}
+
+__host__ __device__ constexpr int pow2(int n) { return n <= 1 ? 1 : 2 * pow2((n + 1) / 2); }
+__host__ __device__ constexpr int rows_per_thread(int k) { return k == 3 ? 4 : k == 5 ? 2 : 1; }
+
+__device__ inline uint32_t median3(uint32_t a, uint32_t b, uint32_t c) {
+    return __vmaxu2(__vminu2(a, b), __vminu2(__vmaxu2(a, b), c));
+}
+
+// The pair of pixels (q, q + 2), q counted from the start of word 0, out of
+// the stream (even or odd pixels) that holds q: stream[s] holds pixels
+// 4s + parity and 4s + parity + 2.
+__device__ inline uint32_t pair_at(const uint32_t (&stream)[6], int q) {
+    const int s = q / 4;
+    return (q % 4) < 2 ? stream[s] : __byte_perm(stream[s], stream[s + 1], 0x5432);
+}
+
+template <int K>
+__global__ void __launch_bounds__(kThreads) median_packed_kernel(Plane p) {
+    constexpr int R = K / 2, kRows = rows_per_thread(K), kIn = kRows + K - 1, kRun = pow2(K);
+    const int lane = threadIdx.x;
+    const int x0 = (blockIdx.x * 32 + threadIdx.x) * 16;
+    const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * kRows;
+    if (y0 >= p.height) return;  // the whole warp: its lanes share y0
+
+    uint32_t even[kIn][6], odd[kIn][6];
+    {
+        uint4 mid[kIn];
+#pragma unroll
+        for (int r = 0; r < kIn; r++) mid[r] = load_strip(p.in + clamp_index(y0 + r - R, p.height - 1) * p.in_pitch, x0, p.width);
+#pragma unroll
+        for (int r = 0; r < kIn; r++) {
+            const RowWords words = row_words(p.in + clamp_index(y0 + r - R, p.height - 1) * p.in_pitch, mid[r], x0, p.width, lane);
+#pragma unroll
+            for (int s = 0; s < 6; s++) {
+                even[r][s] = words.w[s] & kLanes;
+                odd[r][s] = (words.w[s] >> 8) & kLanes;
+            }
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < kRows; r++) {
+        if (y0 + r >= p.height || x0 >= p.width) break;
+        // Sorted columns, per stream word: sorted_even[rank][s].
+        uint32_t sorted_even[K][6], sorted_odd[K][6];
+#pragma unroll
+        for (int s = 0; s < 6; s++) {
+            uint32_t e[kRun], o[kRun];
+#pragma unroll
+            for (int i = 0; i < kRun; i++) {
+                e[i] = i < K ? even[r + i][s] : kTop;
+                o[i] = i < K ? odd[r + i][s] : kTop;
+            }
+            odd_even_merge_sort<kRun, 1>(e);
+            odd_even_merge_sort<kRun, 1>(o);
+#pragma unroll
+            for (int i = 0; i < K; i++) sorted_even[i][s] = e[i], sorted_odd[i][s] = o[i];
+        }
+        uint32_t out[4];
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            uint32_t result[2];
+#pragma unroll
+            for (int parity = 0; parity < 2; parity++) {
+                // The column at offset d of the outputs 4j + parity and 4j + parity + 2.
+                auto column = [&](int d, int rank) {
+                    const int q = 4 + 4 * j + parity + d;  // from the start of word 0
+                    return q % 2 == 0 ? pair_at(sorted_even[rank], q) : pair_at(sorted_odd[rank], q - 1);
+                };
+                if constexpr (K == 3) {
+                    const uint32_t max_of_min = __vmaxu2(__vmaxu2(column(-1, 0), column(0, 0)), column(1, 0));
+                    const uint32_t med_of_med = median3(column(-1, 1), column(0, 1), column(1, 1));
+                    const uint32_t min_of_max = __vminu2(__vminu2(column(-1, 2), column(0, 2)), column(1, 2));
+                    result[parity] = median3(max_of_min, med_of_med, min_of_max);
+                } else {
+                    uint32_t all[kRun * kRun];
+#pragma unroll
+                    for (int i = 0; i < kRun; i++)
+#pragma unroll
+                        for (int rank = 0; rank < kRun; rank++)
+                            all[i * kRun + rank] = i < K && rank < K ? column(i - R, rank) : kTop;
+                    odd_even_merge_sort<kRun * kRun, kRun, (K * K - 1) / 2>(all);
+                    result[parity] = all[(K * K - 1) / 2];
+                }
+            }
+            out[j] = result[0] | result[1] << 8;
+        }
+        store_strip(p.out + (y0 + r) * p.out_pitch + x0, x0, p.width, out);
+    }
+}
+
+template <int K>
+void launch(const Plane &p) {
+    constexpr int kRows = rows_per_thread(K);
+    const int strips = (p.width + 15) / 16;
+    const dim3 block(32, kThreads / 32);
+    median_packed_kernel<K><<<dim3((strips + 31) / 32, (p.height + kRows * block.y - 1) / (kRows * block.y)), block>>>(p);
+}
+
+void run(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
+    const int k = static_cast<int>(params.at("size"));
+    for (int c = 0; c < in.channels; c++) {
+        const Plane p = plane(in, out, c);
+        if (k == 3) launch<3>(p);
+        else if (k == 5) launch<5>(p);
+        else launch<7>(p);
+    }
+    check_launch("median_packed_kernel");
+}
+
+const VariantRegistration registration{
+    {"median", "hw_packed", Backend::cuda, Kind::handwritten, parse_supports("size=3,5,7"), run}};
+
+}  // namespace
+}  // namespace filterlab::handwritten
