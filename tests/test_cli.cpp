@@ -12,6 +12,7 @@
 
 #include "cuda_support.h"
 #include "image_io.h"
+#include "noise.h"
 #include "reference.h"
 #include "test_paths.h"
 
@@ -133,6 +134,30 @@ TEST_CASE("run: every bad input ends cleanly, without an output file") {
     // CLI11's own parse errors: non-zero too.
     CHECK(run_cli("run --filter box").status != 0);
     CHECK(run_cli("frobnicate").status != 0);
+}
+
+TEST_CASE("run --noise: the median removes salt-and-pepper noise, and says by how much") {
+    const fs::path out = dir() / "median.png", noisy = dir() / "noisy.png";
+    const Result r = run_cli("run --filter median --variant cpu_shared_columns --input " + gray_small + " --output " +
+                             out.string() + " --noise salt_pepper:0.1 --seed 3 --noisy-output " + noisy.string());
+    INFO(r.out, r.err);
+    REQUIRE(r.status == 0);
+    double before = 0, after = 0;
+    const auto at = r.out.find("noisy input ");
+    REQUIRE(at != std::string::npos);
+    REQUIRE(std::sscanf(r.out.c_str() + at, "noisy input %lf dB, filtered %lf dB", &before, &after) == 2);
+    CHECK(before < 20);
+    CHECK(after > before + 10);
+    // The figures are those of the files written.
+    const Image clean = read_image(gray_small), noisy_image = read_image(noisy.string());
+    CHECK(psnr(clean, noisy_image) == doctest::Approx(before).epsilon(0.001));
+    CHECK(psnr(clean, read_image(out.string())) == doctest::Approx(after).epsilon(0.001));
+    expect_failure("run --filter median --input " + gray_small + " --output " + (dir() / "x.png").string() +
+                       " --noise pepper:0.1",
+                   "unknown noise", dir() / "x.png");
+    expect_failure("run --filter median --input " + gray_small + " --output " + (dir() / "x.png").string() +
+                       " --noise salt_pepper:2",
+                   "density", dir() / "x.png");
 }
 
 TEST_CASE("check and info") {

@@ -8,9 +8,10 @@
 // instructions). Each column of k samples is sorted once per word and shared
 // by the k outputs that use it; the k sorted columns are then reduced to the
 // median: the classic max-of-minima / median-of-medians / min-of-maxima for
-// 3x3, and for 5x5 and 7x7 Batcher's odd-even merge of the sorted columns,
-// of which the compiler keeps only the comparators that feed the middle
-// element. Gold: reference::median.
+// 3x3; for 5x5 and 7x7 the rows of the column-sorted window are sorted too,
+// which leaves 13 (5x5) or 25 (7x7) candidates at a known rank, selected by
+// a pruned odd-even merge network built at compile time. Gold:
+// reference::median.
 #include <utility>
 
 #include "cuda_check.h"
@@ -82,8 +83,45 @@ __device__ inline void odd_even_merge_sort(uint32_t (&v)[N]) {
     apply_network<N, RUN, TARGET>(v, std::make_index_sequence<SortingNetwork<N, RUN, TARGET>::network.size>{});
 }
 
+// A k x k window whose columns and rows are both sorted: element (i, j) has
+// at least (i+1)(j+1) elements at or below it and (k-i)(k-j) at or above it,
+// so only the cells where neither count passes the median's rank m + 1 can be
+// the median; it is the candidate of rank m minus the cells ruled out below.
+struct CellList {
+    Comparator cell[49] = {};  // (row rank, column rank)
+};
+template <int K>
+struct Candidates {
+    static constexpr int m = (K * K - 1) / 2;
+    static constexpr CellList make(int &count, int &below) {
+        CellList l;
+        count = below = 0;
+        for (int i = 0; i < K; i++)
+            for (int j = 0; j < K; j++) {
+                if ((i + 1) * (j + 1) <= m + 1 && (K - i) * (K - j) <= m + 1) l.cell[count++] = {i, j};
+                if ((K - i) * (K - j) > m + 1) below++;
+            }
+        return l;
+    }
+    static constexpr int count_of() { int c = 0, b = 0; make(c, b); return c; }
+    static constexpr int below_of() { int c = 0, b = 0; make(c, b); return b; }
+    static constexpr CellList list_of() { int c = 0, b = 0; return make(c, b); }
+    static constexpr int count = count_of();
+    static constexpr int rank = m - below_of();
+    static constexpr int padded = count <= 16 ? 16 : 32;
+    static constexpr CellList list = list_of();
+};
+
+// candidates[c] = the c-th candidate cell of m, then kTop up to the padded size.
+template <int K, std::size_t... I>
+__device__ inline void gather_candidates(const uint32_t (&m)[K][K], uint32_t (&candidates)[Candidates<K>::padded],
+                                         std::index_sequence<I...>) {
+    using C = Candidates<K>;
+    ((candidates[I] = I < C::count ? m[C::list.cell[I].a][C::list.cell[I].b] : kTop), ...);
+}
+
 __host__ __device__ constexpr int pow2(int n) { return n <= 1 ? 1 : 2 * pow2((n + 1) / 2); }
-__host__ __device__ constexpr int rows_per_thread(int k) { return k == 3 ? 4 : k == 5 ? 2 : 1; }
+__host__ __device__ constexpr int rows_per_thread(int k) { return k == 3 ? 4 : 1; }
 
 __device__ inline uint32_t median3(uint32_t a, uint32_t b, uint32_t c) {
     return __vmaxu2(__vminu2(a, b), __vminu2(__vmaxu2(a, b), c));
@@ -155,14 +193,23 @@ __global__ void __launch_bounds__(kThreads) median_packed_kernel(Plane p) {
                     const uint32_t min_of_max = __vminu2(__vminu2(column(-1, 2), column(0, 2)), column(1, 2));
                     result[parity] = median3(max_of_min, med_of_med, min_of_max);
                 } else {
-                    uint32_t all[kRun * kRun];
+                    // Sort the rows of the column-sorted window too; then only the
+                    // candidates (Candidates<K>) can be the median, at a known rank.
+                    uint32_t m[K][K];
 #pragma unroll
-                    for (int i = 0; i < kRun; i++)
+                    for (int rank = 0; rank < K; rank++) {
+                        uint32_t row[kRun];
 #pragma unroll
-                        for (int rank = 0; rank < kRun; rank++)
-                            all[i * kRun + rank] = i < K && rank < K ? column(i - R, rank) : kTop;
-                    odd_even_merge_sort<kRun * kRun, kRun, (K * K - 1) / 2>(all);
-                    result[parity] = all[(K * K - 1) / 2];
+                        for (int i = 0; i < kRun; i++) row[i] = i < K ? column(i - R, rank) : kTop;
+                        odd_even_merge_sort<kRun, 1>(row);
+#pragma unroll
+                        for (int i = 0; i < K; i++) m[rank][i] = row[i];
+                    }
+                    using C = Candidates<K>;
+                    uint32_t candidates[C::padded];
+                    gather_candidates<K>(m, candidates, std::make_index_sequence<C::padded>{});
+                    odd_even_merge_sort<C::padded, 1, C::rank>(candidates);
+                    result[parity] = candidates[C::rank];
                 }
             }
             out[j] = result[0] | result[1] << 8;

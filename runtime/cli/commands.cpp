@@ -14,6 +14,7 @@
 #include "harness.h"
 #include "image_io.h"
 #include "machine.h"
+#include "noise.h"
 #include "plugins.h"
 #include "registry.h"
 
@@ -46,27 +47,61 @@ int list_variants(const ListOptions &options) {
     return 0;
 }
 
+namespace {
+
+// "salt_pepper:0.1" or "gaussian:20" applied to `image`.
+void add_noise(Image &image, const std::string &spec, uint64_t seed) {
+    const auto colon = spec.find(':');
+    const std::string kind = spec.substr(0, colon);
+    char *end = nullptr;
+    const std::string amount_text = colon == std::string::npos ? "" : spec.substr(colon + 1);
+    const double amount = std::strtod(amount_text.c_str(), &end);
+    if (amount_text.empty() || *end != '\0') {
+        throw Error("--noise: '" + spec + "' is not salt_pepper:DENSITY or gaussian:SIGMA");
+    }
+    if (kind == "salt_pepper") add_salt_and_pepper(image, amount, seed);
+    else if (kind == "gaussian") add_gaussian_noise(image, amount, seed);
+    else throw Error("--noise: unknown noise '" + kind + "' (salt_pepper or gaussian)");
+}
+
+}  // namespace
+
 int run_variant_on_file(const RunOptions &options) {
     // Everything that can be checked before work is done, is.
     const FilterInfo &filter = filter_info(options.filter);
     const Variant &variant = find_variant(options.filter, options.variant);
     const ParamValues params = filter.parse_params(options.params);
     if (std::string why = variant.unsupported_reason(params); !why.empty()) throw Error(why);
-    if (!is_writable_image_path(options.output)) {
-        throw Error(options.output + ": unsupported output format (use .png, .pgm, .ppm, .pnm or .bmp)");
+    for (const std::string &path : {options.output, options.noisy_output}) {
+        if (!path.empty() && !is_writable_image_path(path)) {
+            throw Error(path + ": unsupported output format (use .png, .pgm, .ppm, .pnm or .bmp)");
+        }
     }
+    if (!options.noisy_output.empty() && options.noise.empty()) throw Error("--noisy-output needs --noise");
     if (variant.backend == Backend::cuda) cuda::require_gpu();
 
     std::vector<std::string> notices;
-    const Image input = read_image(options.input, &notices);
+    const Image clean = read_image(options.input, &notices);
     for (auto &n : notices) fmt::print(stderr, "filterlab: notice: {}\n", n);
     notices.clear();
+    Image input = clean;
+    if (!options.noise.empty()) add_noise(input, options.noise, options.seed);
 
     const auto start = std::chrono::steady_clock::now();
     const Image output = run_variant(variant, input, params);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (!options.noisy_output.empty()) write_image(options.noisy_output, input, &notices);
     write_image(options.output, output, &notices);
     for (auto &n : notices) fmt::print(stderr, "filterlab: notice: {}\n", n);
+    if (!options.noise.empty()) {
+        const auto clean_size = filter.output_size(clean.width(), clean.height());
+        if (clean_size.first == clean.width() && clean_size.second == clean.height()) {
+            fmt::print("PSNR against the clean image ({} noise, seed {}): noisy input {:.2f} dB, filtered {:.2f} dB\n",
+                       options.noise, options.seed, psnr(clean, input), psnr(clean, output));
+        } else {
+            fmt::print("PSNR not reported: {} changes the image size\n", filter.name);
+        }
+    }
     fmt::print("{}/{} ({}, {}) {}: {}x{}x{} -> {} {}x{}x{} in {:.2f} ms (transfers included)\n", filter.name,
                variant.name, to_string(variant.backend), to_string(variant.kind), format_params(params),
                input.width(), input.height(), input.channels(), options.output, output.width(), output.height(),

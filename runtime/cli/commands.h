@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,9 @@ struct ListOptions {
 struct RunOptions {
     std::string filter, variant, input, output;
     std::vector<std::string> params;
+    std::string noise;         // "salt_pepper:DENSITY" or "gaussian:SIGMA"; empty: none
+    uint64_t seed = 1;
+    std::string noisy_output;  // where to write the noisy input, if asked
 };
 struct CheckOptionsCli {
     std::string filter, variant, images;

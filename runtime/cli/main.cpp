@@ -29,6 +29,12 @@ int main(int argc, char **argv) {
     run_cmd->add_option("--input,-i", run.input, "Input image: PNG, binary PGM/PPM or 24-bit BMP")->required();
     run_cmd->add_option("--output,-o", run.output, "Output image; the format follows the extension")->required();
     run_cmd->add_option("--param,-p", run.params, "Filter parameter NAME=VALUE (repeatable), e.g. radius=2");
+    run_cmd->add_option("--noise", run.noise,
+                        "Add noise to the input first and report PSNR against the clean image before and after "
+                        "the filter: salt_pepper:DENSITY (0..1) or gaussian:SIGMA");
+    run_cmd->add_option("--seed", run.seed, "Seed of the noise (the same seed gives the same image everywhere)")
+        ->default_val(1);
+    run_cmd->add_option("--noisy-output", run.noisy_output, "Also write the noisy input here");
 
     CheckOptionsCli check;
     auto *check_cmd = app.add_subcommand("check", "Check variants against the reference over a matrix of inputs");
