@@ -2,28 +2,13 @@
 // schedule is correct down to a 1x1 image; producers may compute a little
 // past the edge (RoundUp), which the clamped input makes safe.
 #include "box.h"
+#include "schedule_helpers.h"
 #include "schedule_registry.h"
 
 using namespace Halide;
 
-namespace {
-
-// The output in strips of `rows` rows of one channel, the strips spread over
-// the cores, each row vectorised over x (two vectors of u16 lanes per step).
-struct Strips {
-    Var strip{"strip"}, yi{"yi"};
-};
-Strips parallel_strips(filterlab::box_pipeline::Pipeline &p, int rows, const Target &target) {
-    Strips s;
-    Var yo{"yo"};
-    p.output.split(p.y, yo, s.yi, rows, TailStrategy::GuardWithIf)
-        .fuse(yo, p.c, s.strip)
-        .parallel(s.strip)
-        .vectorize(p.x, 2 * target.natural_vector_size<uint16_t>(), TailStrategy::GuardWithIf);
-    return s;
-}
-
-}  // namespace
+using filterlab::schedules::parallel_strips;
+using filterlab::schedules::Strips;
 
 // Everything at root, serial: the baseline every other schedule is measured against.
 FILTERLAB_SCHEDULE(box, cpu, naive, "radius=1..15") {
@@ -34,7 +19,7 @@ FILTERLAB_SCHEDULE(box, cpu, naive, "radius=1..15") {
 // Row sums per strip of 32 rows, vectorised over x (16 lanes of u16) and the
 // strips spread over all cores: each input row is read from L1/L2, not memory.
 FILTERLAB_SCHEDULE(box, cpu, tiled, "radius=1..15") {
-    const Strips s = parallel_strips(p, 32, target);
+    const Strips s = parallel_strips(p, 32, 2 * target.natural_vector_size<uint16_t>());
     p.row_sum.compute_at(p.output, s.strip)
         .vectorize(p.x, target.natural_vector_size<uint16_t>(), TailStrategy::RoundUp);
 }
@@ -43,7 +28,7 @@ FILTERLAB_SCHEDULE(box, cpu, tiled, "radius=1..15") {
 // time (Halide's sliding window keeps 2r+1 of them and computes one new row per
 // output row), so each input sample is summed horizontally exactly once.
 FILTERLAB_SCHEDULE(box, cpu, sliding, "radius=1..15") {
-    const Strips s = parallel_strips(p, 64, target);
+    const Strips s = parallel_strips(p, 64, 2 * target.natural_vector_size<uint16_t>());
     p.row_sum.store_at(p.output, s.strip)
         .compute_at(p.output, s.yi)
         .vectorize(p.x, target.natural_vector_size<uint16_t>(), TailStrategy::RoundUp);

@@ -2,28 +2,13 @@
 // Outputs use GuardWithIf so any size is right; the sorted columns may be
 // computed a little past the edge (the input is clamped).
 #include "median.h"
+#include "schedule_helpers.h"
 #include "schedule_registry.h"
 
 using namespace Halide;
 
-namespace {
-
-// Strips of rows of one channel spread over the cores; each row a vector of
-// u8 lanes: one min or max instruction serves a whole vector of outputs.
-struct Strips {
-    Var strip{"strip"}, yi{"yi"};
-};
-Strips parallel_strips(filterlab::median_pipeline::Pipeline &p, int rows, const Target &target) {
-    Strips s;
-    Var yo{"yo"};
-    p.output.split(p.y, yo, s.yi, rows, TailStrategy::GuardWithIf)
-        .fuse(yo, p.c, s.strip)
-        .parallel(s.strip)
-        .vectorize(p.x, target.natural_vector_size<uint8_t>(), TailStrategy::GuardWithIf);
-    return s;
-}
-
-}  // namespace
+using filterlab::schedules::parallel_strips;
+using filterlab::schedules::Strips;
 
 // Everything at root, serial: the baseline.
 FILTERLAB_SCHEDULE(median, cpu, naive, "size=3,5,7") {
@@ -34,12 +19,12 @@ FILTERLAB_SCHEDULE(median, cpu, naive, "size=3,5,7") {
 // Every output sorts its own k columns (nothing stored), a vector of outputs
 // per instruction, rows in parallel: pure arithmetic, no memory traffic.
 FILTERLAB_SCHEDULE(median, cpu, vectorized, "size=3,5,7") {
-    parallel_strips(p, 16, target);
+    parallel_strips(p, 16, target.natural_vector_size<uint8_t>());
 }
 
 // The sorted columns of a row are computed once, vectorised, and shared by
 // the k outputs that need each of them: k times fewer column sorts.
 FILTERLAB_SCHEDULE(median, cpu, shared_columns, "size=3,5,7") {
-    const Strips s = parallel_strips(p, 16, target);
+    const Strips s = parallel_strips(p, 16, target.natural_vector_size<uint8_t>());
     p.columns.compute_at(p.output, s.yi).vectorize(p.x, target.natural_vector_size<uint8_t>(), TailStrategy::RoundUp);
 }
