@@ -4,9 +4,10 @@
 //   1. each column of k samples is sorted (a Func: neighbouring outputs share it);
 //   2. for 3x3, the classic: the median of (max of the column minima, median
 //      of the column medians, min of the column maxima);
-//   3. for 5x5 and 7x7, Batcher's odd-even merge of the k sorted columns,
-//      of which only the comparators that lead to the middle element are
-//      kept (Halide never builds the rest).
+//   3. for 5x5 and 7x7, the rows of the column-sorted window are sorted too,
+//      which leaves 13 (5x5) or 29 (7x7) candidates at a known rank; a
+//      sorting network over them, of which Halide builds only the part that
+//      leads to that rank, selects the median.
 // The algorithm only; schedules/median/ holds the schedules.
 #pragma once
 
@@ -78,14 +79,31 @@ inline void define(Pipeline &p, const Halide::Func &input, const Halide::Expr &w
         p.output(x, y, c) = median3(max_of_min, med_of_med, min_of_max);
         return;
     }
-    // 3. Merge the sorted columns; pad to a power of two columns of 255s.
-    const int lists = next_power_of_two(size);
-    std::vector<Expr> all;
-    for (int i = 0; i < lists; i++)
-        for (int rank = 0; rank < run; rank++)
-            all.push_back(i < size && rank < size ? p.columns(x + i - r, y, c)[rank] : cast<uint8_t>(255));
-    odd_even_merge_sort(all, run);
-    p.output(x, y, c) = all[(size * size - 1) / 2];
+    // 3. Sort the rows of the column-sorted window as well. Then cell (i, j)
+    // (row rank i, column rank j) has at least (i+1)(j+1) samples at or below
+    // it and (k-i)(k-j) at or above it, so only the cells where neither count
+    // exceeds m + 1 (m = (k^2-1)/2) can hold the median, and it is the
+    // candidate of rank m minus the cells ruled out as too small.
+    const int m = (size * size - 1) / 2;
+    std::vector<std::vector<Expr>> sorted(size);
+    for (int rank = 0; rank < size; rank++) {
+        std::vector<Expr> row;
+        for (int i = -r; i <= r; i++) row.push_back(p.columns(x + i, y, c)[rank]);
+        row.resize(run, cast<uint8_t>(255));
+        odd_even_merge_sort(row);
+        sorted[rank] = row;
+    }
+    std::vector<Expr> candidates;
+    int below = 0;
+    for (int i = 0; i < size; i++)
+        for (int j = 0; j < size; j++) {
+            if ((i + 1) * (j + 1) <= m + 1 && (size - i) * (size - j) <= m + 1) candidates.push_back(sorted[i][j]);
+            if ((size - i) * (size - j) > m + 1) below++;
+        }
+    const int rank = m - below;
+    candidates.resize(next_power_of_two(static_cast<int>(candidates.size())), cast<uint8_t>(255));
+    odd_even_merge_sort(candidates);  // Halide builds only what leads to candidates[rank]
+    p.output(x, y, c) = candidates[rank];
 }
 
 }  // namespace filterlab::median_pipeline
