@@ -1,6 +1,7 @@
 // CUDA schedules of the box filter. Output tiles use GuardWithIf so any image
 // size is correct; intermediate stages may round up (the input is clamped).
 #include "box.h"
+#include "schedule_helpers.h"
 #include "schedule_registry.h"
 
 using namespace Halide;
@@ -29,23 +30,12 @@ FILTERLAB_SCHEDULE(box, cuda, shared_tile, "radius=1..15") {
 
 namespace {
 
-// For radius 1 only (other radii fail with a clear message): blocks of 32 x
-// `warps` threads, each thread computing `vector` adjacent pixels (one vector
-// store) on `rows` rows, the rows unrolled. Returns the thread's x variable.
+// For radius 1 only (other radii fail with a clear message); see thread_blocks.
 Var radius1_thread_blocks(filterlab::box_pipeline::Pipeline &p, const char *id, int vector, int rows, int warps) {
-    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, xt{"xt"}, yt{"yt"}, xv{"xv"}, yr{"yr"};
     // The specialisation carries the schedule; any other radius fails cleanly.
-    p.output.specialize(p.radius == 1)
-        .tile(p.x, p.y, xo, yo, xi, yi, 32 * vector, warps * rows, TailStrategy::GuardWithIf)
-        .split(xi, xt, xv, vector, TailStrategy::GuardWithIf)
-        .split(yi, yt, yr, rows, TailStrategy::GuardWithIf)
-        .reorder(xv, yr, xt, yt, p.c, xo, yo)
-        .vectorize(xv)
-        .unroll(yr)
-        .gpu_blocks(xo, yo, p.c)
-        .gpu_threads(xt, yt);
+    filterlab::schedules::thread_blocks(p.output.specialize(p.radius == 1), p.x, p.y, p.c, vector, rows, warps);
     p.output.specialize_fail(std::string(id) + " is compiled for radius 1 only");
-    return xt;
+    return Var("xt");
 }
 
 }  // namespace

@@ -1,0 +1,32 @@
+#include "gaussian.h"
+#include "layout.h"
+#include "schedule_registry.h"
+
+namespace {
+
+class GaussianGenerator : public Halide::Generator<GaussianGenerator> {
+public:
+    GeneratorParam<std::string> schedule{"schedule", ""};
+
+    Input<Buffer<uint8_t, 3>> input{"input"};
+    // The contract's weights for the caller's sigma: w0 the centre, w1 and w2 the sides.
+    Input<int32_t> w0{"w0"}, w1{"w1"}, w2{"w2"};
+    Output<Buffer<uint8_t, 3>> output{"output"};
+
+    void generate() {
+        using namespace filterlab;
+        gaussian_pipeline::define(pipeline, input, input.dim(0).extent(), input.dim(1).extent(), w0, w1, w2, output);
+        add_requirement(w0 >= 0 && w1 >= 0 && w2 >= 0 && w0 + 2 * w1 + 2 * w2 == 256,
+                        "gaussian: the weights must be non-negative and sum to 256");
+        layout::constrain(input, output, get_target());
+        layout::same_size(input, output);
+        schedules::apply(schedule, pipeline, get_target());
+    }
+
+private:
+    filterlab::gaussian_pipeline::Pipeline pipeline;
+};
+
+}  // namespace
+
+HALIDE_REGISTER_GENERATOR(GaussianGenerator, gaussian)

@@ -1,0 +1,31 @@
+#include "layout.h"
+#include "maxpool.h"
+#include "schedule_registry.h"
+
+namespace {
+
+class MaxpoolGenerator : public Halide::Generator<MaxpoolGenerator> {
+public:
+    GeneratorParam<std::string> schedule{"schedule", ""};
+
+    Input<Buffer<uint8_t, 3>> input{"input"};
+    Output<Buffer<uint8_t, 3>> output{"output"};
+
+    void generate() {
+        using namespace filterlab;
+        maxpool_pipeline::define(pipeline, input, output);
+        layout::constrain(input, output, get_target());
+        // floor(W/2) x floor(H/2): the harness guarantees it.
+        output.dim(0).set_bounds(0, input.dim(0).extent() / 2);
+        output.dim(1).set_bounds(0, input.dim(1).extent() / 2);
+        output.dim(2).set_bounds(0, input.dim(2).extent());
+        schedules::apply(schedule, pipeline, get_target());
+    }
+
+private:
+    filterlab::maxpool_pipeline::Pipeline pipeline;
+};
+
+}  // namespace
+
+HALIDE_REGISTER_GENERATOR(MaxpoolGenerator, maxpool)
