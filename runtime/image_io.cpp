@@ -96,6 +96,8 @@ Image decode_png(const std::string &path, const std::vector<uint8_t> &bytes, std
         local_notices.push_back("alpha channel dropped");
     }
     if (png_get_valid(png, info, PNG_INFO_tRNS)) {
+        // Palette expansion turns tRNS into an alpha channel: drop it too.
+        png_set_strip_alpha(png);
         local_notices.push_back("transparency (tRNS) ignored");
     }
     png_set_interlace_handling(png);
@@ -320,6 +322,20 @@ bool is_writable_image_path(const std::string &path) {
     return ext == ".png" || ext == ".pgm" || ext == ".ppm" || ext == ".pnm" || ext == ".bmp";
 }
 
+void check_writable(const std::string &path, int channels) {
+    const std::string ext = lower_extension(path);
+    if (!is_writable_image_path(path)) {
+        throw Error(path + ": unsupported output format '" + ext + "' (use .png, .pgm, .ppm, .pnm or .bmp)");
+    }
+    if (ext == ".pgm" && channels != 1) throw Error(path + ": a PGM file holds gray images only; use .ppm");
+    if (ext == ".ppm" && channels != 3) throw Error(path + ": a PPM file holds RGB images only; use .pgm");
+    const std::filesystem::path target(path);
+    const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) throw Error(path + ": cannot create output: no such folder");
+    if (std::filesystem::is_directory(target, ec)) throw Error(path + ": is a directory");
+}
+
 void write_image(const std::string &path, const Image &image, std::vector<std::string> *notices) {
     const std::string ext = lower_extension(path);
     if (!is_writable_image_path(path)) {
@@ -332,7 +348,10 @@ void write_image(const std::string &path, const Image &image, std::vector<std::s
     if (fd < 0) throw Error(path + ": cannot create output: " + std::strerror(errno));
     std::unique_ptr<std::FILE, int (*)(std::FILE *)> file(fdopen(fd, "wb"), std::fclose);
     try {
-        if (!file) throw Error(path + ": cannot open output: " + std::strerror(errno));
+        if (!file) {
+            ::close(fd);
+            throw Error(path + ": cannot open output: " + std::strerror(errno));
+        }
         if (ext == ".png") encode_png(file.get(), path, image);
         else if (ext == ".bmp") encode_bmp(file.get(), image, path, notices);
         else encode_pnm(file.get(), path, image);
@@ -340,7 +359,9 @@ void write_image(const std::string &path, const Image &image, std::vector<std::s
             throw Error(path + ": write failed: " + std::strerror(errno));
         }
         if (std::fclose(file.release()) != 0) throw Error(path + ": write failed: " + std::strerror(errno));
-        ::chmod(temp.c_str(), 0644);
+        const mode_t mask = ::umask(0);  // mkstemp made it 0600; give it the usual mode
+        ::umask(mask);
+        ::chmod(temp.c_str(), 0666 & ~mask);
         std::error_code ec;
         std::filesystem::rename(temp, target, ec);
         if (ec) throw Error(path + ": cannot replace output: " + ec.message());

@@ -27,6 +27,11 @@ Image read_image(const std::string &path, std::vector<std::string> *notices = nu
 // Throws Error (unknown extension, a format that cannot hold the image, I/O).
 void write_image(const std::string &path, const Image &image, std::vector<std::string> *notices = nullptr);
 
+// Throws Error unless an image of `channels` channels can be written to `path`
+// (a known extension that can hold it, in an existing folder): for checking
+// before any work is done.
+void check_writable(const std::string &path, int channels);
+
 // True when write_image knows the extension of `path`.
 bool is_writable_image_path(const std::string &path);
 

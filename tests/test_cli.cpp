@@ -131,9 +131,18 @@ TEST_CASE("run: every bad input ends cleanly, without an output file") {
     if (!cuda::gpu_info().available) {
         expect_failure("run --filter box --variant cuda_tile --input " + gray_small + io, "no GPU", out);
     }
-    // CLI11's own parse errors: non-zero too.
-    CHECK(run_cli("run --filter box").status != 0);
-    CHECK(run_cli("frobnicate").status != 0);
+    // Command-line errors: one line, status 1, like the others.
+    expect_failure("run --filter box", "--input is required");
+    expect_failure("frobnicate", "subcommand");
+    expect_failure("bench --sizes abc", "abc");
+    CHECK(run_cli("--help").status == 0);
+    CHECK(run_cli("run --help").status == 0);
+    // A second output that cannot be written: nothing is written at all.
+    expect_failure("run --filter median --input " + gray_small + " --output " + (dir() / "first.png").string() +
+                       " --noise salt_pepper:0.1 --noisy-output /no/such/dir/n.png",
+                   "no such folder", dir() / "first.png");
+    expect_failure("run --filter box --input " + gray_small + " --output " + (dir() / "gray.ppm").string(),
+                   "holds RGB images only", dir() / "gray.ppm");
 }
 
 TEST_CASE("run --noise: the median removes salt-and-pepper noise, and says by how much") {

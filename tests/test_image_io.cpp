@@ -159,6 +159,40 @@ TEST_CASE("PNG conversions are made and reported") {
     CHECK(pal.at(1, 0, 2) == 30);
     CHECK(notices.at(0).find("palette") != std::string::npos);
 
+    // Palette with transparency (tRNS): expanded to RGB, the transparency dropped.
+    notices.clear();
+    {
+        FILE *f = std::fopen((temp_dir() / "trns.png").c_str(), "wb");
+        png_structp w = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+        png_infop info = png_create_info_struct(w);
+        png_init_io(w, f);
+        png_set_IHDR(w, info, 2, 1, 8, PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                     PNG_FILTER_TYPE_DEFAULT);
+        png_color colors[2] = {{10, 20, 30}, {200, 100, 50}};
+        png_set_PLTE(w, info, colors, 2);
+        png_byte alpha[2] = {0, 255};
+        png_set_tRNS(w, info, alpha, 2, nullptr);
+        png_write_info(w, info);
+        png_byte row[2] = {0, 1};
+        png_write_row(w, row);
+        png_write_end(w, nullptr);
+        png_destroy_write_struct(&w, &info);
+        std::fclose(f);
+    }
+    const Image trns = read_image((temp_dir() / "trns.png").string(), &notices);
+    CHECK(trns.channels() == 3);
+    CHECK(trns.at(0, 0, 1) == 20);
+    CHECK(trns.at(1, 0, 0) == 200);
+
+    // 2-bit gray: expanded to 8 bits (libpng scales 0..3 to 0..255).
+    notices.clear();
+    write_png_raw(temp_dir() / "g2.png", 4, 1, PNG_COLOR_TYPE_GRAY, 2, {0x1b});  // 0, 1, 2, 3
+    const Image g2 = read_image((temp_dir() / "g2.png").string(), &notices);
+    CHECK(g2.at(0, 0, 0) == 0);
+    CHECK(g2.at(1, 0, 0) == 85);
+    CHECK(g2.at(3, 0, 0) == 255);
+    CHECK(notices.at(0).find("2-bit") != std::string::npos);
+
     // The bundled real images read as they are, without notices.
     notices.clear();
     const Image real = read_image(test_images_dir() + "/rgb_small.png", &notices);

@@ -72,26 +72,35 @@ int run_variant_on_file(const RunOptions &options) {
     const Variant &variant = find_variant(options.filter, options.variant);
     const ParamValues params = filter.parse_params(options.params);
     if (std::string why = variant.unsupported_reason(params); !why.empty()) throw Error(why);
-    for (const std::string &path : {options.output, options.noisy_output}) {
-        if (!path.empty() && !is_writable_image_path(path)) {
-            throw Error(path + ": unsupported output format (use .png, .pgm, .ppm, .pnm or .bmp)");
-        }
-    }
+    if (!is_writable_image_path(options.output)) check_writable(options.output, 1);
     if (!options.noisy_output.empty() && options.noise.empty()) throw Error("--noisy-output needs --noise");
+    if (!options.noisy_output.empty() && !is_writable_image_path(options.noisy_output)) {
+        check_writable(options.noisy_output, 1);
+    }
     if (variant.backend == Backend::cuda) cuda::require_gpu();
 
     std::vector<std::string> notices;
     const Image clean = read_image(options.input, &notices);
     for (auto &n : notices) fmt::print(stderr, "filterlab: notice: {}\n", n);
     notices.clear();
+    // Both outputs are checked before the filter runs (it may take long).
+    check_writable(options.output, clean.channels());
+    if (!options.noisy_output.empty()) check_writable(options.noisy_output, clean.channels());
     Image input = clean;
     if (!options.noise.empty()) add_noise(input, options.noise, options.seed);
 
     const auto start = std::chrono::steady_clock::now();
     const Image output = run_variant(variant, input, params);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    if (!options.noisy_output.empty()) write_image(options.noisy_output, input, &notices);
     write_image(options.output, output, &notices);
+    if (!options.noisy_output.empty()) {
+        try {
+            write_image(options.noisy_output, input, &notices);
+        } catch (const Error &) {
+            std::filesystem::remove(options.output);  // all or nothing
+            throw;
+        }
+    }
     for (auto &n : notices) fmt::print(stderr, "filterlab: notice: {}\n", n);
     if (!options.noise.empty()) {
         const auto clean_size = filter.output_size(clean.width(), clean.height());

@@ -64,8 +64,14 @@ int main(int argc, char **argv) {
 
     try {
         app.parse(argc, argv);
-    } catch (const CLI::ParseError &e) {
+    } catch (const CLI::CallForHelp &e) {
         return app.exit(e);
+    } catch (const CLI::CallForAllHelp &e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError &e) {
+        // One line, exit status 1, as for every other user error.
+        fmt::print(stderr, "filterlab: error: {} (see --help)\n", e.what());
+        return 1;
     }
 
     try {
