@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <mutex>
 
@@ -41,7 +42,13 @@ std::vector<PluginStatus> load_all() {
             } else {
                 std::vector<Variant> variants;
                 entry_point(&variants, &s.detail);
-                for (auto &v : variants) register_variant(std::move(v));
+                for (auto &v : variants) {
+                    if (is_registered(v.filter, v.name)) {
+                        s.detail += "; " + v.filter + "/" + v.name + " skipped: the name is taken";
+                        continue;
+                    }
+                    register_variant(std::move(v));
+                }
                 s.loaded = true;
             }
             status.push_back(s);

@@ -121,6 +121,11 @@ void register_variant(Variant variant) {
     });
 }
 
+bool is_registered(const std::string &filter, const std::string &name) {
+    return std::any_of(registry().begin(), registry().end(),
+                       [&](const Variant &v) { return v.filter == filter && v.name == name; });
+}
+
 const std::vector<Variant> &all_variants() {
     load_plugins();
     return registry();

@@ -47,6 +47,10 @@ struct Variant {
     // For variants that depend on something found only at run time (a peer
     // library): empty when usable, else why not. Unset: always usable.
     std::function<std::string()> unavailable;
+    // False only for peers documented to compute another function (another
+    // rounding, other weights, another formula): their differences are
+    // reported, not failed. Everything else must match the contract.
+    bool computes_contract = true;
 
     // Empty when the variant can run here (its library, a GPU), else why not.
     std::string why_unavailable() const;
@@ -56,7 +60,8 @@ struct Variant {
     nlohmann::json params_json() const;
 };
 
-void register_variant(Variant variant);
+void register_variant(Variant variant);  // a name registered twice is a programming error: aborts
+bool is_registered(const std::string &filter, const std::string &name);  // without loading plugins
 const std::vector<Variant> &all_variants();  // ordered by filter, then registration order
 const Variant &find_variant(const std::string &filter, const std::string &name);  // throws Error
 

@@ -62,8 +62,9 @@ void nl_means(const PlanarView &in, const PlanarView &out, const ParamValues &p)
 }
 
 filterlab::Variant peer(const char *filter, const char *name, std::vector<filterlab::ParamSupport> supports,
-                        filterlab::RunFunction run) {
-    return {filter, name, filterlab::Backend::cpu, filterlab::Kind::peer, std::move(supports), std::move(run), {}};
+                        filterlab::RunFunction run, bool computes_contract) {
+    return {filter,         name, filterlab::Backend::cpu, filterlab::Kind::peer, std::move(supports), std::move(run),
+            {},             computes_contract};
 }
 
 }  // namespace
@@ -76,19 +77,22 @@ extern "C" void filterlab_plugin_variants(std::vector<filterlab::Variant> *varia
                                  per_plane(in, out, [&](const cv::Mat &s, cv::Mat &d) {
                                      cv::blur(s, d, cv::Size(k, k), cv::Point(-1, -1), cv::BORDER_REPLICATE);
                                  });
-                             }));
+                             },
+                             true));
     variants->push_back(peer("median", "opencv_median_blur", {{"size", {3, 5, 7}, 0, 0}},
                              [](const PlanarView &in, const PlanarView &out, const ParamValues &p) {
                                  per_plane(in, out, [&](const cv::Mat &s, cv::Mat &d) {
                                      cv::medianBlur(s, d, static_cast<int>(p.at("size")));
                                  });
-                             }));
+                             },
+                             true));
     variants->push_back(peer("gaussian", "opencv_gaussian_blur", {},
                              [](const PlanarView &in, const PlanarView &out, const ParamValues &p) {
                                  per_plane(in, out, [&](const cv::Mat &s, cv::Mat &d) {
                                      cv::GaussianBlur(s, d, cv::Size(5, 5), p.at("sigma"), p.at("sigma"),
                                                       cv::BORDER_REPLICATE);
                                  });
-                             }));
-    variants->push_back(peer("nlmeans", "opencv_fast_nl_means", {}, nl_means));
+                             },
+                             false));
+    variants->push_back(peer("nlmeans", "opencv_fast_nl_means", {}, nl_means, false));
 }
