@@ -27,14 +27,22 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Window samples the reference may visit for one benchmark case (~1 minute).
+constexpr double kBenchReferenceBudget = 2e11;
+
 struct Stats {
     int samples = 0;
     double median = 0, min = 0, max = 0, p25 = 0, p75 = 0;  // microseconds per call
 };
 
+// Quantiles interpolated between order statistics (Hyndman and Fan's type 7).
 Stats summarise(std::vector<double> us) {
     std::sort(us.begin(), us.end());
-    auto at = [&](double q) { return us[static_cast<std::size_t>(q * (us.size() - 1) + 0.5)]; };
+    auto at = [&](double q) {
+        const double h = q * (us.size() - 1);
+        const std::size_t lo = static_cast<std::size_t>(h);
+        return lo + 1 < us.size() ? us[lo] + (h - lo) * (us[lo + 1] - us[lo]) : us[lo];
+    };
     return {static_cast<int>(us.size()), at(0.5), us.front(), us.back(), at(0.25), at(0.75)};
 }
 
@@ -90,7 +98,7 @@ Stats time_gpu(const BenchOptions &o, const Variant &v, const Image &input, std:
 Stats time_cpu(const BenchOptions &o, const Variant &v, const Image &input, std::pair<int, int> out_size,
                const ParamValues &params, int &buffers) {
     const double per_pair = double(input.size()) + double(out_size.first) * out_size.second * input.channels();
-    buffers = std::clamp(static_cast<int>(std::ceil(128e6 / per_pair)), 2, 16);  // beyond any CPU's L3
+    buffers = std::clamp(static_cast<int>(std::ceil(128e6 / per_pair)), 2, 1024);  // 128 MB: beyond the CPU's caches
     std::vector<Image> ins(buffers, input), outs(buffers, Image(out_size.first, out_size.second, input.channels()));
     int k = 0;
     return repeat(o, [&] {
@@ -138,6 +146,8 @@ std::string run_bench(const BenchOptions &o) {
         if (b != "cpu" && b != "cuda") throw Error("bench: backend must be cpu or cuda, got " + b);
     for (auto &p : o.params)
         if (p.find('=') == std::string::npos) throw Error("parameter '" + p + "' is not of the form NAME=VALUE");
+    for (int s : o.sizes)
+        for (int c : o.channels) check_image_shape(s, s, c);
 
     std::vector<const Variant *> chosen;
     for (const Variant &v : all_variants()) {
@@ -150,6 +160,8 @@ std::string run_bench(const BenchOptions &o) {
     }
     if (chosen.empty()) throw Error("bench: no variant matches");
 
+    // Every parameter is validated before anything is measured or written.
+    for (const Variant *v : chosen) params_for(filter_info(v->filter), o.params);
     const std::string dir = make_run_dir(o.out_root);
     nlohmann::json context = machine_facts();
     const auto &gpu = cuda::gpu_info();
@@ -194,6 +206,11 @@ std::string run_bench(const BenchOptions &o) {
                     if (std::string why = v->why_unavailable(); !why.empty()) throw std::invalid_argument(why);
                     if (std::string why = v->unsupported_reason(r.params); !why.empty())
                         throw std::invalid_argument(why);
+                    // The reference is the oracle of every timed result; where it would take
+                    // too long to compute, the case is not run (as in `check`).
+                    if (double(input.size()) * reference_work_per_sample(f, r.params) > kBenchReferenceBudget) {
+                        throw std::invalid_argument("the reference would take too long to check this size");
+                    }
                     auto &ref = references[v->filter];
                     if (ref.second.size() == 0 || ref.first != r.params) ref = {r.params, f.reference(input, r.params)};
                     const Image output = run_variant(*v, input, r.params);

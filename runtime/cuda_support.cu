@@ -93,10 +93,11 @@ void synchronize(const char *what) {
 DeviceImage::DeviceImage(int width, int height, int channels)
     : width_(width), height_(height), channels_(channels), pitch_((static_cast<std::size_t>(width) + 63) / 64 * 64) {
     require_gpu();
-    check(cudaMalloc(&data_, pitch_ * height_ * channels_), "cudaMalloc");
+    check(cudaMalloc(&base_, allocation_bytes()), "cudaMalloc");
+    data_ = base_ + kGuardBytes;
 }
 
-DeviceImage::~DeviceImage() { cudaFree(data_); }
+DeviceImage::~DeviceImage() { cudaFree(base_); }
 
 PlanarView DeviceImage::view() const {
     return {data_, width_, height_, channels_, static_cast<std::ptrdiff_t>(pitch_),
@@ -117,11 +118,11 @@ Image DeviceImage::download() const {
     return image;
 }
 
-void DeviceImage::fill(uint8_t value) { check(cudaMemset(data_, value, pitch_ * height_ * channels_), "cudaMemset"); }
+void DeviceImage::fill(uint8_t value) { check(cudaMemset(base_, value, allocation_bytes()), "cudaMemset"); }
 
 std::vector<uint8_t> DeviceImage::download_all() const {
-    std::vector<uint8_t> bytes(pitch_ * height_ * channels_);
-    check(cudaMemcpy(bytes.data(), data_, bytes.size(), cudaMemcpyDeviceToHost), "download");
+    std::vector<uint8_t> bytes(allocation_bytes());
+    check(cudaMemcpy(bytes.data(), base_, bytes.size(), cudaMemcpyDeviceToHost), "download");
     return bytes;
 }
 

@@ -30,8 +30,9 @@ void *primary_context();
 void synchronize(const char *what);  // cudaDeviceSynchronize + error check
 
 // An image in device memory, planar, each row padded to a multiple of 64
-// bytes (so rows start 16-byte aligned). The padding is part of the
-// allocation, which lets the harness detect writes outside the image.
+// bytes (so rows start 16-byte aligned), with kGuardBytes of guard before
+// and after the image. Padding and guards are part of the allocation, which
+// lets the harness detect writes outside the image.
 class DeviceImage {
 public:
     DeviceImage(int width, int height, int channels);
@@ -42,14 +43,17 @@ public:
     PlanarView view() const;
     void upload(const Image &image);
     Image download() const;
-    void fill(uint8_t value);  // the whole allocation, padding included
-    std::vector<uint8_t> download_all() const;
+    static constexpr std::size_t kGuardBytes = 256;  // keeps the image 256-byte aligned
+    void fill(uint8_t value);  // the whole allocation, padding and guards included
+    std::vector<uint8_t> download_all() const;  // guard, image rows with their padding, guard
     std::size_t row_pitch() const { return pitch_; }
 
 private:
     int width_, height_, channels_;
     std::size_t pitch_;
-    uint8_t *data_ = nullptr;
+    uint8_t *base_ = nullptr;  // the allocation
+    uint8_t *data_ = nullptr;  // the image, kGuardBytes in
+    std::size_t allocation_bytes() const { return pitch_ * height_ * channels_ + 2 * kGuardBytes; }
 };
 
 }  // namespace filterlab::cuda

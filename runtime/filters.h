@@ -56,6 +56,10 @@ const FilterInfo &filter_info(const std::string &name);  // throws Error for an 
 // Compares an output with the reference under the filter's rule.
 Comparison compare_to_reference(const FilterInfo &filter, const Image &expected, const Image &actual);
 
+// About how many window samples the reference visits per output sample (a
+// cost estimate: check and bench leave out cases whose reference is too slow).
+double reference_work_per_sample(const FilterInfo &filter, const ParamValues &params);
+
 std::string format_params(const ParamValues &values);  // "radius=1 sigma=1.5"
 
 }  // namespace filterlab

@@ -34,19 +34,24 @@ Image run_on_host(const Variant &v, const Image &input, int out_w, int out_h, co
 
 Image run_on_device(const Variant &v, const Image &input, int out_w, int out_h, const ParamValues &params,
                     uint8_t poison) {
+    // The input's padding and guards hold poison too: a kernel that reads them
+    // instead of clamping reads garbage, not a plausible copy of the edge.
     cuda::DeviceImage in(input.width(), input.height(), input.channels());
+    in.fill(poison);
     in.upload(input);
     cuda::DeviceImage out(out_w, out_h, input.channels());
     out.fill(poison);
     v.run(in.view(), out.view(), params);
     cuda::synchronize("after the variant");
-    // Every byte of the pitched allocation outside the image must be untouched.
+    // Every byte of the allocation outside the image must be untouched.
     const std::vector<uint8_t> bytes = out.download_all();
-    const std::size_t pitch = out.row_pitch();
+    const std::size_t pitch = out.row_pitch(), guard = cuda::DeviceImage::kGuardBytes;
+    check_guards(bytes, 0, guard, poison, v);
+    check_guards(bytes, bytes.size() - guard, bytes.size(), poison, v);
     Image result(out_w, out_h, input.channels());
     for (int c = 0; c < input.channels(); c++)
         for (int y = 0; y < out_h; y++) {
-            const std::size_t row = (static_cast<std::size_t>(c) * out_h + y) * pitch;
+            const std::size_t row = guard + (static_cast<std::size_t>(c) * out_h + y) * pitch;
             std::memcpy(result.row(y, c), &bytes[row], out_w);
             check_guards(bytes, row + out_w, row + pitch, poison, v);
         }

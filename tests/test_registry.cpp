@@ -70,6 +70,8 @@ TEST_CASE("parameters are parsed and validated against the contract") {
     CHECK_THROWS_WITH_AS(box.parse_params({"sigma=1"}), "box has no parameter 'sigma'", Error);
     CHECK_THROWS_AS(filter_info("median").parse_params({"size=4"}), Error);
     CHECK_THROWS_AS(filter_info("gaussian").parse_params({"sigma=0"}), Error);
+    CHECK_THROWS_AS(filter_info("gaussian").parse_params({"sigma=1e-200"}), Error);
+    CHECK_THROWS_AS(filter_info("nlmeans").parse_params({"h=1e-200"}), Error);
     CHECK(filter_info("gaussian").parse_params({"sigma=0.01"})["sigma"] == doctest::Approx(0.01));
     CHECK_THROWS_AS(filter_info("gaussian").parse_params({"sigma=nan"}), Error);
     CHECK_THROWS_WITH_AS(filter_info("blur"), "unknown filter 'blur' (known: box, median, gaussian, maxpool, nlmeans)",

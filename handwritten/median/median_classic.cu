@@ -1,5 +1,7 @@
 // The classic median kernels of TECHNIQUES.md, exact under FILTERS.md (clamp
 // border instead of padding the image). Gold: reference::median.
+#include <algorithm>
+
 #include "cuda_check.h"
 #include "registry.h"
 
@@ -46,23 +48,26 @@ __global__ void fast3x3_kernel(Plane p) {
     __shared__ uint8_t lo[kBlock], mid[kBlock], hi[kBlock];
     const int t = threadIdx.x;
     const int x = blockIdx.x * (kBlock - 2) + t - 1;  // thread 0 holds column x0 - 1
-    const int y = blockIdx.y;
     const int cx = clamp_index(x, p.width - 1);
-    uint32_t a = __ldg(p.in + clamp_index(y - 1, p.height - 1) * p.in_pitch + cx);
-    uint32_t b = __ldg(p.in + y * p.in_pitch + cx);
-    uint32_t c = __ldg(p.in + clamp_index(y + 1, p.height - 1) * p.in_pitch + cx);
-    sort2(a, b);
-    sort2(b, c);
-    sort2(a, b);
-    lo[t] = a;
-    mid[t] = b;
-    hi[t] = c;
-    __syncthreads();
-    if (t == 0 || t == kBlock - 1 || x >= p.width) return;
-    const uint32_t max_of_min = max(max(lo[t - 1], lo[t]), lo[t + 1]);
-    const uint32_t med_of_med = median3(mid[t - 1], mid[t], mid[t + 1]);
-    const uint32_t min_of_max = min(min(hi[t - 1], hi[t]), hi[t + 1]);
-    p.out[y * p.out_pitch + x] = static_cast<uint8_t>(median3(max_of_min, med_of_med, min_of_max));
+    // One row per block; the grid's y is capped at 65535, so blocks stride down.
+    for (int y = blockIdx.y; y < p.height; y += gridDim.y) {
+        uint32_t a = __ldg(p.in + clamp_index(y - 1, p.height - 1) * p.in_pitch + cx);
+        uint32_t b = __ldg(p.in + y * p.in_pitch + cx);
+        uint32_t c = __ldg(p.in + clamp_index(y + 1, p.height - 1) * p.in_pitch + cx);
+        sort2(a, b);
+        sort2(b, c);
+        sort2(a, b);
+        __syncthreads();  // the previous row's columns are no longer read
+        lo[t] = a;
+        mid[t] = b;
+        hi[t] = c;
+        __syncthreads();
+        if (t == 0 || t == kBlock - 1 || x >= p.width) continue;
+        const uint32_t max_of_min = max(max(lo[t - 1], lo[t]), lo[t + 1]);
+        const uint32_t med_of_med = median3(mid[t - 1], mid[t], mid[t + 1]);
+        const uint32_t min_of_max = min(min(hi[t - 1], hi[t]), hi[t + 1]);
+        p.out[y * p.out_pitch + x] = static_cast<uint8_t>(median3(max_of_min, med_of_med, min_of_max));
+    }
 }
 
 template <int K>
@@ -84,7 +89,7 @@ void run_bubble(const PlanarView &in, const PlanarView &out, const ParamValues &
 void run_fast3x3(const PlanarView &in, const PlanarView &out, const ParamValues &) {
     for (int c = 0; c < in.channels; c++) {
         const Plane p = plane(in, out, c);
-        fast3x3_kernel<<<dim3((p.width + kBlock - 3) / (kBlock - 2), p.height), kBlock>>>(p);
+        fast3x3_kernel<<<dim3((p.width + kBlock - 3) / (kBlock - 2), std::min(p.height, 65535)), kBlock>>>(p);
     }
     check_launch("median fast3x3_kernel");
 }
