@@ -36,9 +36,12 @@ std::vector<PluginStatus> load_all() {
             PluginStatus s{file.substr(13, file.size() - 16)};
             void *handle = dlopen(entry.path().c_str(), RTLD_NOW | RTLD_LOCAL);
             auto entry_point = handle ? reinterpret_cast<PluginEntry>(dlsym(handle, "filterlab_plugin_variants")) : nullptr;
-            if (!entry_point) {
+            auto abi = handle ? reinterpret_cast<std::size_t (*)()>(dlsym(handle, "filterlab_plugin_abi")) : nullptr;
+            if (!entry_point || !abi) {
                 const char *why = dlerror();
                 s.detail = std::string("not loaded: ") + (why ? why : "no entry point");
+            } else if (abi() != plugin_abi()) {
+                s.detail = "not loaded: built for another version of FilterLab (rebuild it with this one)";
             } else {
                 std::vector<Variant> variants;
                 entry_point(&variants, &s.detail);

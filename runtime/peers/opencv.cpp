@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "error.h"
+#include "plugins.h"
 #include "registry.h"
 
 namespace {
@@ -68,6 +69,8 @@ filterlab::Variant peer(const char *filter, const char *name, std::vector<filter
 }
 
 }  // namespace
+
+extern "C" std::size_t filterlab_plugin_abi() { return filterlab::plugin_abi(); }
 
 extern "C" void filterlab_plugin_variants(std::vector<filterlab::Variant> *variants, std::string *description) {
     *description = "OpenCV " CV_VERSION ", " + std::to_string(cv::getNumThreads()) + " threads";
