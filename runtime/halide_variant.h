@@ -42,6 +42,18 @@ Function select_pipeline(const std::vector<CompiledPipeline<Function>> &compiled
     throw Error("no library compiled for " + format_params(params));
 }
 
+// The binding of every pipeline called as f(input, output), its parameters
+// all fixed at compile time (median's size) or none (maxpool).
+using ImagePipeline = int (*)(halide_buffer_t *, halide_buffer_t *);
+inline Variant image_pipeline_variant(const std::string &filter, const std::string &name, Backend backend,
+                                      const std::string &supports,
+                                      std::vector<CompiledPipeline<ImagePipeline>> compiled) {
+    return halide_variant(filter, name, backend, supports,
+                          [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p) {
+                              return select_pipeline(compiled, p)(in, out);
+                          });
+}
+
 // The number of threads Halide's CPU pipelines use.
 int halide_thread_count();
 

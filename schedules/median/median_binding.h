@@ -5,14 +5,9 @@
 
 namespace filterlab {
 
-using MedianPipeline = int (*)(halide_buffer_t *, halide_buffer_t *);
-
 inline Variant median_halide_variant(const std::string &name, Backend backend, const std::string &supports,
-                                     std::vector<CompiledPipeline<MedianPipeline>> compiled) {
-    return halide_variant("median", name, backend, supports,
-                          [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p) {
-                              return select_pipeline(compiled, p)(in, out);
-                          });
+                                  std::vector<CompiledPipeline<ImagePipeline>> compiled) {
+    return image_pipeline_variant("median", name, backend, supports, std::move(compiled));
 }
 
 }  // namespace filterlab
