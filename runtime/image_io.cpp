@@ -28,6 +28,9 @@ std::string lower_extension(const std::string &path) {
 std::vector<uint8_t> read_file(const std::string &path) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) throw Error(path + ": is a directory, not an image");
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+        throw Error(path + ": not a regular file");  // a FIFO or a device would be read without end
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(path + ": cannot open: " + std::strerror(errno));
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -355,7 +358,7 @@ void write_image(const std::string &path, const Image &image, std::vector<std::s
         if (ext == ".png") encode_png(file.get(), path, image);
         else if (ext == ".bmp") encode_bmp(file.get(), image, path, notices);
         else encode_pnm(file.get(), path, image);
-        if (std::fflush(file.get()) != 0 || std::ferror(file.get())) {
+        if (std::fflush(file.get()) != 0 || std::ferror(file.get()) || ::fsync(fileno(file.get())) != 0) {
             throw Error(path + ": write failed: " + std::strerror(errno));
         }
         if (std::fclose(file.release()) != 0) throw Error(path + ": write failed: " + std::strerror(errno));

@@ -6,6 +6,9 @@
 #include <png.h>
 #include <zlib.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -211,6 +214,9 @@ TEST_CASE("malformed files end in a clear error") {
     expect_error(d / "empty.png", "empty file");
     expect_error(d / "missing.png", "cannot open");
     expect_error(d, "is a directory");
+    ::unlink((d / "fifo.png").c_str());
+    REQUIRE(::mkfifo((d / "fifo.png").c_str(), 0600) == 0);
+    expect_error(d / "fifo.png", "not a regular file");
     spit(d / "text.png", std::string("hello, I am not an image\n"));
     expect_error(d / "text.png", "unsupported format");
     spit(d / "ascii.pgm", std::string("P2\n2 2\n255\n1 2 3 4\n"));
