@@ -6,7 +6,11 @@
 #include <png.h>
 #include <zlib.h>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <csignal>
 #include <unistd.h>
 
 #include <filesystem>
@@ -286,4 +290,30 @@ TEST_CASE("a failed write leaves no file, and never a partial one") {
     int files = 0;
     for ([[maybe_unused]] auto &entry : fs::directory_iterator(d)) files++;
     CHECK(files == 1);  // no temporary left behind
+
+    // A write that fails halfway (the file size limit is hit after 4 KiB): in a
+    // child process, so the limit stays there. Nothing is left, not even the
+    // temporary.
+    const fs::path big = d / "big.pgm";
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        ::signal(SIGXFSZ, SIG_IGN);  // the write fails with EFBIG instead of killing us
+        rlimit limit{4096, 4096};
+        ::setrlimit(RLIMIT_FSIZE, &limit);
+        try {
+            write_image(big.string(), random_image(200, 200, 1, 5));
+            ::_exit(1);  // it should not have succeeded
+        } catch (const Error &e) {
+            ::_exit(std::string(e.what()).find("write failed") != std::string::npos ? 0 : 2);
+        }
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+    CHECK(!fs::exists(big));
+    files = 0;
+    for ([[maybe_unused]] auto &entry : fs::directory_iterator(d)) files++;
+    CHECK(files == 1);
 }
