@@ -8,7 +8,6 @@
 #include <map>
 #include <ostream>
 
-#include "cuda_support.h"
 #include "error.h"
 #include "harness.h"
 #include "image_io.h"

@@ -119,11 +119,10 @@ __global__ void __launch_bounds__(kThreads) box_wide_rows_kernel(Plane p) {
 // row sums are live at a time. (s + 4) / 9 is ((s + 4) * 7282) >> 16, exact
 // for s + 4 <= 2299.
 // Tuned on the H100 (reports/box/): 4 rows per thread at 64 registers lets 8
-// blocks of 128 threads share an SM; 8 or 16 rows (fewer re-read halo rows)
+// blocks of kThreads (128) threads share an SM; 8 or 16 rows (fewer re-read halo rows)
 // lost more to lower occupancy than they saved, and capping registers lower
 // spilled.
 constexpr int kRows3 = 4;
-constexpr int kThreads3 = 128;
 constexpr uint32_t kLanes = 0x00ff00ffu;
 
 __device__ inline uint32_t mean9(uint32_t sum) { return ((sum + 4) * 7282u) >> 16; }
@@ -144,7 +143,7 @@ __device__ inline RowSums row_sums3(const uint32_t (&w)[6]) {
     return s;
 }
 
-__global__ void __launch_bounds__(kThreads3, 8) box3x3_packed_kernel(Plane p) {
+__global__ void __launch_bounds__(kThreads, 8) box3x3_packed_kernel(Plane p) {
     const int lane = threadIdx.x;
     const int x0 = (blockIdx.x * 32 + threadIdx.x) * 16;
     const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * kRows3;
@@ -176,7 +175,7 @@ __global__ void __launch_bounds__(kThreads3, 8) box3x3_packed_kernel(Plane p) {
 
 void launch_3x3(const Plane &p) {
     const int chunks = (p.width + 15) / 16;
-    const dim3 block(32, kThreads3 / 32);
+    const dim3 block(32, kThreads / 32);
     box3x3_packed_kernel<<<dim3((chunks + 31) / 32, (p.height + kRows3 * block.y - 1) / (kRows3 * block.y)), block>>>(p);
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "cuda_check.h"
+#include "median_sizes.h"
 #include "registry.h"
 
 namespace filterlab::handwritten {
@@ -78,10 +79,7 @@ void launch_bubble(const Plane &p) {
 void run_bubble(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
     const int k = static_cast<int>(params.at("size"));
     for (int c = 0; c < in.channels; c++) {
-        const Plane p = plane(in, out, c);
-        if (k == 3) launch_bubble<3>(p);
-        else if (k == 5) launch_bubble<5>(p);
-        else launch_bubble<7>(p);
+        with_median_size(k, [&](auto size) { launch_bubble<decltype(size)::value>(plane(in, out, c)); });
     }
     check_launch("median bubble_kernel");
 }

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "cuda_check.h"
+#include "median_sizes.h"
 #include "registry.h"
 #include "strip_words.cuh"
 
@@ -229,10 +230,7 @@ void launch(const Plane &p) {
 void run(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
     const int k = static_cast<int>(params.at("size"));
     for (int c = 0; c < in.channels; c++) {
-        const Plane p = plane(in, out, c);
-        if (k == 3) launch<3>(p);
-        else if (k == 5) launch<5>(p);
-        else launch<7>(p);
+        with_median_size(k, [&](auto size) { launch<decltype(size)::value>(plane(in, out, c)); });
     }
     check_launch("median_packed_kernel");
 }
