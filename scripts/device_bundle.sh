@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Gathers what the GPU machine needs into .device-build/ (ignored by git): the
+# CLI, the test binaries, the OpenCV plugin and the shared libraries it loads
+# that the GPU machine lacks. Run after a build; the GPU machine then runs
+#   export FILTERLAB_IMAGES=$PWD/tests/images FILTERLAB_EXE=$PWD/.device-build/filterlab \
+#          LD_LIBRARY_PATH=$PWD/.device-build/lib
+# from the repository root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=.device-build
+rm -rf "$out"
+mkdir -p "$out/plugins" "$out/lib"
+cp build/runtime/filterlab "$out/"
+for t in build/tests/test_*; do
+    [ -x "$t" ] && [ -f "$t" ] && cp "$t" "$out/"
+done
+cp build/plugins/libfilterlab_*.so "$out/plugins/"
+strip "$out"/filterlab "$out"/test_* "$out"/plugins/*.so
+# OpenCV and what it pulls in that Ubuntu's CUDA image does not have.
+for lib in libopencv_core.so.406 libopencv_imgproc.so.406 libopencv_photo.so.406 libtbb.so.12 \
+    libblas.so.3 liblapack.so.3 libgfortran.so.5 libquadmath.so.0 libGLX.so.0 libGLdispatch.so.0 \
+    libGL.so.1 libX11.so.6 libXau.so.6 libXdmcp.so.6 libxcb.so.1 libbsd.so.0 libmd.so.0; do
+    src=/lib/x86_64-linux-gnu/$lib
+    [ -e "$src" ] || continue
+    cp "$(readlink -f "$src")" "$out/lib/$lib"
+done
+du -sh "$out"
