@@ -44,7 +44,9 @@ std::vector<ParamValues> param_sets(const FilterInfo &filter, bool quick) {
         return all;
     }
     if (filter.name == "median") return {with({{"size", 3}}), with({{"size", 5}}), with({{"size", 7}})};
-    if (filter.name == "gaussian") return {with({{"sigma", 1.0}}), with({{"sigma", 0.6}}), with({{"sigma", 2.5}})};
+    if (filter.name == "gaussian" || filter.name == "gaussian_maxpool") {
+        return {with({{"sigma", 1.0}}), with({{"sigma", 0.6}}), with({{"sigma", 2.5}})};
+    }
     if (filter.name == "nlmeans") {
         return {with({}), with({{"patch", 1}, {"search", 3}, {"h", 5}}), with({{"patch", 0}, {"search", 2}, {"h", 20}})};
     }

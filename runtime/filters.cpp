@@ -60,6 +60,15 @@ std::vector<FilterInfo> make_filters() {
     filters.push_back({"maxpool", "2x2 max pooling, stride 2", {}, true,
                        [](int w, int h) { return std::pair{w / 2, h / 2}; }, 2,
                        [](const Image &in, const ParamValues &) { return reference::maxpool(in); }});
+    // Not a filter of FILTERS.md but the composition of two of them, the
+    // classic blur-then-pool workload: maxpool(gaussian(I, sigma)). It exists
+    // so that fused and two-stage implementations are compared as one function.
+    filters.push_back({"gaussian_maxpool", "gaussian (5x5, fixed point) then 2x2 max pooling",
+                       {{"sigma", 1.0, 1e-3, 1000, false, false, {}, "standard deviation of the weights"}},
+                       true, [](int w, int h) { return std::pair{w / 2, h / 2}; }, 2,
+                       [](const Image &in, const ParamValues &p) {
+                           return reference::maxpool(reference::gaussian(in, p.at("sigma")));
+                       }});
     filters.push_back({"nlmeans", "non-local means denoising",
                        {{"patch", 3, 0, 10, true, false, {}, "patch radius p"},
                         {"search", 10, 1, 30, true, false, {}, "search radius s"},
@@ -154,7 +163,7 @@ double reference_work_per_sample(const FilterInfo &filter, const ParamValues &p)
     auto get = [&](const char *name) { return p.count(name) ? p.at(name) : 0.0; };
     if (filter.name == "box") return std::pow(2 * get("radius") + 1, 2);
     if (filter.name == "median") return std::pow(get("size"), 2) * 4;
-    if (filter.name == "gaussian") return 25;
+    if (filter.name == "gaussian" || filter.name == "gaussian_maxpool") return 25;
     if (filter.name == "nlmeans") return std::pow(2 * get("search") + 1, 2) * std::pow(2 * get("patch") + 1, 2);
     return 4;
 }

@@ -3,6 +3,7 @@
 // floor(H/2); a last odd input column or row is never read.
 #include "cuda_check.h"
 #include "registry.h"
+#include "pool_word.cuh"
 #include "strip_words.cuh"
 
 namespace filterlab::handwritten {
@@ -23,15 +24,7 @@ __global__ void naive_kernel(Pool q) {
 }
 
 // 2. Each thread: 16 outputs of one row from two 32-byte reads (two 16-byte
-// loads per input row), one 16-byte store. The vertical maximum is taken on
-// 16-bit lanes holding the even and the odd pixels, then the horizontal one.
-__device__ inline uint32_t pool_word(uint32_t top, uint32_t bottom) {  // 4 input pixels -> 2 outputs in bytes 0, 1
-    const uint32_t even = __vmaxu2(top & 0x00ff00ffu, bottom & 0x00ff00ffu);
-    const uint32_t odd = __vmaxu2((top >> 8) & 0x00ff00ffu, (bottom >> 8) & 0x00ff00ffu);
-    const uint32_t m = __vmaxu2(even, odd);  // outputs in bits 0..7 and 16..23
-    return (m & 0xffu) | ((m >> 8) & 0xff00u);
-}
-
+// loads per input row), one 16-byte store (pool_word.cuh).
 __global__ void vectorized_kernel(Pool q) {
     const int x0 = (blockIdx.x * blockDim.x + threadIdx.x) * 16;  // first output column
     const int y = blockIdx.y * blockDim.y + threadIdx.y;

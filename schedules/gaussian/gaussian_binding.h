@@ -1,5 +1,6 @@
 // How a gaussian pipeline is called: gaussian(input, w0, w1, w2, output),
-// with the contract's weights computed on the host from sigma.
+// with the contract's weights computed on the host from sigma. Pipelines that
+// start with the Gaussian (gaussian_maxpool) are called the same way.
 #pragma once
 
 #include "halide_variant.h"
@@ -9,13 +10,19 @@ namespace filterlab {
 
 using GaussianPipeline = int (*)(halide_buffer_t *, int32_t, int32_t, int32_t, halide_buffer_t *);
 
-inline Variant gaussian_halide_variant(const std::string &name, Backend backend, const std::string &supports,
-                                       std::vector<CompiledPipeline<GaussianPipeline>> compiled) {
-    return halide_variant("gaussian", name, backend, supports,
+inline Variant gaussian_weights_variant(const std::string &filter, const std::string &name, Backend backend,
+                                        const std::string &supports,
+                                        std::vector<CompiledPipeline<GaussianPipeline>> compiled) {
+    return halide_variant(filter, name, backend, supports,
                           [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p) {
                               const auto w = reference::gaussian_weights(p.at("sigma"));
                               return select_pipeline(compiled, p)(in, w[2], w[1], w[0], out);
                           });
+}
+
+inline Variant gaussian_halide_variant(const std::string &name, Backend backend, const std::string &supports,
+                                       std::vector<CompiledPipeline<GaussianPipeline>> compiled) {
+    return gaussian_weights_variant("gaussian", name, backend, supports, std::move(compiled));
 }
 
 }  // namespace filterlab

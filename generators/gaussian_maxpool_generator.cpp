@@ -1,0 +1,36 @@
+#include "gaussian_maxpool.h"
+#include "layout.h"
+#include "schedule_registry.h"
+
+namespace {
+
+class GaussianMaxpoolGenerator : public Halide::Generator<GaussianMaxpoolGenerator> {
+public:
+    GeneratorParam<std::string> schedule{"schedule", ""};
+
+    Input<Buffer<uint8_t, 3>> input{"input"};
+    // The contract's Gaussian weights for the caller's sigma, as for gaussian.
+    Input<int32_t> w0{"w0"}, w1{"w1"}, w2{"w2"};
+    Output<Buffer<uint8_t, 3>> output{"output"};
+
+    void generate() {
+        using namespace filterlab;
+        gaussian_maxpool_pipeline::define(pipeline, input, input.dim(0).extent(), input.dim(1).extent(), w0, w1, w2,
+                                          output);
+        add_requirement(w0 >= 0 && w1 >= 0 && w2 >= 0 && w0 + 2 * w1 + 2 * w2 == 256,
+                        "gaussian_maxpool: the weights must be non-negative and sum to 256");
+        layout::constrain(input, output, get_target());
+        // floor(W/2) x floor(H/2): the harness guarantees it.
+        output.dim(0).set_bounds(0, input.dim(0).extent() / 2);
+        output.dim(1).set_bounds(0, input.dim(1).extent() / 2);
+        output.dim(2).set_bounds(0, input.dim(2).extent());
+        schedules::apply(schedule, pipeline, get_target());
+    }
+
+private:
+    filterlab::gaussian_maxpool_pipeline::Pipeline pipeline;
+};
+
+}  // namespace
+
+HALIDE_REGISTER_GENERATOR(GaussianMaxpoolGenerator, gaussian_maxpool)
