@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Gathers what the GPU machine needs into .device-build/ (ignored by git): the
-# CLI, the test binaries, the OpenCV plugin and the shared libraries it loads
-# that the GPU machine lacks. Run after a build; the GPU machine then runs
+# Gathers what the GPU machine needs into .device-build/bundle.tar.xz (ignored
+# by git; compressed, as what travels there is limited to 64 MiB): the CLI, the
+# test binaries, the OpenCV plugin and the shared libraries it loads that the
+# GPU machine lacks. Run after a build; the GPU machine then runs
+#   tar -xJf .device-build/bundle.tar.xz -C .device-build
 #   export FILTERLAB_IMAGES=$PWD/tests/images FILTERLAB_EXE=$PWD/.device-build/filterlab \
 #          LD_LIBRARY_PATH=$PWD/.device-build/lib
 # from the repository root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=.device-build
-rm -rf "$out"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
 mkdir -p "$out/plugins" "$out/lib"
 cp build/runtime/filterlab "$out/"
 for t in build/tests/test_*; do
@@ -24,4 +26,7 @@ for lib in libopencv_core.so.406 libopencv_imgproc.so.406 libopencv_photo.so.406
     [ -e "$src" ] || continue
     cp "$(readlink -f "$src")" "$out/lib/$lib"
 done
-du -sh "$out"
+rm -rf .device-build
+mkdir -p .device-build
+tar -C "$out" -cf - . | xz -T2 -6 >.device-build/bundle.tar.xz
+du -sh .device-build/bundle.tar.xz
