@@ -77,15 +77,19 @@ __device__ inline uint32_t blurred_word(const RowPass (&win)[5], int j, Gaussian
 // each row inside the image (words: its 16 blurred pixels, byte k of word j
 // the pixel x0+4j+k; meaningless where x0 >= width). Every lane of the warp
 // must call this (it shuffles), whatever its x0.
-template <int ROWS, typename Emit>
+// AHEAD: how many rows' loads are in flight ahead of the row being filtered
+// (more hides latency, costs 4 registers a row).
+template <int ROWS, int AHEAD, typename Emit>
 __device__ inline void blur_strip(const Plane &p, int x0, int y0, int lane, GaussianWeights k, Emit &&emit) {
     auto row = [&](int y) { return p.in + clamp_index(y, p.height - 1) * p.in_pitch; };
-    uint4 mid[ROWS + 4];  // all loads issued up front, to keep many in flight
+    constexpr int kInputRows = ROWS + 4;
+    uint4 mid[kInputRows];  // indices are constants after unrolling: registers
 #pragma unroll
-    for (int r = 0; r < ROWS + 4; r++) mid[r] = load_strip(row(y0 + r - 2), x0, p.width);
+    for (int r = 0; r < AHEAD && r < kInputRows; r++) mid[r] = load_strip(row(y0 + r - 2), x0, p.width);
     RowPass win[5];
 #pragma unroll
-    for (int r = 0; r < ROWS + 4; r++) {
+    for (int r = 0; r < kInputRows; r++) {
+        if (r + AHEAD < kInputRows) mid[r + AHEAD] = load_strip(row(y0 + r + AHEAD - 2), x0, p.width);
 #pragma unroll
         for (int i = 0; i < 4; i++) win[i] = win[i + 1];
         win[4] = row_pass(row_words(row(y0 + r - 2), mid[r], x0, p.width, lane).w, k);

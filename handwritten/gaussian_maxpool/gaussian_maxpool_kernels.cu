@@ -23,7 +23,7 @@ __global__ void __launch_bounds__(32 * kWarps) fused_kernel(Plane p, int out_wid
     const int y0 = (blockIdx.y * kWarps + threadIdx.y) * kRows;  // even
     if (y0 >= 2 * out_height) return;  // the whole warp: its lanes share y0
     uint32_t top[4];
-    blur_strip<kRows>(p, x0, y0, lane, k, [&](int y, const uint32_t (&words)[4]) {
+    blur_strip<kRows, kRows + 4>(p, x0, y0, lane, k, [&](int y, const uint32_t (&words)[4]) {
         if (y % 2 == 0) {
 #pragma unroll
             for (int j = 0; j < 4; j++) top[j] = words[j];
