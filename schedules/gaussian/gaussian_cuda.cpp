@@ -27,3 +27,16 @@ FILTERLAB_SCHEDULE(gaussian, cuda, shared_rows, "") {
 FILTERLAB_SCHEDULE(gaussian, cuda, rows8, "") {
     filterlab::schedules::thread_blocks(p.output, p.x, p.y, p.c, 4, 8, 4);
 }
+
+// As rows8, but the block's input tile (with its 2-pixel halo) is first
+// staged in shared memory, one clamped byte load per sample by all threads
+// together; the unrolled per-thread windows then read shared memory, where
+// the clamp is gone and loads can be vectors, instead of gathering each byte
+// from global memory through the clamp.
+FILTERLAB_SCHEDULE(gaussian, cuda, staged_rows8, "") {
+    filterlab::schedules::thread_blocks(p.output, p.x, p.y, p.c, 4, 8, 4);
+    Var sxo{"sxo"}, syo{"syo"}, sxi{"sxi"}, syi{"syi"};
+    p.clamped.compute_at(p.output, p.c)  // the innermost block loop
+        .tile(p.x, p.y, sxo, syo, sxi, syi, 32, 4, TailStrategy::RoundUp)
+        .gpu_threads(sxi, syi);
+}
