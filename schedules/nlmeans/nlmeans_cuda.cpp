@@ -1,0 +1,65 @@
+// CUDA schedules of non-local means. Outputs use GuardWithIf (any size);
+// per-offset stages may compute a little past their tile (the input is
+// clamped).
+#include "nlmeans.h"
+#include "schedule_registry.h"
+
+using namespace Halide;
+
+// The straightforward order, one kernel per stage and offset over the whole
+// image (diff, row sums, weights, accumulation), as the integral-image method
+// does: every kernel is simple and coalesced, at the cost of four round trips
+// through global memory per offset. Truly compute_root is not possible for
+// the per-offset stages: at root they would be stored for all (2s+1)^2
+// offsets at once (1.8 GB per stage for 1024^2 and s = 10), so they are
+// computed at the host loop over offsets, the outermost level Halide allows
+// inside a reduction, and stored at root folded to one offset.
+FILTERLAB_SCHEDULE(nlmeans, cuda, per_offset, "") {
+    const RVar &ox = p.offsets.x, &oy = p.offsets.y;
+    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
+    p.output.compute_root().gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf).gpu_blocks(p.c);
+    p.accum.compute_root().gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf).gpu_blocks(p.c);
+    p.accum.update()
+        .reorder(p.x, p.y, p.c, ox, oy)
+        .gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf)
+        .gpu_blocks(p.c);
+    for (Func stage : {p.diff, p.patch_rows, p.weight}) {
+        stage.store_root()
+            .compute_at(p.accum, ox)
+            .fold_storage(p.dx, 1)
+            .fold_storage(p.dy, 1)
+            .gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::RoundUp);
+    }
+}
+
+// Fused: each block owns 32x32 outputs and loops over the offsets itself.
+// Per offset its threads compute the tile's squared differences (with the
+// patch halo) and row sums into shared memory, then each thread sums 4
+// columns of row sums vertically (unrolled, so the 2p+4 rows it reads are
+// loaded once), takes the weights and accumulates into the block's shared
+// accumulators: no per-offset stage touches global memory, and the input
+// reads are L1 hits.
+FILTERLAB_SCHEDULE(nlmeans, cuda, fused, "") {
+    const RVar &ox = p.offsets.x, &oy = p.offsets.y;
+    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, yt{"yt"}, yr{"yr"};
+    p.output.compute_root()
+        .tile(p.x, p.y, xo, yo, xi, yi, 32, 32, TailStrategy::GuardWithIf)
+        .split(yi, yt, yr, 4, TailStrategy::GuardWithIf)
+        .reorder(p.c, yr, xi, yt, xo, yo)
+        .unroll(yr)
+        .gpu_blocks(xo, yo)
+        .gpu_threads(xi, yt);
+    p.accum.compute_at(p.output, xo).split(p.y, yt, yr, 4, TailStrategy::RoundUp).unroll(yr).gpu_threads(p.x, yt);
+    p.accum.update()
+        .split(p.y, yt, yr, 4, TailStrategy::RoundUp)
+        .reorder(yr, p.c, p.x, yt, ox, oy)
+        .unroll(yr)
+        .gpu_threads(p.x, yt);
+    p.weight.compute_at(p.accum, p.x).unroll(p.y);
+    for (Func stage : {p.diff, p.patch_rows}) {
+        Var sxo{"sxo"}, syo{"syo"}, sxi{"sxi"}, syi{"syi"};
+        stage.compute_at(p.accum, ox)
+            .tile(p.x, p.y, sxo, syo, sxi, syi, 32, 8, TailStrategy::RoundUp)
+            .gpu_threads(sxi, syi);
+    }
+}
