@@ -17,11 +17,13 @@ namespace filterlab::nlmeans_pipeline {
 struct Pipeline {
     Halide::Var x{"x"}, y{"y"}, c{"c"}, dx{"dx"}, dy{"dy"};
     Halide::RDom offsets;                  // (dx, dy) over the search window
+    Halide::RDom across, down;             // the 2p+1 columns, and rows, of a patch
     Halide::Expr channels;                 // C
+    Halide::Expr patch_radius;             // p
     Halide::Func clamped{"clamped"};       // J: the input as float, clamp border
     Halide::Func diff{"diff"};             // per offset: squared differences summed over channels
     Halide::Func patch_rows{"patch_rows"};  // per offset: diff summed over the 2p+1 columns of a patch row
-    Halide::Func patch{"patch"};           // per offset: patch_rows summed over 2p+1 rows, C*P*d^2
+    Halide::Func patch{"patch_sum"};       // per offset: patch_rows summed over 2p+1 rows, C*P*d^2
     Halide::Func weight{"weight"};         // per offset: exp(-d^2 / h^2)
     Halide::Func sample_or_one{"sample_or_one"};  // J for c < C, 1 for c = C (so the sum of weights rides along)
     Halide::Func accum{"accum"};           // sum over offsets of weight * sample_or_one: numerators and denominator
@@ -34,16 +36,20 @@ inline void define(Pipeline &p, const Halide::Func &input, const Halide::Expr &w
     using namespace Halide;
     const Var &x = p.x, &y = p.y, &c = p.c, &dx = p.dx, &dy = p.dy;
     p.channels = channels;
+    p.patch_radius = patch_radius;
     p.clamped(x, y, c) = cast<float>(input(clamp(x, 0, width - 1), clamp(y, 0, height - 1), c));
 
     RDom ch(0, channels, "ch");
     Expr difference = p.clamped(x, y, ch) - p.clamped(x + dx, y + dy, ch);
     p.diff(x, y, dx, dy) = sum(difference * difference);
 
-    RDom i(-patch_radius, 2 * patch_radius + 1, "i");
-    p.patch_rows(x, y, dx, dy) = sum(p.diff(x + i, y, dx, dy));
-    RDom j(-patch_radius, 2 * patch_radius + 1, "j");
-    p.patch(x, y, dx, dy) = sum(p.patch_rows(x, y + j, dx, dy));
+    // Named reductions rather than sum(), so that schedules can unroll them.
+    p.across = RDom(-patch_radius, 2 * patch_radius + 1, "across");
+    p.patch_rows(x, y, dx, dy) = 0.0f;
+    p.patch_rows(x, y, dx, dy) += p.diff(x + p.across, y, dx, dy);
+    p.down = RDom(-patch_radius, 2 * patch_radius + 1, "down");
+    p.patch(x, y, dx, dy) = 0.0f;
+    p.patch(x, y, dx, dy) += p.patch_rows(x, y + p.down, dx, dy);
 
     Expr patch_size = cast<float>((2 * patch_radius + 1) * (2 * patch_radius + 1));
     Expr inverse_scale = 1.0f / (cast<float>(channels) * patch_size * h * h);  // 1 / (C*P*h^2)

@@ -7,7 +7,8 @@
 using namespace Halide;
 
 // The straightforward order, one kernel per stage and offset over the whole
-// image (diff, row sums, weights, accumulation), as the integral-image method
+// image (diff, row sums, vertical sums with weights, accumulation; the row
+// sums' initialisation is one more), as the integral-image method
 // does: every kernel is simple and coalesced, at the cost of four round trips
 // through global memory per offset. Truly compute_root is not possible for
 // the per-offset stages: at root they would be stored for all (2s+1)^2
@@ -30,15 +31,18 @@ FILTERLAB_SCHEDULE(nlmeans, cuda, per_offset, "") {
             .fold_storage(p.dy, 1)
             .gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::RoundUp);
     }
+    p.patch_rows.update().gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::RoundUp);
 }
 
 // Fused: each block owns 32x32 outputs and loops over the offsets itself.
 // Per offset its threads compute the tile's squared differences (with the
-// patch halo) and row sums into shared memory, then each thread sums 4
-// columns of row sums vertically (unrolled, so the 2p+4 rows it reads are
-// loaded once), takes the weights and accumulates into the block's shared
+// patch halo) and row sums into shared memory; then each thread sums 4
+// outputs' columns of row sums vertically (the 2p+4 rows it needs loaded
+// once), takes the weights and accumulates into the block's shared
 // accumulators: no per-offset stage touches global memory, and the input
-// reads are L1 hits.
+// reads are L1 hits. For the default patch (p = 3) the patch loops are
+// unrolled, which removes their overhead and lets the vertical sums share
+// loads; other radii run the same schedule with loops.
 FILTERLAB_SCHEDULE(nlmeans, cuda, fused, "") {
     const RVar &ox = p.offsets.x, &oy = p.offsets.y;
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, yt{"yt"}, yr{"yr"};
@@ -55,11 +59,19 @@ FILTERLAB_SCHEDULE(nlmeans, cuda, fused, "") {
         .reorder(yr, p.c, p.x, yt, ox, oy)
         .unroll(yr)
         .gpu_threads(p.x, yt);
-    p.weight.compute_at(p.accum, p.x).unroll(p.y);
-    for (Func stage : {p.diff, p.patch_rows}) {
-        Var sxo{"sxo"}, syo{"syo"}, sxi{"sxi"}, syi{"syi"};
+    // Per thread: the weights and patch sums of its 4 outputs, in registers.
+    for (Func stage : {p.weight, p.patch}) stage.compute_at(p.accum, p.x).unroll(p.y);
+    p.patch.update().unroll(p.y);
+    p.patch.update().specialize(p.patch_radius == 3).unroll(p.down.x);
+    // The differences and the row sums of the tile in shared memory; each row
+    // sum is accumulated in a register (computed per thread) and stored once.
+    Func rows_shared = p.patch_rows.in(p.patch);
+    Var sxo{"sxo"}, syo{"syo"}, sxi{"sxi"}, syi{"syi"};
+    for (Func stage : {p.diff, rows_shared}) {
         stage.compute_at(p.accum, ox)
             .tile(p.x, p.y, sxo, syo, sxi, syi, 32, 8, TailStrategy::RoundUp)
             .gpu_threads(sxi, syi);
     }
+    p.patch_rows.compute_at(rows_shared, sxi);
+    p.patch_rows.update().specialize(p.patch_radius == 3).unroll(p.across.x);
 }
