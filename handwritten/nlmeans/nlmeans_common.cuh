@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <utility>
 
 #include "cuda_check.h"
 #include "registry.h"
@@ -58,9 +59,19 @@ class Scratch {
 public:
     explicit Scratch(std::size_t count) {
         cuda_check(cudaMallocAsync(reinterpret_cast<void **>(&data_), count * sizeof(T), 0), "cudaMallocAsync");
-        cuda_check(cudaMemsetAsync(data_, 0, count * sizeof(T), 0), "cudaMemsetAsync");
+        const cudaError_t status = cudaMemsetAsync(data_, 0, count * sizeof(T), 0);
+        if (status != cudaSuccess) cudaFreeAsync(data_, 0);  // the constructor fails: no destructor
+        cuda_check(status, "cudaMemsetAsync");
     }
-    ~Scratch() { cudaFreeAsync(data_, 0); }  // a destructor cannot throw; a failure here shows at the next call
+    // Checked release, at the end of a call.
+    void release() {
+        T *data = std::exchange(data_, nullptr);
+        cuda_check(cudaFreeAsync(data, 0), "cudaFreeAsync");
+    }
+    // Unchecked, only when a call throws before release(): its error is the one to report.
+    ~Scratch() {
+        if (data_) cudaFreeAsync(data_, 0);
+    }
     Scratch(const Scratch &) = delete;
     Scratch &operator=(const Scratch &) = delete;
     T *get() const { return data_; }

@@ -103,6 +103,8 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &values,
             check_launch("nlmeans weights_kernel");
         }
     normalise(img, accum.get());
+    tables.release();
+    accum.release();
 }
 
 void run_per_offset(const PlanarView &in, const PlanarView &out, const ParamValues &values) {
