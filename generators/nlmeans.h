@@ -1,0 +1,69 @@
+// nlmeans, FILTERS.md: non-local means in float. For each search offset
+// (dx, dy) in [-s, s]^2:
+//   diff(x, y)  = sum_c (J(x, y, c) - J(x+dx, y+dy, c))^2      squared differences
+//   patch(x, y) = sum_{|i|,|j|<=p} diff(x+i, y+j)              = C*P*d^2, a box sum
+//   weight      = exp(-patch / (C*P*h^2))
+// then u = sum w*J(x+dx, y+dy, c) / sum w, rounded half up after clamping.
+// The offsets are pure dimensions (dx, dy) of the per-offset stages, so a
+// schedule decides how much of which offset lives where; the accumulation
+// is the one reduction over them. The algorithm only; schedules/nlmeans/
+// holds the schedules.
+#pragma once
+
+#include "Halide.h"
+
+namespace filterlab::nlmeans_pipeline {
+
+struct Pipeline {
+    Halide::Var x{"x"}, y{"y"}, c{"c"}, dx{"dx"}, dy{"dy"};
+    Halide::RDom offsets;                  // (dx, dy) over the search window
+    Halide::RDom across, down;             // the 2p+1 columns, and rows, of a patch
+    Halide::Expr channels;                 // C
+    Halide::Expr patch_radius;             // p
+    Halide::Func clamped{"clamped"};       // J: the input as float, clamp border
+    Halide::Func diff{"diff"};             // per offset: squared differences summed over channels
+    Halide::Func patch_rows{"patch_rows"};  // per offset: diff summed over the 2p+1 columns of a patch row
+    Halide::Func patch{"patch_sum"};       // per offset: patch_rows summed over 2p+1 rows, C*P*d^2
+    Halide::Func weight{"weight"};         // per offset: exp(-d^2 / h^2)
+    Halide::Func sample_or_one{"sample_or_one"};  // J for c < C, 1 for c = C (so the sum of weights rides along)
+    Halide::Func accum{"accum"};           // sum over offsets of weight * sample_or_one: numerators and denominator
+    Halide::Func output;
+};
+
+inline void define(Pipeline &p, const Halide::Func &input, const Halide::Expr &width, const Halide::Expr &height,
+                   const Halide::Expr &channels, const Halide::Expr &patch_radius, const Halide::Expr &search_radius,
+                   const Halide::Expr &h, Halide::Func output) {
+    using namespace Halide;
+    const Var &x = p.x, &y = p.y, &c = p.c, &dx = p.dx, &dy = p.dy;
+    p.channels = channels;
+    p.patch_radius = patch_radius;
+    p.clamped(x, y, c) = cast<float>(input(clamp(x, 0, width - 1), clamp(y, 0, height - 1), c));
+
+    RDom ch(0, channels, "ch");
+    Expr difference = p.clamped(x, y, ch) - p.clamped(x + dx, y + dy, ch);
+    p.diff(x, y, dx, dy) = sum(difference * difference);
+
+    // Named reductions rather than sum(), so that schedules can unroll them.
+    p.across = RDom(-patch_radius, 2 * patch_radius + 1, "across");
+    p.patch_rows(x, y, dx, dy) = 0.0f;
+    p.patch_rows(x, y, dx, dy) += p.diff(x + p.across, y, dx, dy);
+    p.down = RDom(-patch_radius, 2 * patch_radius + 1, "down");
+    p.patch(x, y, dx, dy) = 0.0f;
+    p.patch(x, y, dx, dy) += p.patch_rows(x, y + p.down, dx, dy);
+
+    Expr patch_size = cast<float>((2 * patch_radius + 1) * (2 * patch_radius + 1));
+    Expr inverse_scale = 1.0f / (cast<float>(channels) * patch_size * h * h);  // 1 / (C*P*h^2)
+    p.weight(x, y, dx, dy) = exp(-p.patch(x, y, dx, dy) * inverse_scale);
+
+    p.sample_or_one(x, y, c) = select(c < channels, p.clamped(x, y, min(c, channels - 1)), 1.0f);
+    p.offsets = RDom(-search_radius, 2 * search_radius + 1, -search_radius, 2 * search_radius + 1, "offsets");
+    const RVar &ox = p.offsets.x, &oy = p.offsets.y;
+    p.accum(x, y, c) = 0.0f;
+    p.accum(x, y, c) += p.weight(x, y, ox, oy) * p.sample_or_one(x + ox, y + oy, c);
+
+    Expr u = p.accum(x, y, c) / p.accum(x, y, channels);
+    p.output = output;
+    p.output(x, y, c) = cast<uint8_t>(floor(clamp(u, 0.0f, 255.0f) + 0.5f));
+}
+
+}  // namespace filterlab::nlmeans_pipeline

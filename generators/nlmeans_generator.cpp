@@ -1,0 +1,36 @@
+#include "layout.h"
+#include "nlmeans.h"
+#include "schedule_registry.h"
+
+namespace {
+
+class NlmeansGenerator : public Halide::Generator<NlmeansGenerator> {
+public:
+    GeneratorParam<std::string> schedule{"schedule", ""};
+
+    Input<Buffer<uint8_t, 3>> input{"input"};
+    Input<int32_t> patch{"patch"};    // p: the patch is (2p+1)^2
+    Input<int32_t> search{"search"};  // s: the search window is (2s+1)^2
+    Input<float> h{"h"};
+    Output<Buffer<uint8_t, 3>> output{"output"};
+
+    void generate() {
+        using namespace filterlab;
+        nlmeans_pipeline::define(pipeline, input, input.dim(0).extent(), input.dim(1).extent(),
+                                 input.dim(2).extent(), patch, search, h, output);
+        // The contract's ranges (h from 1e-3, as the suite's parameter domain).
+        add_requirement(patch >= 0 && patch <= 10, "nlmeans: patch must be in 0..10, got ", patch);
+        add_requirement(search >= 1 && search <= 30, "nlmeans: search must be in 1..30, got ", search);
+        add_requirement(h >= 1e-3f && h <= 1000.0f, "nlmeans: h must be in [1e-3, 1000], got ", h);
+        layout::constrain(input, output, get_target());
+        layout::same_size(input, output);
+        schedules::apply(schedule, pipeline, get_target());
+    }
+
+private:
+    filterlab::nlmeans_pipeline::Pipeline pipeline;
+};
+
+}  // namespace
+
+HALIDE_REGISTER_GENERATOR(NlmeansGenerator, nlmeans)

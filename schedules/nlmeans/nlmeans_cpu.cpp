@@ -1,0 +1,74 @@
+// CPU schedules of non-local means. The accumulation's update runs over the
+// offsets outside the pixels (reorder), so every per-offset stage can be
+// computed per offset at the offset loop (compute_at offsets.x) and reused by
+// all channels. Outputs use GuardWithIf (any size); the per-offset stages may
+// compute a little past a tile (RoundUp), which the clamped input makes safe.
+#include "nlmeans.h"
+#include "schedule_registry.h"
+
+using namespace Halide;
+
+namespace {
+
+// A stage computed at `at`, vectorised over x, its update (if any) too.
+void vectorized_at(Func stage, const LoopLevel &at, const Var &x, int vector) {
+    stage.compute_at(at).vectorize(x, vector, TailStrategy::RoundUp);
+    if (stage.has_update_definition()) stage.update().vectorize(x, vector, TailStrategy::RoundUp);
+}
+
+// The output in tiles of width x height (all channels of a tile together),
+// spread over the cores, each tile's accumulators computed per tile; the
+// accumulation's update is left for the caller to order.
+void parallel_tiles(filterlab::nlmeans_pipeline::Pipeline &p, int width, int height, int vector) {
+    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, tile{"tile"};
+    p.output.compute_root()
+        .tile(p.x, p.y, xo, yo, xi, yi, width, height, TailStrategy::GuardWithIf)
+        .reorder(xi, yi, p.c, xo, yo)
+        .fuse(xo, yo, tile)
+        .parallel(tile)
+        .vectorize(xi, vector, TailStrategy::GuardWithIf);
+    p.accum.compute_at(p.output, tile).vectorize(p.x, vector, TailStrategy::RoundUp);
+}
+
+}  // namespace
+
+// Per offset, each stage over the whole image, serial and scalar: the
+// integral-image order of work (no recomputation, whole-image intermediates),
+// the baseline the other schedules are measured against.
+FILTERLAB_SCHEDULE(nlmeans, cpu, naive, "") {
+    const RVar &ox = p.offsets.x, &oy = p.offsets.y;
+    p.accum.compute_root();
+    p.accum.update().reorder(p.x, p.y, p.c, ox, oy);
+    for (Func stage : {p.diff, p.patch_rows, p.patch, p.weight}) stage.compute_at(p.accum, ox);
+    p.output.compute_root();
+}
+
+// Tiles of 64x32 outputs over all cores: per tile and offset, the squared
+// differences, row sums, patch sums and weights of the tile (plus its patch
+// halo) are computed vectorised into buffers of a few KB that stay in L1, and
+// the accumulators of the tile too; nothing per offset leaves the tile.
+FILTERLAB_SCHEDULE(nlmeans, cpu, tiled, "") {
+    const int vector = target.natural_vector_size<float>();
+    const RVar &ox = p.offsets.x, &oy = p.offsets.y;
+    parallel_tiles(p, 64, 32, vector);
+    p.accum.update().reorder(p.x, p.y, p.c, ox, oy).vectorize(p.x, vector, TailStrategy::RoundUp);
+    for (Func stage : {p.diff, p.patch_rows, p.patch, p.weight}) vectorized_at(stage, LoopLevel(p.accum, ox), p.x, vector);
+}
+
+// Line buffers: tiles of 128x32, and within a tile each offset walks down the
+// rows with the squared differences and row sums sliding (Halide's sliding
+// window keeps 2p+1 rows of each and computes one new row per output row).
+// Compared with `tiled` it stores 2p+1 rows per stage instead of the tile plus
+// its halo and recomputes no halo row inside a tile, but the offset loop now
+// holds the tile's accumulators (about 32 KB gray) instead of a few KB.
+FILTERLAB_SCHEDULE(nlmeans, cpu, sliding, "") {
+    const int vector = target.natural_vector_size<float>();
+    const RVar &ox = p.offsets.x, &oy = p.offsets.y;
+    parallel_tiles(p, 128, 32, vector);
+    p.accum.update().reorder(p.x, p.c, p.y, ox, oy).vectorize(p.x, vector, TailStrategy::RoundUp);
+    for (Func stage : {p.diff, p.patch_rows}) {
+        vectorized_at(stage, LoopLevel(p.accum, p.y), p.x, vector);
+        stage.store_at(p.accum, ox);
+    }
+    for (Func stage : {p.patch, p.weight}) vectorized_at(stage, LoopLevel(p.accum, p.y), p.x, vector);
+}
