@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstring>
 #include <fmt/format.h>
@@ -107,7 +108,7 @@ Stats time_to_interleaved(const BenchOptions &o, const std::vector<Image> &plana
 
 bool measured(const BatchResult &r) { return r.status == "ok" || r.status == "differs"; }
 
-std::string cell(const Stats &s) { return s.samples ? fmt::format("{:.3f}", s.median) : ""; }
+std::string cell(const Stats &s) { return s.samples ? fmt::format("{:.6f}", s.median) : ""; }
 
 nlohmann::json stats_json(const Stats &s) {
     if (!s.samples) return nullptr;
@@ -137,8 +138,8 @@ void write_results(const std::string &dir, const BenchOptions &o, const BatchSha
         const Variant &v = *r.variant;
         const Stats &k = r.ms[Phase::kernel], &e2e = r.ms[Phase::total_pinned];
         const int threads = v.backend == Backend::cpu ? halide_thread_count() : 0;
-        const std::string per_image = k.samples ? fmt::format("{:.4f}", k.median / b.images) : "";
-        const std::string per_image_pinned = e2e.samples ? fmt::format("{:.4f}", e2e.median / b.images) : "";
+        const std::string per_image = k.samples ? fmt::format("{:.6f}", k.median / b.images) : "";
+        const std::string per_image_pinned = e2e.samples ? fmt::format("{:.6f}", e2e.median / b.images) : "";
         const std::string mp = k.samples ? fmt::format("{:.1f}", mp_per_s(b, k)) : "";
         const std::string mp_pinned = e2e.samples ? fmt::format("{:.1f}", mp_per_s(b, e2e)) : "";
         std::string note = r.note;
@@ -146,14 +147,14 @@ void write_results(const std::string &dir, const BenchOptions &o, const BatchSha
         csv << fmt::format("{},{},{},{},{},{},{},{},{},{}", v.filter, v.name, to_string(v.backend), to_string(v.kind),
                            b.images, b.width, b.height, r.channels, format_params(r.params), r.status);
         for (const Stats &s : r.ms) csv << "," << cell(s);
-        for (const Stats &s : r.ms) csv << "," << (s.samples ? fmt::format("{:.3f},{:.3f}", s.p25, s.p75) : ",");
+        for (const Stats &s : r.ms) csv << "," << (s.samples ? fmt::format("{:.6f},{:.6f}", s.p25, s.p75) : ",");
         csv << fmt::format(",{},{},{},{},{},{},{}\n", k.samples, per_image, per_image_pinned, mp, mp_pinned, threads,
                            note);
 
         auto shown = [](const Stats &s) { return s.samples ? fmt::format("{:.2f}", s.median) : "-"; };
         table += fmt::format("{:<16} {:<20} {:<4}", v.filter, v.name, to_string(v.backend));
         for (const Stats &s : r.ms) table += fmt::format(" {:>9}", shown(s));
-        table += fmt::format(" {:>8} {:>8} {:>8}  {}\n", per_image.empty() ? "-" : per_image.substr(0, 8),
+        table += fmt::format(" {:>8} {:>8} {:>8}  {}\n", k.samples ? fmt::format("{:.3f}", k.median / b.images) : "-",
                              mp.empty() ? "-" : mp, mp_pinned.empty() ? "-" : mp_pinned,
                              r.status == "ok" ? "ok" : r.status + ": " + r.note);
 
@@ -182,21 +183,19 @@ void write_results(const std::string &dir, const BenchOptions &o, const BatchSha
 }  // namespace
 
 std::pair<int, int> parse_batch_size(const std::string &text) {
-    const auto bad = [&](const std::string &why) {
-        return Error("bench: --batch-size must be WIDTHxHEIGHT (e.g. 4096x2304), got '" + text + "'" + why);
-    };
+    const Error malformed("bench: --batch-size must be WIDTHxHEIGHT (e.g. 4096x2304), got '" + text + "'");
     const std::size_t x = text.find('x');
-    if (x == std::string::npos) throw bad("");
+    if (x == std::string::npos) throw malformed;
     long long side[2] = {0, 0};
     const std::string parts[2] = {text.substr(0, x), text.substr(x + 1)};
     for (int i = 0; i < 2; i++) {
         const char *begin = parts[i].data(), *end = begin + parts[i].size();
+        if (parts[i].empty() || !std::isdigit(static_cast<unsigned char>(parts[i][0]))) throw malformed;
         const auto [at, ec] = std::from_chars(begin, end, side[i]);
-        if (parts[i].empty() || !std::isdigit(static_cast<unsigned char>(parts[i][0])) || ec != std::errc() ||
-            at != end) {
-            throw bad(ec == std::errc::result_out_of_range ? " (too large)" : "");
+        if (at != end || (ec != std::errc() && ec != std::errc::result_out_of_range)) throw malformed;
+        if (ec == std::errc::result_out_of_range || side[i] < 1 || side[i] > kMaxSide) {
+            throw Error(fmt::format("bench: --batch-size {}: each side must be 1..{}", text, kMaxSide));
         }
-        if (side[i] < 1 || side[i] > kMaxSide) throw bad(fmt::format(": each side must be 1..{}", kMaxSide));
     }
     return {static_cast<int>(side[0]), static_cast<int>(side[1])};
 }
