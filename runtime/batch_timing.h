@@ -48,9 +48,9 @@ struct Phase {
         count
     };
 };
-constexpr std::array<const char *, Phase::count> kPhaseNames = {
-    "to_planar",  "to_interleaved", "h2d_pageable",   "h2d_pinned",  "kernel",
-    "d2h_pageable", "d2h_pinned",   "total_pageable", "total_pinned"};
+constexpr std::array<const char *, Phase::count> kPhaseNames = {"to_planar",  "to_interleaved", "h2d_pageable",
+                                                                "h2d_pinned", "kernel",         "d2h_pageable",
+                                                                "d2h_pinned", "total_pageable", "total_pinned"};
 
 struct BatchResult {
     const Variant *variant;

@@ -14,6 +14,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "batch_report.h"
 #include "batch_timing.h"
 #include "bench_common.h"
 #include "cuda_support.h"
@@ -61,8 +62,8 @@ void check_memory(const BatchShape &b, const std::vector<const Variant *> &chose
     const std::size_t host_free = available_host_memory();
     const std::string what = fmt::format("a batch of {} images of {}x{}x{}", b.images, b.width, b.height, channels);
     if (host > host_free) {
-        throw Error(fmt::format("bench: {} needs about {} of host memory, {} available", what, mib(host),
-                                mib(host_free)));
+        throw Error(
+            fmt::format("bench: {} needs about {} of host memory, {} available", what, mib(host), mib(host_free)));
     }
     if (!any_cuda) return;
     const std::size_t gpu_free = cuda::free_memory_bytes();
@@ -92,7 +93,8 @@ Stats time_to_planar(const BenchOptions &o, const BatchShape &b, int channels,
     planar.resize(b.images);
     return repeat(o, [&] {
         const auto start = std::chrono::steady_clock::now();
-        for (int i = 0; i < b.images; i++) planar[i] = from_interleaved(interleaved[i].data(), b.width, b.height, channels);
+        for (int i = 0; i < b.images; i++)
+            planar[i] = from_interleaved(interleaved[i].data(), b.width, b.height, channels);
         return ms_since(start);
     });
 }
@@ -108,76 +110,54 @@ Stats time_to_interleaved(const BenchOptions &o, const std::vector<Image> &plana
 
 bool measured(const BatchResult &r) { return r.status == "ok" || r.status == "differs"; }
 
-std::string cell(const Stats &s) { return s.samples ? fmt::format("{:.6f}", s.median) : ""; }
+// One filter's share of a batch at one channel count: what its variants share.
+struct FilterBatch {
+    const FilterInfo &filter;
+    ParamValues params;
+    int channels;
+    const std::vector<Image> &inputs;
+    BatchShape out;
+    std::vector<Image> outputs;  // planar, host
+    Stats to_planar_ms, to_interleaved_ms;
+    std::optional<Image> reference;       // of the first input, for the first variant checked
+    std::unique_ptr<DeviceBatch> device;  // made for the first CUDA variant timed
+};
 
-nlohmann::json stats_json(const Stats &s) {
-    if (!s.samples) return nullptr;
-    return {{"median_ms", s.median}, {"p25_ms", s.p25}, {"p75_ms", s.p75},
-            {"min_ms", s.min},       {"max_ms", s.max}, {"samples", s.samples}};
-}
-
-// Megapixels (of input) per second for a batch taking `s` milliseconds.
-double mp_per_s(const BatchShape &b, const Stats &s) {
-    return s.samples ? double(b.images) * b.width * b.height / (s.median * 1e3) : 0;
-}
-
-void write_results(const std::string &dir, const BenchOptions &o, const BatchShape &b,
-                   const std::vector<BatchResult> &results, nlohmann::json context) {
-    std::ofstream csv(dir + "/batch.csv");
-    csv << "filter,variant,backend,kind,images,width,height,channels,params,status";
-    for (const char *phase : kPhaseNames) csv << "," << phase << "_ms";
-    for (const char *phase : kPhaseNames) csv << "," << phase << "_p25_ms," << phase << "_p75_ms";
-    csv << ",samples,per_image_ms,per_image_pinned_ms,mp_per_s,mp_per_s_pinned,threads,note\n";
-    std::string table = fmt::format("{:<16} {:<20} {:<4} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} "
-                                    "{:>8} {:>8}  {}\n",
-                                    "filter", "variant", "back", "to_planar", "to_interl", "h2d_page", "h2d_pin",
-                                    "kernel", "d2h_page", "d2h_pin", "e2e_page", "e2e_pin", "ms/image", "MP/s",
-                                    "MP/s e2e", "status");
-    nlohmann::json rows = nlohmann::json::array();
-    for (const BatchResult &r : results) {
-        const Variant &v = *r.variant;
-        const Stats &k = r.ms[Phase::kernel], &e2e = r.ms[Phase::total_pinned];
-        const int threads = v.backend == Backend::cpu ? halide_thread_count() : 0;
-        const std::string per_image = k.samples ? fmt::format("{:.6f}", k.median / b.images) : "";
-        const std::string per_image_pinned = e2e.samples ? fmt::format("{:.6f}", e2e.median / b.images) : "";
-        const std::string mp = k.samples ? fmt::format("{:.1f}", mp_per_s(b, k)) : "";
-        const std::string mp_pinned = e2e.samples ? fmt::format("{:.1f}", mp_per_s(b, e2e)) : "";
-        std::string note = r.note;
-        std::replace(note.begin(), note.end(), ',', ';');
-        csv << fmt::format("{},{},{},{},{},{},{},{},{},{}", v.filter, v.name, to_string(v.backend), to_string(v.kind),
-                           b.images, b.width, b.height, r.channels, format_params(r.params), r.status);
-        for (const Stats &s : r.ms) csv << "," << cell(s);
-        for (const Stats &s : r.ms) csv << "," << (s.samples ? fmt::format("{:.6f},{:.6f}", s.p25, s.p75) : ",");
-        csv << fmt::format(",{},{},{},{},{},{},{}\n", k.samples, per_image, per_image_pinned, mp, mp_pinned, threads,
-                           note);
-
-        auto shown = [](const Stats &s) { return s.samples ? fmt::format("{:.2f}", s.median) : "-"; };
-        table += fmt::format("{:<16} {:<20} {:<4}", v.filter, v.name, to_string(v.backend));
-        for (const Stats &s : r.ms) table += fmt::format(" {:>9}", shown(s));
-        table += fmt::format(" {:>8} {:>8} {:>8}  {}\n", k.samples ? fmt::format("{:.3f}", k.median / b.images) : "-",
-                             mp.empty() ? "-" : mp, mp_pinned.empty() ? "-" : mp_pinned,
-                             r.status == "ok" ? "ok" : r.status + ": " + r.note);
-
-        nlohmann::json phases;
-        for (int p = 0; p < Phase::count; p++) phases[kPhaseNames[p]] = stats_json(r.ms[p]);
-        rows.push_back({{"filter", v.filter}, {"variant", v.name}, {"backend", to_string(v.backend)},
-                        {"kind", to_string(v.kind)}, {"images", b.images}, {"width", b.width},
-                        {"height", b.height}, {"channels", r.channels}, {"params", r.params},
-                        {"status", r.status}, {"note", r.note}, {"phases", phases}, {"threads", threads},
-                        {"per_image_ms", k.samples ? nlohmann::json(k.median / b.images) : nullptr},
-                        {"mp_per_s", k.samples ? nlohmann::json(mp_per_s(b, k)) : nullptr},
-                        {"mp_per_s_pinned", e2e.samples ? nlohmann::json(mp_per_s(b, e2e)) : nullptr}});
+// Checks the variant on the first image, then times it on the whole batch;
+// whatever stops it ends in the result's status.
+BatchResult measure(const BenchOptions &o, const Variant &v, FilterBatch &fb) {
+    BatchResult r{&v, fb.channels, fb.params, "ok", "", {}};
+    const Image &first = fb.inputs.front();
+    try {
+        if (std::string why = v.why_unavailable(); !why.empty()) throw std::invalid_argument(why);
+        if (std::string why = v.unsupported_reason(fb.params); !why.empty()) throw std::invalid_argument(why);
+        if (double(first.size()) * reference_work_per_sample(fb.filter, fb.params) > kBenchReferenceBudget) {
+            throw std::invalid_argument("the reference would take too long to check this size");
+        }
+        if (!fb.reference) fb.reference = fb.filter.reference(first, fb.params);
+        const Image checked = check_first_image(v, fb.filter, *fb.reference, first, r);
+        if (measured(r) && v.backend == Backend::cuda) {
+            if (!fb.device) fb.device = std::make_unique<DeviceBatch>(fb.inputs, fb.out, fb.channels);
+            time_cuda_batch(o, fb.inputs, fb.outputs, *fb.device, r);
+            check_batch_outputs(checked, fb.outputs, fb.device.get(), r);
+        } else if (measured(r)) {
+            time_cpu_batch(o, fb.inputs, fb.outputs, r);
+            check_batch_outputs(checked, fb.outputs, nullptr, r);
+        }
+    } catch (const std::invalid_argument &e) {
+        r.status = "skipped";
+        r.note = e.what();
+    } catch (const Error &e) {
+        r.status = "error";
+        r.note = e.what();
     }
-    context["batch"] = {{"images", b.images}, {"width", b.width}, {"height", b.height}, {"channels", o.channels}};
-    std::ofstream(dir + "/batch.json") << nlohmann::json{{"context", context}, {"results", rows}}.dump(2) << "\n";
-    const std::string legend = fmt::format(
-        "milliseconds per batch of {} images of {}x{} (medians; quartiles in batch.csv). Conversions: host, one "
-        "thread. Transfers and kernels: CUDA events, one after the other, no overlap (variants take no stream). "
-        "e2e: upload + kernels + download, conversions excluded. ms/image and MP/s (input megapixels): kernels "
-        "only; MP/s e2e: pinned end to end.\n",
-        b.images, b.width, b.height);
-    std::ofstream(dir + "/batch.txt") << o.command_line << "\n\n" << table << "\n" << legend;
-    fmt::print("\n{}\n{}results: {}/batch.csv, batch.json, batch.txt\n", table, legend, dir);
+    if (!measured(r)) {
+        r.ms = {};  // a variant not timed to the end shows no partial times
+        return r;
+    }
+    r.ms[Phase::to_planar] = fb.to_planar_ms;
+    r.ms[Phase::to_interleaved] = fb.to_interleaved_ms;
+    return r;
 }
 
 }  // namespace
@@ -250,58 +230,25 @@ std::string run_bench_batch(const BenchOptions &o) {
             to_planar_ms = time_to_planar(o, batch, channels, interleaved, inputs);
             fmt::print("{:.2f} ms per batch\n", to_planar_ms.median);
         }
-        for (std::size_t first = 0; first < chosen.size();) {
+        for (std::size_t next = 0; next < chosen.size();) {
             // The variants of one filter (the registry keeps them together) share its outputs and reference.
-            const FilterInfo &f = filter_info(chosen[first]->filter);
-            std::size_t end = first;
-            while (end < chosen.size() && chosen[end]->filter == f.name) end++;
-            const ParamValues params = params_for(f, o.params);
-            const BatchShape out = batch.output_of(f);
-            std::vector<Image> outputs(batch.images, Image(out.width, out.height, channels));
-            const Stats to_interleaved_ms = time_to_interleaved(o, outputs);
-            std::optional<Image> reference;
-            std::unique_ptr<DeviceBatch> device;  // made for the first CUDA variant timed
-            for (; first < end; first++) {
-                const Variant &v = *chosen[first];
-                BatchResult r{&v, channels, params, "ok", "", {}};
+            const FilterInfo &f = filter_info(chosen[next]->filter);
+            FilterBatch fb{f, params_for(f, o.params), channels, inputs, batch.output_of(f), {}, to_planar_ms, {}, {},
+                           {}};
+            fb.outputs.assign(batch.images, Image(fb.out.width, fb.out.height, channels));
+            fb.to_interleaved_ms = time_to_interleaved(o, fb.outputs);
+            for (; next < chosen.size() && chosen[next]->filter == f.name; next++) {
+                const Variant &v = *chosen[next];
                 fmt::print("[{}/{}] {} {} {}x{}x{}x{} {} ... ", ++done, total, v.filter, v.name, batch.images, width,
-                           height, channels, format_params(params));
+                           height, channels, format_params(fb.params));
                 std::cout.flush();
-                try {
-                    if (std::string why = v.why_unavailable(); !why.empty()) throw std::invalid_argument(why);
-                    if (std::string why = v.unsupported_reason(params); !why.empty()) throw std::invalid_argument(why);
-                    if (double(inputs[0].size()) * reference_work_per_sample(f, params) > kBenchReferenceBudget) {
-                        throw std::invalid_argument("the reference would take too long to check this size");
-                    }
-                    if (!reference) reference = f.reference(inputs[0], params);
-                    const Image checked = check_first_image(v, f, *reference, inputs[0], r);
-                    if (measured(r)) {
-                        if (v.backend == Backend::cuda) {
-                            if (!device) device = std::make_unique<DeviceBatch>(inputs, out, channels);
-                            time_cuda_batch(o, inputs, outputs, *device, r);
-                            check_batch_outputs(checked, outputs, device.get(), r);
-                        } else {
-                            time_cpu_batch(o, inputs, outputs, r);
-                            check_batch_outputs(checked, outputs, nullptr, r);
-                        }
-                    }
-                } catch (const std::invalid_argument &e) {
-                    r.status = "skipped";
-                    r.note = e.what();
-                } catch (const Error &e) {
-                    r.status = "error";
-                    r.note = e.what();
-                }
+                const BatchResult r = measure(o, v, fb);
+                const Stats &e2e = r.ms[Phase::total_pinned];
                 if (measured(r)) {
-                    r.ms[Phase::to_planar] = to_planar_ms;
-                    r.ms[Phase::to_interleaved] = to_interleaved_ms;
                     fmt::print("kernels {:.2f} ms per batch{}{}\n", r.ms[Phase::kernel].median,
-                               r.ms[Phase::total_pinned].samples
-                                   ? fmt::format(", pinned end to end {:.2f} ms", r.ms[Phase::total_pinned].median)
-                                   : "",
+                               e2e.samples ? fmt::format(", pinned end to end {:.2f} ms", e2e.median) : "",
                                r.status == "ok" ? "" : " (" + r.note + ")");
                 } else {
-                    r.ms = {};  // a variant not timed to the end shows no partial times
                     fmt::print("{}: {}\n", r.status, r.note);
                 }
                 results.push_back(r);
@@ -315,7 +262,7 @@ std::string run_bench_batch(const BenchOptions &o) {
     context["command"] = o.command_line;
     context["gpu_clocks_start"] = {{"sm_mhz", clocks_start.sm_mhz}, {"memory_mhz", clocks_start.memory_mhz}};
     context["gpu_clocks_end"] = {{"sm_mhz", clocks_end.sm_mhz}, {"memory_mhz", clocks_end.memory_mhz}};
-    write_results(dir, o, batch, results, context);
+    write_batch_results(dir, o, batch, results, context);
     return dir;
 }
 
