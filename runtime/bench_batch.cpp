@@ -239,8 +239,8 @@ std::string run_bench_batch(const BenchOptions &o) {
             fb.to_interleaved_ms = time_to_interleaved(o, fb.outputs);
             for (; next < chosen.size() && chosen[next]->filter == f.name; next++) {
                 const Variant &v = *chosen[next];
-                fmt::print("[{}/{}] {} {} {}x{}x{}x{} {} ... ", ++done, total, v.filter, v.name, batch.images, width,
-                           height, channels, format_params(fb.params));
+                fmt::print("[{}/{}] {} {} {} x {}x{}x{} {}... ", ++done, total, v.filter, v.name, batch.images, width,
+                           height, channels, fb.params.empty() ? "" : format_params(fb.params) + " ");
                 std::cout.flush();
                 const BatchResult r = measure(o, v, fb);
                 const Stats &e2e = r.ms[Phase::total_pinned];
