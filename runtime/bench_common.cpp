@@ -8,13 +8,10 @@
 #include "error.h"
 
 namespace filterlab {
-namespace {
 
 bool selected(const std::vector<std::string> &list, const std::string &value) {
     return list.empty() || std::find(list.begin(), list.end(), value) != list.end();
 }
-
-}  // namespace
 
 Stats summarise(std::vector<double> samples) {
     std::sort(samples.begin(), samples.end());

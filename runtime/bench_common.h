@@ -46,6 +46,9 @@ Stats repeat(const BenchOptions &o, Sample &&sample) {
 // assignment that cannot be.
 void check_common_options(const BenchOptions &o);
 
+// True when `list` is empty (no restriction) or holds `value`.
+bool selected(const std::vector<std::string> &list, const std::string &value);
+
 // The variants the options select (see BenchOptions); throws Error when none.
 std::vector<const Variant *> chosen_variants(const BenchOptions &o);
 
