@@ -95,7 +95,7 @@ void check_batch_outputs(const Image &checked, const std::vector<Image> &outputs
         r.status = "error";
         r.note = "the batch's output of " + which + " differs from the checked run of the same input";
     };
-    if (outputs.front() != checked) return differs("image 1 (downloaded to pageable memory)");
+    if (outputs.front() != checked) return differs(device ? "image 1 (downloaded to pageable memory)" : "image 1");
     if (!device) return;
     const int n = device->size();
     if (!std::equal(checked.samples().begin(), checked.samples().end(), device->pinned_output(0))) {
