@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include "bench_common.h"
 #include "cuda_support.h"
 #include "error.h"
 #include "filters.h"
@@ -27,25 +28,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Window samples the reference may visit for one benchmark case (~1 minute).
-constexpr double kBenchReferenceBudget = 2e11;
-
-struct Stats {
-    int samples = 0;
-    double median = 0, min = 0, max = 0, p25 = 0, p75 = 0;  // microseconds per call
-};
-
-// Quantiles interpolated between order statistics (Hyndman and Fan's type 7).
-Stats summarise(std::vector<double> us) {
-    std::sort(us.begin(), us.end());
-    auto at = [&](double q) {
-        const double h = q * (us.size() - 1);
-        const std::size_t lo = static_cast<std::size_t>(h);
-        return lo + 1 < us.size() ? us[lo] + (h - lo) * (us[lo + 1] - us[lo]) : us[lo];
-    };
-    return {static_cast<int>(us.size()), at(0.5), us.front(), us.back(), at(0.25), at(0.75)};
-}
-
 struct Result {
     const Variant *variant;
     int width, height, channels;
@@ -56,22 +38,6 @@ struct Result {
     int buffers = 0;
     double bytes = 0;  // each input sample read once + each output sample written once
 };
-
-// Repeats `sample` (which returns the microseconds of one call) after a
-// warm-up, until enough samples and enough time.
-template <typename Sample>
-Stats repeat(const BenchOptions &o, Sample &&sample) {
-    const auto begin = Clock::now();
-    sample();  // warm-up
-    std::vector<double> us;
-    for (;;) {
-        us.push_back(sample());
-        const double elapsed = std::chrono::duration<double>(Clock::now() - begin).count();
-        if (static_cast<int>(us.size()) >= o.min_reps && elapsed >= o.min_seconds) break;
-        if (us.size() >= 3 && elapsed >= o.max_seconds_per_case) break;
-    }
-    return summarise(us);
-}
 
 Stats time_gpu(const BenchOptions &o, const Variant &v, const Image &input, std::pair<int, int> out_size,
                const ParamValues &params, int &buffers) {
@@ -110,26 +76,6 @@ Stats time_cpu(const BenchOptions &o, const Variant &v, const Image &input, std:
     });
 }
 
-std::string make_run_dir(const std::string &root) {
-    std::filesystem::create_directories(root);
-    const std::time_t now = std::time(nullptr);
-    char stamp[32];
-    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::gmtime(&now));
-    for (int i = 0;; i++) {
-        const std::string dir = root + "/" + stamp + (i ? fmt::format("-{}", i) : "");
-        if (std::filesystem::create_directory(dir)) return dir;  // false: exists, never overwritten
-    }
-}
-
-ParamValues params_for(const FilterInfo &f, const std::vector<std::string> &assignments) {
-    std::vector<std::string> mine;
-    for (auto &a : assignments) {
-        const std::string name = a.substr(0, a.find('='));
-        if (std::any_of(f.params.begin(), f.params.end(), [&](auto &p) { return p.name == name; })) mine.push_back(a);
-    }
-    return f.parse_params(mine);
-}
-
 // The image a variant is checked on before timing: the benchmark's own, or,
 // where the reference would exceed its budget, the largest smaller square of
 // the same seed and channels whose reference fits (made once per side).
@@ -144,35 +90,16 @@ const Image &validation_input(const FilterInfo &f, const ParamValues &params, co
     return it->second;
 }
 
-bool selected(const std::vector<std::string> &list, const std::string &value) {
-    return list.empty() || std::find(list.begin(), list.end(), value) != list.end();
-}
-
 }  // namespace
 
 std::string run_bench(const BenchOptions &o) {
-    for (auto &f : o.filters) filter_info(f);
+    check_common_options(o);
     for (int s : o.sizes)
         if (s < 1 || s > 32768) throw Error(fmt::format("bench: size {} out of range 1..32768", s));
-    for (int c : o.channels)
-        if (c != 1 && c != 3) throw Error(fmt::format("bench: {} channels (1 or 3)", c));
-    for (auto &b : o.backends)
-        if (b != "cpu" && b != "cuda") throw Error("bench: backend must be cpu or cuda, got " + b);
-    for (auto &p : o.params)
-        if (p.find('=') == std::string::npos) throw Error("parameter '" + p + "' is not of the form NAME=VALUE");
     for (int s : o.sizes)
         for (int c : o.channels) check_image_shape(s, s, c);
 
-    std::vector<const Variant *> chosen;
-    for (const Variant &v : all_variants()) {
-        if (!o.filters.empty() && !selected(o.filters, v.filter)) continue;
-        if (o.filters.empty() && std::none_of(all_variants().begin(), all_variants().end(), [&](auto &w) {
-                return w.filter == v.filter && w.kind != Kind::reference;
-            }))
-            continue;
-        if (selected(o.variants, v.name) && selected(o.backends, to_string(v.backend))) chosen.push_back(&v);
-    }
-    if (chosen.empty()) throw Error("bench: no variant matches");
+    const std::vector<const Variant *> chosen = chosen_variants(o);
 
     // Every parameter is validated before anything is measured or written.
     for (const Variant *v : chosen) params_for(filter_info(v->filter), o.params);

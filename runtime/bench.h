@@ -25,6 +25,8 @@ struct BenchOptions {
     double min_seconds = 0.5;
     double max_seconds_per_case = 20;  // a very slow variant stops early (still at least 3 samples)
     std::string out_root = "bench-runs";
+    int batch_images = 0;                 // > 0: time batches of this many images instead (bench_batch.h)
+    std::string batch_size = "4096x2304";  // WIDTHxHEIGHT of each image of a batch
     std::string command_line;
 };
 

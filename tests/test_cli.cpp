@@ -7,7 +7,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "cuda_support.h"
@@ -188,4 +190,143 @@ TEST_CASE("check and info") {
     CHECK(broken.out.find("plugin:         broken: not loaded") != std::string::npos);
     CHECK(info.out.find("Halide targets:") != std::string::npos);
     CHECK(info.out.find("GPU:") != std::string::npos);
+}
+
+namespace {
+
+// The rows of a CSV file without quoted cells, each by column name.
+std::vector<std::map<std::string, std::string>> read_csv(const fs::path &path) {
+    std::ifstream in(path);
+    auto split = [](const std::string &line) {
+        std::vector<std::string> cells;
+        std::stringstream s(line);
+        for (std::string cell; std::getline(s, cell, ',');) cells.push_back(cell);
+        if (!line.empty() && line.back() == ',') cells.emplace_back();
+        return cells;
+    };
+    std::string line;
+    std::getline(in, line);
+    const std::vector<std::string> header = split(line);
+    std::vector<std::map<std::string, std::string>> rows;
+    while (std::getline(in, line)) {
+        const std::vector<std::string> cells = split(line);
+        REQUIRE(cells.size() == header.size());
+        rows.emplace_back();
+        for (std::size_t i = 0; i < cells.size(); i++) rows.back()[header[i]] = cells[i];
+    }
+    return rows;
+}
+
+// The only run directory under `root`.
+fs::path only_run(const fs::path &root) {
+    std::vector<fs::path> runs;
+    for (auto &entry : fs::directory_iterator(root)) runs.push_back(entry.path());
+    REQUIRE(runs.size() == 1);
+    return runs[0];
+}
+
+double number(const std::map<std::string, std::string> &row, const std::string &column) {
+    INFO(column, " = '", row.at(column), "'");
+    REQUIRE(!row.at(column).empty());
+    return std::stod(row.at(column));
+}
+
+const char *const kTransferColumns[] = {"h2d_pageable_ms", "h2d_pinned_ms",     "d2h_pageable_ms",
+                                        "d2h_pinned_ms",   "total_pageable_ms", "total_pinned_ms"};
+
+}  // namespace
+
+TEST_CASE("bench --batch: a small CPU batch gives one timed row per variant and channel count") {
+    const fs::path root = dir() / "batch-cpu";
+    const Result r = run_cli("bench --batch 3 --batch-size 96x64 --channels 1,3 --filter maxpool --backend cpu "
+                             "--min-reps 3 --min-time 0 --out " + root.string());
+    INFO(r.out, r.err);
+    REQUIRE(r.status == 0);
+    const fs::path run = only_run(root);
+    const auto rows = read_csv(run / "batch.csv");
+
+    // Every CPU variant of maxpool, the reference included, at 1 and 3 channels.
+    std::multiset<std::string> expected, seen;
+    std::stringstream list(run_cli("list --filter maxpool").out);
+    for (std::string filter, variant, backend, kind; list >> filter >> variant >> backend >> kind;) {
+        if (backend == "cpu") expected.insert({variant + "/1", variant + "/3"});
+    }
+    REQUIRE(expected.size() >= 4);
+    for (const auto &row : rows) {
+        INFO(row.at("variant"), " ", row.at("channels"), " ", row.at("note"));
+        seen.insert(row.at("variant") + "/" + row.at("channels"));
+        CHECK(row.at("filter") == "maxpool");
+        CHECK(row.at("backend") == "cpu");
+        CHECK(row.at("status") == "ok");
+        CHECK(row.at("images") == "3");
+        CHECK(row.at("width") == "96");
+        CHECK(row.at("height") == "64");
+        for (const char *column : {"to_planar_ms", "to_interleaved_ms", "kernel_ms", "kernel_p25_ms", "kernel_p75_ms",
+                                   "per_image_ms", "mp_per_s"}) {
+            CHECK(number(row, column) > 0);
+        }
+        CHECK(number(row, "kernel_p25_ms") <= number(row, "kernel_ms"));
+        CHECK(number(row, "kernel_ms") <= number(row, "kernel_p75_ms"));
+        CHECK(number(row, "per_image_ms") == doctest::Approx(number(row, "kernel_ms") / 3).epsilon(1e-3));
+        CHECK(number(row, "mp_per_s") ==
+              doctest::Approx(3 * 96 * 64 / (number(row, "kernel_ms") * 1e3)).epsilon(1e-2));
+        CHECK(number(row, "samples") >= 3);
+        for (const char *column : kTransferColumns) CHECK(row.at(column).empty());
+    }
+    CHECK(seen == expected);
+
+    const auto json = nlohmann::json::parse(slurp(run / "batch.json"));
+    CHECK(json["results"].size() == rows.size());
+    CHECK(json["context"]["batch"]["images"] == 3);
+    CHECK(json["context"]["command"].get<std::string>().find("--batch 3") != std::string::npos);
+    CHECK(json["results"][0]["phases"]["h2d_pinned"].is_null());
+    CHECK(json["results"][0]["phases"]["kernel"]["median_ms"].get<double>() > 0);
+    CHECK(fs::exists(run / "batch.txt"));
+}
+
+TEST_CASE("bench --batch: CUDA variants are timed on a GPU, and skipped without one") {
+    const fs::path root = dir() / "batch-cuda";
+    const Result r = run_cli("bench --batch 2 --batch-size 200x120 --channels 3 --filter gaussian --backend cuda "
+                             "--min-reps 3 --min-time 0 --out " + root.string());
+    INFO(r.out, r.err);
+    REQUIRE(r.status == 0);
+    const auto rows = read_csv(only_run(root) / "batch.csv");
+    REQUIRE(!rows.empty());
+    const bool gpu = cuda::gpu_info().available;
+    for (const auto &row : rows) {
+        INFO(row.at("variant"), " ", row.at("note"));
+        CHECK(row.at("backend") == "cuda");
+        if (!gpu) {
+            CHECK(row.at("status") == "skipped");
+            CHECK(row.at("note").find("no GPU") != std::string::npos);
+            CHECK(row.at("kernel_ms").empty());
+            continue;
+        }
+        if (row.at("status") == "skipped") continue;  // a peer library absent, a parameter not supported
+        CHECK((row.at("status") == "ok" || row.at("status") == "differs"));
+        for (const char *column : kTransferColumns) CHECK(number(row, column) > 0);
+        CHECK(number(row, "kernel_ms") > 0);
+        CHECK(number(row, "mp_per_s_pinned") > 0);
+    }
+}
+
+TEST_CASE("bench --batch: bad options end in one line, before any run directory") {
+    const fs::path root = dir() / "batch-never";
+    const std::string out = " --out " + root.string();
+    expect_failure("bench --batch 0" + out, "--batch", root);
+    expect_failure("bench --batch 1001" + out, "--batch", root);
+    expect_failure("bench --batch 2 --batch-size 64by48" + out, "must be WIDTHxHEIGHT", root);
+    expect_failure("bench --batch 2 --batch-size 64x" + out, "must be WIDTHxHEIGHT", root);
+    expect_failure("bench --batch 2 --batch-size x64" + out, "must be WIDTHxHEIGHT", root);
+    expect_failure("bench --batch 2 --batch-size 64x-4" + out, "must be WIDTHxHEIGHT", root);
+    expect_failure("bench --batch 2 --batch-size 0x64" + out, "each side must be 1..65536", root);
+    expect_failure("bench --batch 2 --batch-size 100000x64" + out, "each side must be 1..65536", root);
+    expect_failure("bench --batch 2 --batch-size 99999999999999999999x64" + out, "each side must be", root);
+    expect_failure("bench --batch 2 --batch-size 60000x60000" + out, "too large", root);
+    expect_failure("bench --batch 1000 --batch-size 16384x16384 --filter maxpool --backend cpu" + out, "host memory",
+                   root);
+    expect_failure("bench --batch 2 --batch-size 1x1 --filter maxpool" + out, "at least 2x2", root);
+    expect_failure("bench --batch 2 --sizes 256" + out, "excludes", root);
+    expect_failure("bench --batch-size 64x64" + out, "requires", root);
+    expect_failure("bench --batch 2 --filter nope" + out, "unknown filter", root);
 }

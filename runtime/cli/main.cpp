@@ -8,6 +8,7 @@
 #include <new>
 
 #include "bench.h"
+#include "bench_batch.h"
 #include "commands.h"
 #include "error.h"
 
@@ -48,7 +49,7 @@ int main(int argc, char **argv) {
     bench_cmd->add_option("--filter", bench.filters, "Filters to time (repeatable; default: all with variants)");
     bench_cmd->add_option("--variant", bench.variants, "Variants to time (repeatable; default: all)");
     bench_cmd->add_option("--backend", bench.backends, "cpu and/or cuda (default: both)");
-    bench_cmd->add_option("--sizes", bench.sizes, "Square image sizes, comma-separated")
+    auto *sizes_opt = bench_cmd->add_option("--sizes", bench.sizes, "Square image sizes, comma-separated")
         ->delimiter(',')
         ->default_str("256,1024,4096,8192");
     bench_cmd->add_option("--channels", bench.channels, "Channel counts, comma-separated (1, 3)")
@@ -59,6 +60,14 @@ int main(int argc, char **argv) {
     bench_cmd->add_option("--min-time", bench.min_seconds, "Minimum seconds per case")->default_val(0.5)->check(CLI::Range(0.0, 3600.0));
     bench_cmd->add_option("--out", bench.out_root, "Folder under which each run gets a new directory")
         ->default_val("bench-runs");
+    auto *batch_opt = bench_cmd->add_option("--batch", bench.batch_images,
+                                            "Time batches of this many images instead (interleaved, as files give "
+                                            "them): conversions, transfers, kernels; writes batch.csv")
+                          ->check(CLI::Range(1, filterlab::kMaxBatchImages))
+                          ->excludes(sizes_opt);
+    bench_cmd->add_option("--batch-size", bench.batch_size, "WIDTHxHEIGHT of each image of a batch")
+        ->default_str("4096x2304")
+        ->needs(batch_opt);
 
     auto *info_cmd = app.add_subcommand("info", "Show the CPU, the Halide targets built and the GPU");
 
@@ -81,7 +90,11 @@ int main(int argc, char **argv) {
         if (*info_cmd) return show_info();
         if (*bench_cmd) {
             for (int i = 0; i < argc; i++) bench.command_line += (i ? " " : "") + std::string(argv[i]);
-            filterlab::run_bench(bench);
+            if (bench.batch_images > 0) {
+                filterlab::run_bench_batch(bench);
+            } else {
+                filterlab::run_bench(bench);
+            }
             return 0;
         }
     } catch (const filterlab::Error &e) {

@@ -1,0 +1,70 @@
+#include "bench_common.h"
+
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+#include <fmt/format.h>
+
+#include "error.h"
+
+namespace filterlab {
+
+bool selected(const std::vector<std::string> &list, const std::string &value) {
+    return list.empty() || std::find(list.begin(), list.end(), value) != list.end();
+}
+
+Stats summarise(std::vector<double> samples) {
+    std::sort(samples.begin(), samples.end());
+    auto at = [&](double q) {
+        const double h = q * (samples.size() - 1);
+        const std::size_t lo = static_cast<std::size_t>(h);
+        return lo + 1 < samples.size() ? samples[lo] + (h - lo) * (samples[lo + 1] - samples[lo]) : samples[lo];
+    };
+    return {static_cast<int>(samples.size()), at(0.5), samples.front(), samples.back(), at(0.25), at(0.75)};
+}
+
+void check_common_options(const BenchOptions &o) {
+    for (auto &f : o.filters) filter_info(f);
+    for (int c : o.channels)
+        if (c != 1 && c != 3) throw Error(fmt::format("bench: {} channels (1 or 3)", c));
+    for (auto &b : o.backends)
+        if (b != "cpu" && b != "cuda") throw Error("bench: backend must be cpu or cuda, got " + b);
+    for (auto &p : o.params)
+        if (p.find('=') == std::string::npos) throw Error("parameter '" + p + "' is not of the form NAME=VALUE");
+}
+
+std::vector<const Variant *> chosen_variants(const BenchOptions &o) {
+    std::vector<const Variant *> chosen;
+    for (const Variant &v : all_variants()) {
+        if (!o.filters.empty() && !selected(o.filters, v.filter)) continue;
+        if (o.filters.empty() && std::none_of(all_variants().begin(), all_variants().end(), [&](auto &w) {
+                return w.filter == v.filter && w.kind != Kind::reference;
+            }))
+            continue;
+        if (selected(o.variants, v.name) && selected(o.backends, to_string(v.backend))) chosen.push_back(&v);
+    }
+    if (chosen.empty()) throw Error("bench: no variant matches");
+    return chosen;
+}
+
+ParamValues params_for(const FilterInfo &f, const std::vector<std::string> &assignments) {
+    std::vector<std::string> mine;
+    for (auto &a : assignments) {
+        const std::string name = a.substr(0, a.find('='));
+        if (std::any_of(f.params.begin(), f.params.end(), [&](auto &p) { return p.name == name; })) mine.push_back(a);
+    }
+    return f.parse_params(mine);
+}
+
+std::string make_run_dir(const std::string &root) {
+    std::filesystem::create_directories(root);
+    const std::time_t now = std::time(nullptr);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::gmtime(&now));
+    for (int i = 0;; i++) {
+        const std::string dir = root + "/" + stamp + (i ? fmt::format("-{}", i) : "");
+        if (std::filesystem::create_directory(dir)) return dir;  // false: exists, never overwritten
+    }
+}
+
+}  // namespace filterlab

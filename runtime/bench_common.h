@@ -1,0 +1,61 @@
+// What `filterlab bench` and its batch mode share: the checks of the common
+// options, the choice of variants and their parameters, the statistics of
+// repeated samples and the run directory.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "bench.h"
+#include "filters.h"
+#include "registry.h"
+
+namespace filterlab {
+
+// Window samples the reference may visit for one benchmark case (~1 minute):
+// beyond, the reference cannot be the oracle and the case is not timed.
+constexpr double kBenchReferenceBudget = 2e11;
+
+struct Stats {
+    int samples = 0;  // 0: not measured
+    double median = 0, min = 0, max = 0, p25 = 0, p75 = 0;  // in the unit of the samples
+};
+
+// Quantiles interpolated between order statistics (Hyndman and Fan's type 7).
+Stats summarise(std::vector<double> samples);
+
+// Repeats `sample` (which returns the time of one sample) after a warm-up,
+// until enough samples and enough time, or (at least 3 samples) too long.
+template <typename Sample>
+Stats repeat(const BenchOptions &o, Sample &&sample) {
+    using Clock = std::chrono::steady_clock;
+    const auto begin = Clock::now();
+    sample();  // warm-up
+    std::vector<double> times;
+    for (;;) {
+        times.push_back(sample());
+        const double elapsed = std::chrono::duration<double>(Clock::now() - begin).count();
+        if (static_cast<int>(times.size()) >= o.min_reps && elapsed >= o.min_seconds) break;
+        if (times.size() >= 3 && elapsed >= o.max_seconds_per_case) break;
+    }
+    return summarise(times);
+}
+
+// Throws Error for an unknown filter, a channel count, backend or parameter
+// assignment that cannot be.
+void check_common_options(const BenchOptions &o);
+
+// True when `list` is empty (no restriction) or holds `value`.
+bool selected(const std::vector<std::string> &list, const std::string &value);
+
+// The variants the options select (see BenchOptions); throws Error when none.
+std::vector<const Variant *> chosen_variants(const BenchOptions &o);
+
+// The filter's parameters from the NAME=VALUE assignments naming one of them.
+ParamValues params_for(const FilterInfo &f, const std::vector<std::string> &assignments);
+
+// A new directory under `root`, named by the UTC time (never an existing one).
+std::string make_run_dir(const std::string &root);
+
+}  // namespace filterlab

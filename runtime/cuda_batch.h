@@ -1,0 +1,38 @@
+// The host<->device copies of `bench --batch`, behind a header free of CUDA
+// types: pinned host buffers, and copies between dense planar host images and
+// the pitched rows of device images. Every CUDA call is checked; failures
+// throw Error.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "image.h"
+
+namespace filterlab::cuda {
+
+// Page-locked host memory (cudaHostAlloc), so copies run by DMA at the bus's
+// rate with no staging through a driver buffer.
+class PinnedBuffer {
+public:
+    explicit PinnedBuffer(std::size_t bytes);
+    ~PinnedBuffer();
+    PinnedBuffer(const PinnedBuffer &) = delete;
+    PinnedBuffer &operator=(const PinnedBuffer &) = delete;
+    uint8_t *data() const { return data_; }
+    std::size_t size() const { return bytes_; }
+
+private:
+    uint8_t *data_ = nullptr;
+    std::size_t bytes_;
+};
+
+// Queue on the default stream a copy of a dense planar host image (rows of
+// `device.width` bytes, planes one after the other) into a device view whose
+// planes follow each other at its row pitch (a DeviceImage's view), and back.
+// From pageable memory the driver stages the copy and returns late; from
+// pinned memory it returns at once: time them with an EventTimer.
+void copy_to_device(const uint8_t *host, const PlanarView &device);
+void copy_to_host(const PlanarView &device, uint8_t *host);
+
+}  // namespace filterlab::cuda
