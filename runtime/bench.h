@@ -26,6 +26,7 @@ struct BenchOptions {
     double max_seconds_per_case = 20;  // a very slow variant stops early (still at least 3 samples)
     std::string out_root = "bench-runs";
     std::string command_line;
+    std::string images_dir;  // real images for the run's gallery (gallery.h); empty: none
 };
 
 // Runs the benchmark; returns the run directory it wrote.

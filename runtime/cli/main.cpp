@@ -10,6 +10,17 @@
 #include "bench.h"
 #include "commands.h"
 #include "error.h"
+#include "report.h"
+
+namespace {
+
+std::string command_line_of(int argc, char **argv) {
+    std::string line;
+    for (int i = 0; i < argc; i++) line += (i ? " " : "") + std::string(argv[i]);
+    return line;
+}
+
+}  // namespace
 
 int main(int argc, char **argv) {
     using namespace filterlab::cli;
@@ -59,6 +70,17 @@ int main(int argc, char **argv) {
     bench_cmd->add_option("--min-time", bench.min_seconds, "Minimum seconds per case")->default_val(0.5)->check(CLI::Range(0.0, 3600.0));
     bench_cmd->add_option("--out", bench.out_root, "Folder under which each run gets a new directory")
         ->default_val("bench-runs");
+    bench_cmd->add_option("--images", bench.images_dir,
+                          "Folder of real images for the run's gallery of pictures (default: the bundled ones)");
+
+    filterlab::ReportOptions report;
+    auto *report_cmd = app.add_subcommand(
+        "report", "Turn bench run directories (from one or several machines) into a Markdown report with tables, "
+                  "plots, pictures and the DSL-versus-hand verdict");
+    report_cmd->add_option("run_dirs", report.run_dirs, "Bench run directories")->required();
+    report_cmd->add_option("--out", report.out_dir, "Folder for report.md and its images")->required();
+    report_cmd->add_option("--source", report.source_dir, "Source tree: lines of code and scripts/plots.py")
+        ->default_val(FILTERLAB_SOURCE_DIR);
 
     auto *info_cmd = app.add_subcommand("info", "Show the CPU, the Halide targets built and the GPU");
 
@@ -80,8 +102,16 @@ int main(int argc, char **argv) {
         if (*check_cmd) return check_variants(check);
         if (*info_cmd) return show_info();
         if (*bench_cmd) {
-            for (int i = 0; i < argc; i++) bench.command_line += (i ? " " : "") + std::string(argv[i]);
+            bench.command_line = command_line_of(argc, argv);
+            if (bench.images_dir.empty()) bench.images_dir = default_images_dir();
             filterlab::run_bench(bench);
+            return 0;
+        }
+        if (*report_cmd) {
+            report.command_line = command_line_of(argc, argv);
+            const auto written = filterlab::write_report(report);
+            if (!written.plots_made) fmt::print(stderr, "filterlab: notice: plots skipped: {}\n", written.plots_why);
+            fmt::print("report: {}\n", written.path);
             return 0;
         }
     } catch (const filterlab::Error &e) {
