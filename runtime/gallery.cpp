@@ -89,7 +89,7 @@ nlohmann::json filter_gallery(const fs::path &dir, const FilterInfo &info, const
             r["within_contract"] = cmp.equal;
             if (!cmp.equal) r["note"] = cmp.describe();
             r["psnr_db"] = psnr_json(clean, output);
-            histograms.push_back({v->name, histogram(output)});
+            if (v->kind != Kind::reference) histograms.push_back({v->name, histogram(output)});
             if (!shown && v->kind != Kind::reference && output == reference) shown = v, shown_output = output;
         } catch (const std::invalid_argument &e) {
             r["status"] = "skipped";

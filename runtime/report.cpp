@@ -76,7 +76,9 @@ std::string slug(std::string s) {
     return s;
 }
 
-std::string markdown_table(const std::vector<std::string> &header, const std::vector<std::vector<std::string>> &rows) {
+// Columns are left-aligned up to `left`, right-aligned (numbers) after.
+std::string markdown_table(const std::vector<std::string> &header, const std::vector<std::vector<std::string>> &rows,
+                           std::size_t left = 2) {
     auto line = [](const std::vector<std::string> &cells) {
         std::string s = "|";
         for (std::string c : cells) {
@@ -87,7 +89,7 @@ std::string markdown_table(const std::vector<std::string> &header, const std::ve
         return s + "\n";
     };
     std::string s = line(header) + "|";
-    for (std::size_t i = 0; i < header.size(); i++) s += i < 2 ? " --- |" : " ---: |";
+    for (std::size_t i = 0; i < header.size(); i++) s += i < left ? " --- |" : " ---: |";
     s += "\n";
     for (auto &r : rows) s += line(r);
     return s + "\n";
@@ -231,10 +233,6 @@ std::string throughput_cell(const View &v, const BenchRow &r) {
     if (is_best(v, &r)) s = "**" + s + "**";
     if (r.backend == "cuda" && r.roofline_pct > 0) s += fmt::format(" ({:.1f}%)", r.roofline_pct);
     return s;
-}
-
-std::string variant_label(const View &v, const std::string &name) {
-    return fmt::format("`{}`", name) + " — " + label(v.category.at(name));
 }
 
 double roofline_of(const Machine &m) {
@@ -461,7 +459,7 @@ std::string verdict_section(const std::string &filter, const std::vector<View> &
         s += "Best Halide CUDA time over best handwritten CUDA time (below 1: the DSL is faster).\n\n";
         s += markdown_table({"machine", "parameters", "size", "best Halide CUDA", "best handwritten", "Halide / hand",
                              "verdict"},
-                            rows);
+                            rows, 3);
         for (auto &line : sentences) s += line + "\n\n";
     }
     if (!fs::is_directory(source_dir)) {
@@ -492,7 +490,7 @@ std::string verdict_section(const std::string &filter, const std::vector<View> &
         loc.push_back({fmt::format("`{}`", c.variant), label(c.category), std::to_string(c.lines->own),
                        std::to_string(c.lines->shared), "`" + c.lines->file + "`: " + parts});
     }
-    if (!loc.empty()) s += markdown_table({"variant", "kind", "own lines", "shared lines", "counted"}, loc);
+    if (!loc.empty()) s += markdown_table({"variant", "kind", "own lines", "shared lines", "counted"}, loc, 5);
     return s;
 }
 
@@ -572,7 +570,7 @@ std::string pictures_section(const Machine &m, const std::string &filter, const 
     }
     s += fmt::format("{} of the {} variants that ran on {} give an output byte-identical to the reference's.\n\n",
                      identical, ran, m.slug);
-    s += markdown_table({"variant", "kind", "identical to the reference", "histogram", "PSNR after"}, rows);
+    s += markdown_table({"variant", "kind", "identical to the reference", "histogram", "PSNR after"}, rows, 4);
     json series = json::array();
     for (auto &[name, counts] : histograms) series.push_back({{"label", name}, {"y", counts}});
     const std::string file = m.slug + "_" + filter + "_histograms.png";
@@ -614,19 +612,19 @@ std::string runs_section(const std::vector<Machine> &machines) {
         if (c.contains("plugins"))
             for (auto &[name, detail] : c["plugins"].items()) facts.push_back({"plugin " + name, detail.get<std::string>()});
         facts.push_back({"Halide targets", c.value("build", json::object()).value("halide_targets", "?")});
-        s += markdown_table({"", ""}, facts);
+        s += markdown_table({"", ""}, facts, 2);
         std::vector<std::vector<std::string>> runs;
         for (const RunDir *r : m.runs) {
             const json &rc = r->context;
             const json start = rc.value("gpu_clocks_start", json::object()), end = rc.value("gpu_clocks_end", json::object());
-            runs.push_back({"`" + r->path + "`", rc.value("build", json::object()).value("commit", "?"),
+            runs.push_back({fmt::format("`{}`", r->path), rc.value("build", json::object()).value("commit", "?"),
                             gpu.contains("name") ? fmt::format("SM {}→{} MHz, memory {}→{} MHz", start.value("sm_mhz", 0),
                                                                end.value("sm_mhz", 0), start.value("memory_mhz", 0),
                                                                end.value("memory_mhz", 0))
                                                  : "—",
-                            "`" + rc.value("command", std::string("?")) + "`"});
+                            fmt::format("`{}`", rc.value("command", std::string("?")))});
         }
-        s += markdown_table({"run", "commit", "GPU clocks, start→end", "command"}, runs);
+        s += markdown_table({"run", "commit", "GPU clocks, start→end", "command"}, runs, 4);
     }
     return s;
 }
@@ -658,7 +656,7 @@ std::string summary_section(const std::vector<std::string> &filters, const std::
     header.push_back("Halide CUDA / hand");
     header.push_back("best % of roofline");
     return "## At a glance\n\nThe best of each kind at the largest size measured, per filter and machine.\n\n" +
-           markdown_table(header, rows);
+           markdown_table(header, rows, 4);
 }
 
 std::string now_utc() {

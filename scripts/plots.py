@@ -67,8 +67,9 @@ def histograms(fig, plot):
     fig.set_size_inches(3 * columns, 2.2 * rows + 0.6)
     axes = fig.subplots(rows, columns, squeeze=False, sharex=True, sharey=True)
     for ax, s in zip(axes.flat, series):
-        ax.fill_between(range(256), s["y"], step="mid", color="tab:blue", alpha=0.7)
-        ax.set_title(s["label"], fontsize=8)
+        same = s["y"] == series[0]["y"]  # the first is the reference's
+        ax.fill_between(range(256), s["y"], step="mid", color="tab:blue" if same else "tab:red", alpha=0.7)
+        ax.set_title(s["label"] + ("" if same else " (differs)"), fontsize=8)
     for ax in list(axes.flat)[len(series):]:
         ax.axis("off")
 
