@@ -33,7 +33,7 @@ Noise noise_for(const std::string &filter) {
     if (filter == "median") return {"salt_pepper", 0.1, "impulse noise, which a median removes"};
     if (filter == "maxpool") {
         return {"", 0,
-                "none: max pooling downsamples, it does not denoise (the maximum would spread the noise), and its "
+                "max pooling downsamples, it does not denoise: the maximum would only spread the noise, and the "
                 "half-size output has no PSNR against the input"};
     }
     return {"gaussian", 20, "additive Gaussian noise, which smoothing and NL-means reduce"};

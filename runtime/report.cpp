@@ -77,6 +77,19 @@ std::string slug(std::string s) {
 }
 
 // Columns are left-aligned up to `left`, right-aligned (numbers) after.
+// "why: `a`, `b`; other why: `c`" for (name, why) pairs.
+std::string by_reason(const std::vector<std::pair<std::string, std::string>> &named) {
+    std::vector<std::pair<std::string, std::string>> groups;  // why, names
+    for (auto &[name, why] : named) {
+        auto it = std::find_if(groups.begin(), groups.end(), [&](auto &g) { return g.first == why; });
+        if (it == groups.end()) it = groups.insert(groups.end(), {why, ""});
+        it->second += (it->second.empty() ? "`" : ", `") + name + "`";
+    }
+    std::string s;
+    for (auto &[why, names] : groups) s += (s.empty() ? "" : "; ") + why + ": " + names;
+    return s;
+}
+
 std::string markdown_table(const std::vector<std::string> &header, const std::vector<std::vector<std::string>> &rows,
                            std::size_t left = 2) {
     auto line = [](const std::vector<std::string> &cells) {
@@ -144,14 +157,15 @@ struct View {
     int channels = 1;
     std::vector<std::string> variants;  // measured at least once, by category then first appearance
     std::map<std::string, Category> category;
-    std::vector<std::string> not_measured;  // "name (why)"
+    std::vector<std::pair<std::string, std::string>> not_measured;  // name, why
     std::vector<Size> sizes;                // ascending
     std::map<std::string, std::map<Size, const BenchRow *>> cell;  // the most threads measured
     std::map<std::string, std::map<Size, std::map<int, const BenchRow *>>> by_threads;
     std::map<std::pair<Size, Category>, const BenchRow *> best;
     std::string slug() const { return fmt::format("{}_{}_{}_c{}", machine->slug, filter, ::filterlab::slug(params), channels); }
     std::string title() const {
-        return fmt::format("{} {}, {} channel{}", filter, params, channels, channels == 1 ? "" : "s");
+        return fmt::format("{}{}, {} channel{}", filter, params.empty() ? "" : " " + params, channels,
+                           channels == 1 ? "" : "s");
     }
 };
 
@@ -193,7 +207,7 @@ std::vector<View> views_of(const Machine &m, const std::string &filter) {
             const auto first = std::find_if(m.rows.begin(), m.rows.end(), [&](const BenchRow &r) {
                 return r.filter == filter && r.variant == name && r.params == v.params && r.channels == v.channels;
             });
-            v.not_measured.push_back(fmt::format("`{}` ({})", name, first->note));
+            v.not_measured.push_back({name, first->note});
         }
         for (auto &[name, cells] : v.cell)
             for (auto &[size, r] : cells) {
@@ -268,11 +282,7 @@ std::string tables_section(const View &v) {
     for (auto &[name, cells] : v.cell)
         for (auto &[size, r] : cells) differs = differs || r->status == "differs";
     if (differs) s += "† a peer that computes another function than the contract's (timed; see the run's notes).\n\n";
-    if (!v.not_measured.empty()) {
-        s += "Not measured on this machine: ";
-        for (std::size_t i = 0; i < v.not_measured.size(); i++) s += (i ? ", " : "") + v.not_measured[i];
-        s += ".\n\n";
-    }
+    if (!v.not_measured.empty()) s += "Not measured on this machine — " + by_reason(v.not_measured) + ".\n\n";
     return s;
 }
 
@@ -465,11 +475,7 @@ std::string verdict_section(const std::string &filter, const std::vector<View> &
     if (!fs::is_directory(source_dir)) {
         return s + "Lines of code: not counted, no source tree at `" + source_dir + "` (`--source`).\n\n";
     }
-    s += "Lines of code, counted by `filterlab report` in `" + source_dir +
-         "` (non-blank, non-comment): a schedule's own lines are the body of its `FILTERLAB_SCHEDULE`; a handwritten "
-         "kernel's are every definition of its `.cu` file (and of the headers beside it) that its registration "
-         "reaches — kernels, device helpers, host wrapper. *Shared* counts the helpers of the headers every filter "
-         "uses (`generators/schedule_helpers.h`; `handwritten/*.h`, `*.cuh`) that the variant reaches.";
+    s += "Lines of code (see *How to read this report*).";
     if (auto alg = algorithm_lines(source_dir, filter))
         s += fmt::format(" The Halide algorithm, `generators/{}.h`, is {} lines, written once for every schedule.", filter,
                          *alg);
@@ -542,22 +548,26 @@ std::string pictures_section(const Machine &m, const std::string &filter, const 
     fs::copy_file(gallery / (*entry)["input"].get<std::string>(), out / input, fs::copy_options::overwrite_existing);
     fs::copy_file(gallery / (*entry)["output"].get<std::string>(), out / output, fs::copy_options::overwrite_existing);
     const std::string image = run->gallery.value("image", "the bundled image");
-    std::string s = fmt::format("#### Pictures from {}: `{}` with {} noise ({})\n\n", m.slug, image,
-                                (*entry)["noise"].get<std::string>(), (*entry)["noise_why"].get<std::string>());
-    s += markdown_table({"noisy input", fmt::format("output of `{}` ({})", (*entry)["output_variant"].get<std::string>(),
-                                                    (*entry)["params"].get<std::string>())},
-                        {{fmt::format("![noisy input]({})", input), fmt::format("![output]({})", output)},
+    const std::string noise = (*entry)["noise"];
+    std::string s = fmt::format("#### Pictures from {}: `{}`, {} ({})\n\n", m.slug, image,
+                                noise == "none" ? "no noise added" : "with " + noise + " noise",
+                                (*entry)["noise_why"].get<std::string>());
+    const std::string params = (*entry)["params"];
+    s += markdown_table({noise == "none" ? "input" : "noisy input",
+                         fmt::format("output of `{}`{}", (*entry)["output_variant"].get<std::string>(),
+                                     params.empty() ? "" : " (" + params + ")")},
+                        {{fmt::format("![input]({})", input), fmt::format("![output]({})", output)},
                          {"PSNR against the clean image: " + psnr_text((*entry)["psnr_noisy_db"]),
                           "PSNR against the clean image: " + psnr_text((*entry)["psnr_output_db"])}});
 
     const auto histograms = read_histograms(gallery / (*entry)["histograms"].get<std::string>());
     std::vector<std::vector<std::string>> rows;
+    std::vector<std::pair<std::string, std::string>> not_run;
     int identical = 0, ran = 0;
     for (const json &v : (*entry)["variants"]) {
         const std::string name = v["variant"];
         if (v["status"] != "ok") {
-            rows.push_back({fmt::format("`{}`", name), label(category_of(v["kind"], v["backend"])),
-                            v["status"].get<std::string>() + ": " + v.value("note", ""), "—", "—"});
+            not_run.push_back({name, v["status"].get<std::string>() + ", " + v.value("note", std::string())});
             continue;
         }
         ran++;
@@ -571,6 +581,7 @@ std::string pictures_section(const Machine &m, const std::string &filter, const 
     s += fmt::format("{} of the {} variants that ran on {} give an output byte-identical to the reference's.\n\n",
                      identical, ran, m.slug);
     s += markdown_table({"variant", "kind", "identical to the reference", "histogram", "PSNR after"}, rows, 4);
+    if (!not_run.empty()) s += "Not run on " + m.slug + " — " + by_reason(not_run) + ".\n\n";
     json series = json::array();
     for (auto &[name, counts] : histograms) series.push_back({{"label", name}, {"y", counts}});
     const std::string file = m.slug + "_" + filter + "_histograms.png";
@@ -720,6 +731,17 @@ ReportResult write_report(const ReportOptions &o) {
                         machines.size() == 1 ? "" : "s");
     head += outcome.made ? "Plots: made by `scripts/plots.py` (matplotlib).\n\n"
                          : "Plots: **skipped** — " + outcome.why + ". The tables, counts and pictures are complete.\n\n";
+    head += fmt::format(
+        "How to read this report: times are the median over the samples of each case; × is the speed-up over the "
+        "plain serial CPU reference at the same size, where the reference was measured; GB/s counts each input sample "
+        "read once and each output sample written once; the share of the roofline compares CUDA variants with the "
+        "1 GiB device-to-device copy measured in the same run. Lines of code are counted by the tool in `{}` "
+        "(non-blank, non-comment): a schedule's own lines are the body of its `FILTERLAB_SCHEDULE`; a handwritten "
+        "kernel's are every definition of its `.cu` file (and of the headers beside it) that its registration "
+        "reaches — kernels, device helpers, host wrapper, registration. *Shared* lines are the helpers of the "
+        "headers every filter uses (`generators/schedule_helpers.h`; `handwritten/*.h`, `*.cuh`) that a variant "
+        "reaches.\n\n",
+        o.source_dir);
     std::string page = head + summary_section(filters, views) + body + runs_section(machines);
 
     // Plot images that were not made are left out of the page.
