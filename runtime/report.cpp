@@ -454,8 +454,8 @@ std::string verdict_section(const std::string &filter, const std::vector<View> &
                             fmt::format("`{}` {}", h->second->variant, format_time(h->second->median_us)),
                             fmt::format("`{}` {}", w->second->variant, format_time(w->second->median_us)),
                             fmt::format("{:.2f}", ratio), word});
-            last = fmt::format("**{} at {} ({})**: the best Halide CUDA schedule, `{}` ({}), takes {:.2f}× the time of "
-                               "the best handwritten kernel, `{}` ({} of kernel and host wrapper): {}.",
+            last = fmt::format("**{} at {} ({})**: the best Halide CUDA schedule, `{}` (schedule: {}), takes {:.2f}× the "
+                               "time of the best handwritten kernel, `{}` (kernel and host wrapper: {}): {}.",
                                v.machine->slug, size_label(size), v.params, h->second->variant,
                                lines_phrase(counted, h->second->variant), ratio, w->second->variant,
                                lines_phrase(counted, w->second->variant), word);

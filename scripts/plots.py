@@ -27,6 +27,13 @@ COLOURS = {
     "handwritten": "tab:red",
     "peer": "tab:gray",
 }
+KIND_NAMES = {
+    "reference": "reference",
+    "halide_cpu": "Halide CPU",
+    "halide_cuda": "Halide CUDA",
+    "handwritten": "handwritten CUDA",
+    "peer": "peer",
+}
 MARKERS = "os^vD<>ph*"
 
 
@@ -43,9 +50,11 @@ def bars(ax, plot):
     values = [b["value"] for b in plot["bars"]]
     ax.bar(range(len(values)), values, color=[COLOURS.get(b["group"]) for b in plot["bars"]])
     ax.set_xticks(range(len(values)), labels, rotation=60, ha="right", fontsize=7)
+    for group in dict.fromkeys(b["group"] for b in plot["bars"]):  # one legend entry per kind, in order
+        ax.bar([0], [0], color=COLOURS.get(group), label=KIND_NAMES.get(group, group))
     if plot.get("hline", 0) > 0:
         ax.axhline(plot["hline"], color="purple", linestyle="--", label=plot["hline_label"])
-        ax.legend(fontsize=8)
+    ax.legend(fontsize=8)
     ax.grid(True, axis="y", alpha=0.3)
 
 
