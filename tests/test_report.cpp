@@ -4,9 +4,6 @@
 // partial or of an older format end in one clear line and status 1.
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -16,66 +13,38 @@
 #include <regex>
 #include <sstream>
 
+#include "cli_runner.h"
 #include "image_io.h"
 #include "noise.h"
 #include "reference.h"
 #include "run_dir.h"
-#include "test_paths.h"
 
 namespace fs = std::filesystem;
 using namespace filterlab;
 
 namespace {
 
-struct Outcome {
-    int status;
-    std::string out, err;
-};
+using namespace cli_test;
 
+// The scratch folder of these tests.
 fs::path work() {
     static const fs::path d = [] {
-        fs::path p = fs::temp_directory_path() / ("filterlab_report_" + std::to_string(::getpid()));
-        fs::remove_all(p);
-        fs::create_directories(p);
-        return p;
+        fs::remove_all(dir() / "report");
+        fs::create_directories(dir() / "report");
+        return dir() / "report";
     }();
     return d;
-}
-
-std::string slurp(const fs::path &p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-Outcome cli(const std::string &args, const std::string &env = "") {
-    const fs::path out = work() / "stdout.txt", err = work() / "stderr.txt";
-    const std::string command = env + " " + filterlab_exe() + " " + args + " >" + out.string() + " 2>" + err.string();
-    const int raw = std::system(command.c_str());
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
 }
 
 // A new bench run of the box filter on the CPU at two small sizes; its directory.
 fs::path bench_run(const std::string &root, const std::string &env = "") {
     const fs::path runs = work() / root;
-    const Outcome r = cli("bench --filter box --backend cpu --sizes 48,96 --param radius=1 --min-reps 3 --min-time 0 "
-                          "--out " + runs.string(),
-                          env);
+    const Result r = run_cli_env(env, "bench --filter box --backend cpu --sizes 48,96 --param radius=1 --min-reps 3 "
+                                      "--min-time 0 --out " + runs.string());
     INFO(r.out, r.err);
     REQUIRE(r.status == 0);
     REQUIRE(std::distance(fs::directory_iterator(runs), fs::directory_iterator()) == 1);
     return fs::directory_iterator(runs)->path();
-}
-
-void expect_refused(const std::string &args, const std::string &fragment) {
-    INFO("filterlab ", args);
-    const Outcome r = cli(args);
-    INFO("stderr: ", r.err);
-    CHECK(r.status == 1);
-    CHECK(r.err.rfind("filterlab: error: ", 0) == 0);
-    CHECK(r.err.find(fragment) != std::string::npos);
-    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
 }
 
 // The lines of the Markdown table whose header holds `first_column` and the
@@ -127,7 +96,7 @@ TEST_CASE("report: a small bench run becomes tables, pictures and plots that agr
     const fs::path run = bench_run("runs");
     const RunDir loaded = load_run_dir(run.string());
     const fs::path out = work() / "report";
-    const Outcome made = cli("report " + run.string() + " --out " + out.string());
+    const Result made = run_cli("report " + run.string() + " --out " + out.string());
     INFO(made.out, made.err);
     REQUIRE(made.status == 0);
     CHECK(made.out.find("report: " + (out / "report.md").string()) != std::string::npos);
@@ -217,7 +186,7 @@ TEST_CASE("report: a small bench run becomes tables, pictures and plots that agr
 
     // Without Python the report is still written, and says the plots were skipped.
     const fs::path bare = work() / "report_bare";
-    const Outcome skipped = cli("report " + run.string() + " --out " + bare.string(), "FILTERLAB_PYTHON=/no/python");
+    const Result skipped = run_cli_env("FILTERLAB_PYTHON=/no/python", "report " + run.string() + " --out " + bare.string());
     CHECK(skipped.status == 0);
     CHECK(skipped.err.find("plots skipped") != std::string::npos);
     const std::string bare_page = slurp(bare / "report.md");
@@ -236,7 +205,7 @@ TEST_CASE("report: runs at two thread counts show CPU scaling; another machine g
     std::ofstream(other / "results.json") << results.dump();
 
     const fs::path out = work() / "report_scaling";
-    const Outcome r = cli("report " + one.string() + " " + two.string() + " " + other.string() + " --out " + out.string());
+    const Result r = run_cli("report " + one.string() + " " + two.string() + " " + other.string() + " --out " + out.string());
     INFO(r.out, r.err);
     REQUIRE(r.status == 0);
     const std::string page = slurp(out / "report.md");
@@ -253,10 +222,10 @@ TEST_CASE("report: runs at two thread counts show CPU scaling; another machine g
 TEST_CASE("report: missing, partial and old run directories are refused with one clear line") {
     const fs::path run = bench_run("runs_errors");
     const std::string out = " --out " + (work() / "never").string();
-    expect_refused("report /no/such/run" + out, "no such run directory");
-    expect_refused("report " + run.string() + " " + run.string() + out, "given twice");
+    expect_failure("report /no/such/run" + out, "no such run directory");
+    expect_failure("report " + run.string() + " " + run.string() + out, "given twice");
     fs::create_directories(work() / "empty");
-    expect_refused("report " + (work() / "empty").string() + out, "not a bench run directory");
+    expect_failure("report " + (work() / "empty").string() + out, "not a bench run directory");
 
     auto copy = [&](const std::string &name) {
         const fs::path p = work() / name;
@@ -265,32 +234,32 @@ TEST_CASE("report: missing, partial and old run directories are refused with one
     };
     const fs::path no_json = copy("no_json");
     fs::remove(no_json / "results.json");
-    expect_refused("report " + no_json.string() + out, "partial bench run: results.json missing");
+    expect_failure("report " + no_json.string() + out, "partial bench run: results.json missing");
     const fs::path cut = copy("cut");
     fs::resize_file(cut / "results.json", fs::file_size(cut / "results.json") / 2);
-    expect_refused("report " + cut.string() + out, "partial bench run: results.json is not complete JSON");
+    expect_failure("report " + cut.string() + out, "partial bench run: results.json is not complete JSON");
     const fs::path no_gallery = copy("no_gallery");
     fs::remove(no_gallery / "gallery" / "gallery.json");
-    expect_refused("report " + no_gallery.string() + out, "partial bench run: gallery/gallery.json missing");
+    expect_failure("report " + no_gallery.string() + out, "partial bench run: gallery/gallery.json missing");
     const fs::path no_picture = copy("no_picture");
     fs::remove(no_picture / "gallery" / "box_noisy.png");
-    expect_refused("report " + no_picture.string() + out, "gallery/box_noisy.png missing");
+    expect_failure("report " + no_picture.string() + out, "gallery/box_noisy.png missing");
 
     const fs::path old = copy("old");
     auto results = nlohmann::json::parse(slurp(old / "results.json"));
     results["context"].erase("format");
     std::ofstream(old / "results.json") << results.dump();
-    expect_refused("report " + old.string() + out, "written by an older filterlab");
+    expect_failure("report " + old.string() + out, "written by an older filterlab");
     results["context"]["format"] = 99;
     std::ofstream(old / "results.json") << results.dump();
-    expect_refused("report " + old.string() + out, "run format 99");
+    expect_failure("report " + old.string() + out, "run format 99");
 
     const fs::path columns = copy("columns");
     std::string csv = slurp(columns / "results.csv");
     csv.replace(0, csv.find('\n'), "filter,variant,time");
     std::ofstream(columns / "results.csv") << csv;
-    expect_refused("report " + columns.string() + out, "unexpected columns");
+    expect_failure("report " + columns.string() + out, "unexpected columns");
 
-    expect_refused("report " + run.string(), "--out is required");
+    expect_failure("report " + run.string(), "--out is required");
     CHECK(!fs::exists(work() / "never"));
 }
