@@ -260,6 +260,16 @@ TEST_CASE("report: missing, partial and old run directories are refused with one
     std::ofstream(columns / "results.csv") << csv;
     expect_failure("report " + columns.string() + out, "unexpected columns");
 
+    // A run whose bench found no real image: the report says so, and is made.
+    fs::create_directories(work() / "no_images");
+    const Result bench = run_cli("bench --filter box --variant cpu_tiled --sizes 16 --min-reps 3 --min-time 0 --images " +
+                                 (work() / "no_images").string() + " --out " + (work() / "runs_no_images").string());
+    REQUIRE(bench.status == 0);
+    const fs::path bare_run = fs::directory_iterator(work() / "runs_no_images")->path();
+    const Result made = run_cli("report " + bare_run.string() + " --out " + (work() / "report_no_images").string());
+    REQUIRE(made.status == 0);
+    CHECK(slurp(work() / "report_no_images" / "report.md").find("No pictures from m1: ") != std::string::npos);
+
     expect_failure("report " + run.string(), "--out is required");
     CHECK(!fs::exists(work() / "never"));
 }
