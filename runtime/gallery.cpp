@@ -29,14 +29,17 @@ struct Noise {
 };
 
 // The noise each filter is there to remove.
-Noise noise_for(const std::string &filter) {
+Noise noise_for(const std::string &filter, const ParamValues &params) {
     if (filter == "median") return {"salt_pepper", 0.1, "impulse noise, which a median removes"};
     if (filter == "maxpool") {
         return {"", 0,
                 "max pooling downsamples, it does not denoise: the maximum would only spread the noise, and the "
                 "half-size output has no PSNR against the input"};
     }
-    return {"gaussian", 20, "additive Gaussian noise, which smoothing and NL-means reduce"};
+    if (filter == "nlmeans") {
+        return {"gaussian", params.at("h"), "additive Gaussian noise of sigma = h, the noise level NL-means is set for"};
+    }
+    return {"gaussian", 20, "additive Gaussian noise, which smoothing reduces"};
 }
 
 using Histogram = std::array<uint64_t, 256>;
@@ -61,7 +64,7 @@ nlohmann::json psnr_json(const Image &clean, const Image &image) {
 
 nlohmann::json filter_gallery(const fs::path &dir, const FilterInfo &info, const ParamValues &params,
                               const std::vector<const Variant *> &variants, const Image &clean) {
-    const Noise noise = noise_for(info.name);
+    const Noise noise = noise_for(info.name, params);
     Image noisy = clean;
     if (noise.kind == "salt_pepper") add_salt_and_pepper(noisy, noise.amount, kGallerySeed);
     if (noise.kind == "gaussian") add_gaussian_noise(noisy, noise.amount, kGallerySeed);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fmt/format.h>
@@ -243,7 +244,8 @@ std::string time_cell(const View &v, const BenchRow &r) {
 
 std::string throughput_cell(const View &v, const BenchRow &r) {
     if (!r.timed()) return untimed_cell(r);
-    std::string s = format_amount(r.gb_per_s) + " GB/s";
+    // results.csv keeps two decimals: a slow reference reads 0.00.
+    std::string s = (r.gb_per_s > 0 ? format_amount(r.gb_per_s) : "<0.01") + " GB/s";
     if (is_best(v, &r)) s = "**" + s + "**";
     if (r.backend == "cuda" && r.roofline_pct > 0) s += fmt::format(" ({:.1f}%)", r.roofline_pct);
     return s;
@@ -258,6 +260,7 @@ double roofline_of(const Machine &m) {
 // ---------------------------------------------------------------- sections
 
 std::string tables_section(const View &v) {
+    if (v.variants.empty()) return "Nothing measured on this machine — " + by_reason(v.not_measured) + ".\n\n";
     std::vector<std::string> header = {"variant", "kind"};
     for (Size s : v.sizes) header.push_back(size_label(s));
     std::vector<std::vector<std::string>> times, rates;
@@ -472,6 +475,7 @@ std::string verdict_section(const std::string &filter, const std::vector<View> &
                             rows, 3);
         for (auto &line : sentences) s += line + "\n\n";
     }
+    if (counted.empty()) return s + "No Halide schedule or handwritten kernel of " + filter + " in these runs.\n\n";
     if (!fs::is_directory(source_dir)) {
         return s + "Lines of code: not counted, no source tree at `" + source_dir + "` (`--source`).\n\n";
     }
@@ -517,8 +521,9 @@ std::vector<std::pair<std::string, std::vector<double>>> read_histograms(const f
         std::string field;
         std::getline(row, field, ',');
         for (auto &c : columns) {
-            if (!std::getline(row, field, ',')) throw Error(path.string() + ": a row is short");
-            c.second.push_back(std::stod(field));
+            char *end = nullptr;
+            if (!std::getline(row, field, ',') || (c.second.push_back(std::strtod(field.c_str(), &end)), *end != '\0'))
+                throw Error(path.string() + ": a row is short or not numbers");
         }
     }
     for (auto &c : columns)
@@ -578,8 +583,8 @@ std::string pictures_section(const Machine &m, const std::string &filter, const 
                         v["identical"].get<bool>() ? "yes" : "no: " + v.value("note", std::string("differs")),
                         same_histogram ? "identical" : "differs", psnr_text(v["psnr_db"])});
     }
-    s += fmt::format("{} of the {} variants that ran on {} give an output byte-identical to the reference's.\n\n",
-                     identical, ran, m.slug);
+    s += fmt::format("Byte-identical to the reference's output: {} of the {} variants that ran on {}.\n\n", identical,
+                     ran, m.slug);
     s += markdown_table({"variant", "kind", "identical to the reference", "histogram", "PSNR after"}, rows, 4);
     if (!not_run.empty()) s += "Not run on " + m.slug + " — " + by_reason(not_run) + ".\n\n";
     json series = json::array();
