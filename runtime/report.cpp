@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "error.h"
+#include "report_model.h"
 #include "report_plots.h"
 #include "run_dir.h"
 #include "run_format.h"
@@ -23,40 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
-
-// The kinds the tables mark the best of, in table order.
-enum class Category { reference, halide_cpu, halide_cuda, handwritten, peer };
-constexpr Category kRanked[] = {Category::halide_cpu, Category::halide_cuda, Category::handwritten, Category::peer};
-
-Category category_of(const std::string &kind, const std::string &backend) {
-    if (kind == "reference") return Category::reference;
-    if (kind == "halide") return backend == "cuda" ? Category::halide_cuda : Category::halide_cpu;
-    if (kind == "handwritten") return Category::handwritten;
-    return Category::peer;
-}
-Category category_of(const BenchRow &r) { return category_of(r.kind, r.backend); }
-
-const char *label(Category c) {
-    switch (c) {
-    case Category::reference: return "reference (serial CPU)";
-    case Category::halide_cpu: return "Halide CPU";
-    case Category::halide_cuda: return "Halide CUDA";
-    case Category::handwritten: return "handwritten CUDA";
-    case Category::peer: return "peer";
-    }
-    return "";
-}
-
-const char *plot_group(Category c) {
-    switch (c) {
-    case Category::reference: return "reference";
-    case Category::halide_cpu: return "halide_cpu";
-    case Category::halide_cuda: return "halide_cuda";
-    case Category::handwritten: return "handwritten";
-    case Category::peer: return "peer";
-    }
-    return "";
-}
+using namespace report_model;
 
 // Four significant digits in the unit that suits: "697.7 µs", "2.360 s".
 std::string format_time(double us) {
@@ -71,13 +39,6 @@ std::string size_label(std::pair<int, int> s) {
     return s.first == s.second ? fmt::format("{}²", s.first) : fmt::format("{}×{}", s.first, s.second);
 }
 
-std::string slug(std::string s) {
-    for (char &c : s)
-        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-    return s;
-}
-
-// Columns are left-aligned up to `left`, right-aligned (numbers) after.
 // "why: `a`, `b`; other why: `c`" for (name, why) pairs.
 std::string by_reason(const std::vector<std::pair<std::string, std::string>> &named) {
     std::vector<std::pair<std::string, std::string>> groups;  // why, names
@@ -91,6 +52,7 @@ std::string by_reason(const std::vector<std::pair<std::string, std::string>> &na
     return s;
 }
 
+// Columns are left-aligned up to `left`, right-aligned (numbers) after.
 std::string markdown_table(const std::vector<std::string> &header, const std::vector<std::vector<std::string>> &rows,
                            std::size_t left = 2) {
     auto line = [](const std::vector<std::string> &cells) {
@@ -107,128 +69,6 @@ std::string markdown_table(const std::vector<std::string> &header, const std::ve
     s += "\n";
     for (auto &r : rows) s += line(r);
     return s + "\n";
-}
-
-// The runs of one machine, their results merged (a case measured in two runs
-// keeps the later run's result).
-struct Machine {
-    std::string key, name, slug;
-    std::vector<const RunDir *> runs;
-    std::vector<BenchRow> rows;
-};
-
-std::string gpu_name(const json &context) {
-    const json &gpu = context.value("gpu", json::object());
-    return gpu.contains("name") ? gpu["name"].get<std::string>() : "";
-}
-
-std::vector<Machine> group_machines(const std::vector<RunDir> &runs) {
-    std::vector<Machine> machines;
-    for (const RunDir &run : runs) {
-        const json &c = run.context;
-        const std::string host = c.value("host_name", "unknown host");
-        const std::string cpu = c.value("cpu", json::object()).value("model", "unknown CPU");
-        const std::string key = host + "|" + cpu + "|" + gpu_name(c);
-        auto it = std::find_if(machines.begin(), machines.end(), [&](auto &m) { return m.key == key; });
-        if (it == machines.end()) {
-            const std::string gpu = gpu_name(c);
-            machines.push_back({key, fmt::format("{} ({})", host, gpu.empty() ? "no GPU, " + cpu : gpu),
-                                fmt::format("m{}", machines.size() + 1), {}, {}});
-            it = machines.end() - 1;
-        }
-        it->runs.push_back(&run);
-        for (const BenchRow &r : run.rows) {
-            auto same = std::find_if(it->rows.begin(), it->rows.end(), [&](const BenchRow &o) {
-                return o.filter == r.filter && o.variant == r.variant && o.width == r.width && o.height == r.height &&
-                       o.channels == r.channels && o.params == r.params && o.threads == r.threads;
-            });
-            if (same != it->rows.end()) *same = r;
-            else it->rows.push_back(r);
-        }
-    }
-    return machines;
-}
-
-using Size = std::pair<int, int>;
-
-// One machine's results for one filter at one parameter set and channel count.
-struct View {
-    const Machine *machine = nullptr;
-    std::string filter, params;
-    int channels = 1;
-    std::vector<std::string> variants;  // measured at least once, by category then first appearance
-    std::map<std::string, Category> category;
-    std::vector<std::pair<std::string, std::string>> not_measured;  // name, why
-    std::vector<Size> sizes;                // ascending
-    std::map<std::string, std::map<Size, const BenchRow *>> cell;  // the most threads measured
-    std::map<std::string, std::map<Size, std::map<int, const BenchRow *>>> by_threads;
-    std::map<std::pair<Size, Category>, const BenchRow *> best;
-    std::string slug() const { return fmt::format("{}_{}_{}_c{}", machine->slug, filter, ::filterlab::slug(params), channels); }
-    std::string title() const {
-        return fmt::format("{}{}, {} channel{}", filter, params.empty() ? "" : " " + params, channels,
-                           channels == 1 ? "" : "s");
-    }
-};
-
-std::vector<View> views_of(const Machine &m, const std::string &filter) {
-    std::vector<View> views;
-    for (const BenchRow &r : m.rows) {
-        if (r.filter != filter) continue;
-        auto it = std::find_if(views.begin(), views.end(),
-                               [&](auto &v) { return v.params == r.params && v.channels == r.channels; });
-        if (it == views.end()) {
-            View v;
-            v.machine = &m, v.filter = filter, v.params = r.params, v.channels = r.channels;
-            views.push_back(std::move(v));
-            it = views.end() - 1;
-        }
-        View &v = *it;
-        v.category[r.variant] = category_of(r);
-        const Size s{r.width, r.height};
-        if (std::find(v.sizes.begin(), v.sizes.end(), s) == v.sizes.end()) v.sizes.push_back(s);
-        if (r.status == "skipped") continue;
-        v.by_threads[r.variant][s][r.threads] = &r;
-        const BenchRow *&c = v.cell[r.variant][s];
-        if (!c || r.threads >= c->threads) c = &r;
-    }
-    for (View &v : views) {
-        std::sort(v.sizes.begin(), v.sizes.end(),
-                  [](Size a, Size b) { return 1LL * a.first * a.second < 1LL * b.first * b.second; });
-        std::vector<std::string> order;
-        for (const BenchRow &r : m.rows)
-            if (r.filter == filter && r.params == v.params && r.channels == v.channels &&
-                std::find(order.begin(), order.end(), r.variant) == order.end())
-                order.push_back(r.variant);
-        std::stable_sort(order.begin(), order.end(), [&](auto &a, auto &b) { return v.category[a] < v.category[b]; });
-        for (const std::string &name : order) {
-            if (v.cell.count(name)) {
-                v.variants.push_back(name);
-                continue;
-            }
-            const auto first = std::find_if(m.rows.begin(), m.rows.end(), [&](const BenchRow &r) {
-                return r.filter == filter && r.variant == name && r.params == v.params && r.channels == v.channels;
-            });
-            v.not_measured.push_back({name, first->note});
-        }
-        for (auto &[name, cells] : v.cell)
-            for (auto &[size, r] : cells) {
-                if (!r->timed() || category_of(*r) == Category::reference) continue;
-                const BenchRow *&b = v.best[{size, category_of(*r)}];
-                if (!b || r->median_us < b->median_us) b = r;
-            }
-    }
-    return views;
-}
-
-const BenchRow *reference_at(const View &v, Size s) {
-    for (auto &[name, cells] : v.cell)
-        if (v.category.at(name) == Category::reference && cells.count(s) && cells.at(s)->timed()) return cells.at(s);
-    return nullptr;
-}
-
-bool is_best(const View &v, const BenchRow *r) {
-    auto it = v.best.find({{r->width, r->height}, category_of(*r)});
-    return it != v.best.end() && it->second == r;
 }
 
 std::string untimed_cell(const BenchRow &r) { return r.status; }
@@ -249,12 +89,6 @@ std::string throughput_cell(const View &v, const BenchRow &r) {
     if (is_best(v, &r)) s = "**" + s + "**";
     if (r.backend == "cuda" && r.roofline_pct > 0) s += fmt::format(" ({:.1f}%)", r.roofline_pct);
     return s;
-}
-
-double roofline_of(const Machine &m) {
-    double roof = 0;
-    for (const RunDir *r : m.runs) roof = std::max(roof, r->context.value("copy_roofline_gb_per_s", 0.0));
-    return roof;
 }
 
 // ---------------------------------------------------------------- sections

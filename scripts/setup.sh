@@ -32,8 +32,8 @@ venv=$root/.venv
 stamp=$venv/filterlab-requirements
 requirements="halide==21.0.0 cmake>=3.28 ninja matplotlib"
 if ! [ -f "$stamp" ] || [ "$(cat "$stamp")" != "$requirements" ]; then
-    echo "setup: creating $venv ($requirements)"
-    python3 -m venv "$venv"
+    echo "setup: installing into $venv: $requirements"
+    [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
     "$venv/bin/pip" install -q --upgrade pip
     # shellcheck disable=SC2086
     "$venv/bin/pip" install -q $requirements
