@@ -274,6 +274,7 @@ TEST_CASE("report: missing, partial and old run directories are refused with one
     REQUIRE(made.status == 0);
     CHECK(slurp(work() / "report_no_images" / "report.md").find("No pictures from m1: ") != std::string::npos);
 
+    expect_failure("bench --filter box --images /no/such/folder", "no such folder of images");
     expect_failure("report " + run.string(), "--out is required");
     CHECK(!fs::exists(work() / "never"));
 }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <new>
 
@@ -104,6 +105,8 @@ int main(int argc, char **argv) {
         if (*bench_cmd) {
             bench.command_line = command_line_of(argc, argv);
             if (bench.images_dir.empty()) bench.images_dir = default_images_dir();
+            else if (!std::filesystem::is_directory(bench.images_dir))
+                throw filterlab::Error(bench.images_dir + ": no such folder of images");
             filterlab::run_bench(bench);
             return 0;
         }
