@@ -4,6 +4,7 @@
 // partial or of an older format end in one clear line and status 1.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -37,9 +38,9 @@ fs::path work() {
 }
 
 // A new bench run of the box filter on the CPU at two small sizes; its directory.
-fs::path bench_run(const std::string &root, const std::string &env = "") {
+fs::path bench_run(const std::string &root) {
     const fs::path runs = work() / root;
-    const Result r = run_cli_env(env, "bench --filter box --backend cpu --sizes 48,96 --param radius=1 --min-reps 3 "
+    const Result r = run_cli("bench --filter box --backend cpu --sizes 48,96 --param radius=1 --min-reps 3 "
                                       "--min-time 0 --out " + runs.string());
     INFO(r.out, r.err);
     REQUIRE(r.status == 0);
@@ -199,8 +200,25 @@ TEST_CASE("report: a small bench run becomes tables, pictures and plots that agr
     CHECK(tables(bare_page, "| variant | kind | 48² | 96² |").size() == 2);
 }
 
-TEST_CASE("report: runs at two thread counts show CPU scaling; another machine gets its own section") {
-    const fs::path one = bench_run("runs_t1", "HL_NUM_THREADS=1"), two = bench_run("runs_t2", "HL_NUM_THREADS=2");
+TEST_CASE("report: bench --threads gives CPU scaling; another machine gets its own section") {
+    const fs::path runs = work() / "runs_threads";
+    const Result bench = run_cli("bench --filter box --threads 1,2 --sizes 48,96 --param radius=1 --min-reps 3 "
+                                 "--min-time 0 --out " + runs.string());
+    INFO(bench.out, bench.err);
+    REQUIRE(bench.status == 0);
+    std::vector<fs::path> dirs{fs::directory_iterator(runs), fs::directory_iterator()};
+    REQUIRE(dirs.size() == 2);
+    std::sort(dirs.begin(), dirs.end());  // named by time: 1 thread first
+    const fs::path one = dirs[0], two = dirs[1];
+    for (int t : {1, 2}) {
+        const RunDir run = load_run_dir((t == 1 ? one : two).string());
+        for (const BenchRow &r : run.rows) {
+            CHECK(r.backend == "cpu");
+            CHECK((r.kind == "halide" || r.kind == "reference"));  // peers keep their own thread pools
+            CHECK(r.threads == t);
+        }
+    }
+    CHECK(bench.out.find("filterlab report " + one.string() + " " + two.string()) != std::string::npos);
     // The same results, as if measured on another host.
     const fs::path other = work() / "other_machine";
     fs::copy(two, other, fs::copy_options::recursive);
@@ -275,6 +293,9 @@ TEST_CASE("report: missing, partial and old run directories are refused with one
     CHECK(slurp(work() / "report_no_images" / "report.md").find("No pictures from m1: ") != std::string::npos);
 
     expect_failure("bench --filter box --images /no/such/folder", "no such folder of images");
+    expect_failure("bench --filter box --threads 0", "--threads: 0 threads");
+    expect_failure("bench --filter box --threads 2 --backend cuda", "CPU variants only");
+    expect_failure("bench --filter nlmeans --threads 2", "no Halide CPU variant");
     expect_failure("report " + run.string(), "--out is required");
     CHECK(!fs::exists(work() / "never"));
 }

@@ -9,6 +9,7 @@
 #include <new>
 
 #include "bench.h"
+#include "bench_threads.h"
 #include "commands.h"
 #include "error.h"
 #include "report.h"
@@ -73,6 +74,11 @@ int main(int argc, char **argv) {
         ->default_val("bench-runs");
     bench_cmd->add_option("--images", bench.images_dir,
                           "Folder of real images for the run's gallery of pictures (default: the bundled ones)");
+    std::vector<int> bench_threads;
+    bench_cmd->add_option("--threads", bench_threads,
+                          "CPU thread scaling: time the Halide CPU variants and the reference at each of these "
+                          "thread counts, one run directory each (comma-separated)")
+        ->delimiter(',');
 
     filterlab::ReportOptions report;
     auto *report_cmd = app.add_subcommand(
@@ -107,7 +113,13 @@ int main(int argc, char **argv) {
             if (bench.images_dir.empty()) bench.images_dir = default_images_dir();
             else if (!std::filesystem::is_directory(bench.images_dir))
                 throw filterlab::Error(bench.images_dir + ": no such folder of images");
-            filterlab::run_bench(bench);
+            if (bench_threads.empty()) {
+                filterlab::run_bench(bench);
+                return 0;
+            }
+            std::string dirs;
+            for (const std::string &d : bench_thread_counts(bench, bench_threads)) dirs += " " + d;
+            fmt::print("runs, one per thread count:{}\nto see the scaling: filterlab report{} --out DIR\n", dirs, dirs);
             return 0;
         }
         if (*report_cmd) {
