@@ -159,8 +159,8 @@ std::string scaling_section(const View &v, json &plots) {
             for (auto &[s, threads] : sizes)
                 if (threads.size() >= 2 && 1LL * s.first * s.second > 1LL * size.first * size.second) size = s;
     if (size.first == 0) {
-        return "CPU thread scaling: not measured (each Halide CPU case ran at one thread count; runs made with "
-               "different `HL_NUM_THREADS` on one machine show it).\n\n";
+        return "CPU thread scaling: not measured (each Halide CPU case ran at one thread count; "
+               "`filterlab bench --threads 1,2,4` measures it).\n\n";
     }
     std::set<int> counts;
     for (auto &[name, sizes] : v.by_threads)
