@@ -16,12 +16,14 @@
 #include "cuda_support.h"
 #include "error.h"
 #include "filters.h"
+#include "gallery.h"
 #include "halide_variant.h"
 #include "harness.h"
 #include "machine.h"
 #include "noise.h"
 #include "plugins.h"
 #include "registry.h"
+#include "run_format.h"
 
 namespace filterlab {
 namespace {
@@ -195,6 +197,9 @@ std::string run_bench(const BenchOptions &o) {
             }
         }
     const cuda::Clocks clocks_end = gpu.available ? cuda::current_clocks() : cuda::Clocks{};
+    // The pictures and histograms `filterlab report` shows (gallery.h).
+    fmt::print("{}\n", write_gallery(dir, chosen, [&](const FilterInfo &f) { return params_for(f, o.params); },
+                                     o.images_dir));
 
     // Files: CSV, JSON in Google Benchmark's format, and the table.
     std::ofstream csv(dir + "/results.csv");
@@ -247,6 +252,7 @@ std::string run_bench(const BenchOptions &o) {
     gethostname(host, sizeof host - 1);
     context["host_name"] = host;
     context["command"] = o.command_line;
+    context["format"] = kRunFormat;  // run_format.h: what `filterlab report` reads
     context["copy_roofline_gb_per_s"] = roofline;
     context["gpu_clocks_start"] = {{"sm_mhz", clocks_start.sm_mhz}, {"memory_mhz", clocks_start.memory_mhz}};
     context["gpu_clocks_end"] = {{"sm_mhz", clocks_end.sm_mhz}, {"memory_mhz", clocks_end.memory_mhz}};

@@ -28,6 +28,7 @@ struct BenchOptions {
     int batch_images = 0;                 // > 0: time batches of this many images instead (bench_batch.h)
     std::string batch_size = "4096x2304";  // WIDTHxHEIGHT of each image of a batch
     std::string command_line;
+    std::string images_dir;  // real images for the run's gallery (gallery.h); empty: none
 };
 
 // Runs the benchmark; returns the run directory it wrote.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what FilterLab needs (Debian packages, a venv with Halide 21, cmake
-# and ninja from PyPI), then configures and builds. Quick when all is there.
+# Installs what FilterLab needs (Debian packages, a venv with Halide 21, cmake,
+# ninja and matplotlib (for `filterlab report`'s plots) from PyPI), then
+# configures and builds. Quick when all is there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -29,10 +30,10 @@ fi
 
 venv=$root/.venv
 stamp=$venv/filterlab-requirements
-requirements="halide==21.0.0 cmake>=3.28 ninja"
+requirements="halide==21.0.0 cmake>=3.28 ninja matplotlib"
 if ! [ -f "$stamp" ] || [ "$(cat "$stamp")" != "$requirements" ]; then
-    echo "setup: creating $venv ($requirements)"
-    python3 -m venv "$venv"
+    echo "setup: installing into $venv: $requirements"
+    [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
     "$venv/bin/pip" install -q --upgrade pip
     # shellcheck disable=SC2086
     "$venv/bin/pip" install -q $requirements

@@ -2,8 +2,6 @@
 // in one clear line on stderr, a non-zero exit and no output file.
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
-
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -12,57 +10,18 @@
 #include <set>
 #include <sstream>
 
+#include "cli_runner.h"
 #include "cuda_support.h"
 #include "image_io.h"
 #include "noise.h"
 #include "reference.h"
-#include "test_paths.h"
 
 namespace fs = std::filesystem;
 using namespace filterlab;
 
 namespace {
 
-struct Result {
-    int status;
-    std::string out, err;
-};
-
-fs::path dir() {
-    static const fs::path d = [] {
-        fs::path p = fs::temp_directory_path() / ("filterlab_cli_" + std::to_string(::getpid()));
-        fs::create_directories(p);
-        return p;
-    }();
-    return d;
-}
-
-std::string slurp(const fs::path &p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-Result run_cli_env(const std::string &env, const std::string &args) {
-    const fs::path out = dir() / "stdout.txt", err = dir() / "stderr.txt";
-    const std::string command = env + " " + filterlab_exe() + " " + args + " >" + out.string() + " 2>" + err.string();
-    const int raw = std::system(command.c_str());
-    return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(out), slurp(err)};
-}
-
-Result run_cli(const std::string &args) { return run_cli_env("", args); }
-
-void expect_failure(const std::string &args, const std::string &fragment, const fs::path &output = {}) {
-    INFO("filterlab ", args);
-    const Result r = run_cli(args);
-    INFO("stderr: ", r.err);
-    CHECK(r.status == 1);
-    CHECK(r.err.rfind("filterlab: error: ", 0) == 0);
-    CHECK(r.err.find(fragment) != std::string::npos);
-    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-    if (!output.empty()) CHECK(!fs::exists(output));
-}
+using namespace cli_test;
 
 const std::string gray_small = test_images_dir() + "/gray_small.png";
 

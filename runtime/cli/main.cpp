@@ -4,13 +4,26 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <new>
 
 #include "bench.h"
 #include "bench_batch.h"
+#include "bench_threads.h"
 #include "commands.h"
 #include "error.h"
+#include "report.h"
+
+namespace {
+
+std::string command_line_of(int argc, char **argv) {
+    std::string line;
+    for (int i = 0; i < argc; i++) line += (i ? " " : "") + std::string(argv[i]);
+    return line;
+}
+
+}  // namespace
 
 int main(int argc, char **argv) {
     using namespace filterlab::cli;
@@ -68,6 +81,22 @@ int main(int argc, char **argv) {
     bench_cmd->add_option("--batch-size", bench.batch_size, "WIDTHxHEIGHT of each image of a batch")
         ->default_str("4096x2304")
         ->needs(batch_opt);
+    bench_cmd->add_option("--images", bench.images_dir,
+                          "Folder of real images for the run's gallery of pictures (default: the bundled ones)");
+    std::vector<int> bench_threads;
+    bench_cmd->add_option("--threads", bench_threads,
+                          "CPU thread scaling: time the Halide CPU variants and the reference at each of these "
+                          "thread counts, one run directory each (comma-separated)")
+        ->delimiter(',');
+
+    filterlab::ReportOptions report;
+    auto *report_cmd = app.add_subcommand(
+        "report", "Turn bench run directories (from one or several machines) into a Markdown report with tables, "
+                  "plots, pictures and the DSL-versus-hand verdict");
+    report_cmd->add_option("run_dirs", report.run_dirs, "Bench run directories")->required();
+    report_cmd->add_option("--out", report.out_dir, "Folder for report.md and its images")->required();
+    report_cmd->add_option("--source", report.source_dir, "Source tree: lines of code and scripts/plots.py")
+        ->default_val(FILTERLAB_SOURCE_DIR);
 
     auto *info_cmd = app.add_subcommand("info", "Show the CPU, the Halide targets built and the GPU");
 
@@ -89,12 +118,28 @@ int main(int argc, char **argv) {
         if (*check_cmd) return check_variants(check);
         if (*info_cmd) return show_info();
         if (*bench_cmd) {
-            for (int i = 0; i < argc; i++) bench.command_line += (i ? " " : "") + std::string(argv[i]);
+            bench.command_line = command_line_of(argc, argv);
             if (bench.batch_images > 0) {
                 filterlab::run_bench_batch(bench);
-            } else {
-                filterlab::run_bench(bench);
+                return 0;
             }
+            if (bench.images_dir.empty()) bench.images_dir = default_images_dir();
+            else if (!std::filesystem::is_directory(bench.images_dir))
+                throw filterlab::Error(bench.images_dir + ": no such folder of images");
+            if (bench_threads.empty()) {
+                filterlab::run_bench(bench);
+                return 0;
+            }
+            std::string dirs;
+            for (const std::string &d : bench_thread_counts(bench, bench_threads)) dirs += " " + d;
+            fmt::print("runs, one per thread count:{}\nto see the scaling: filterlab report{} --out DIR\n", dirs, dirs);
+            return 0;
+        }
+        if (*report_cmd) {
+            report.command_line = command_line_of(argc, argv);
+            const auto written = filterlab::write_report(report);
+            if (!written.plots_made) fmt::print(stderr, "filterlab: notice: plots skipped: {}\n", written.plots_why);
+            fmt::print("report: {}\n", written.path);
             return 0;
         }
     } catch (const filterlab::Error &e) {

@@ -1,0 +1,167 @@
+#include "gallery.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "error.h"
+#include "harness.h"
+#include "image_io.h"
+#include "noise.h"
+#include "run_format.h"
+
+namespace filterlab {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr uint64_t kGallerySeed = 1;
+
+struct Noise {
+    std::string kind;  // salt_pepper, gaussian, or empty: none
+    double amount = 0;
+    std::string why;
+};
+
+// The noise each filter is there to remove.
+Noise noise_for(const std::string &filter, const ParamValues &params) {
+    if (filter == "median") return {"salt_pepper", 0.1, "impulse noise, which a median removes"};
+    if (filter == "maxpool") {
+        return {"", 0,
+                "max pooling downsamples, it does not denoise: the maximum would only spread the noise, and the "
+                "half-size output has no PSNR against the input"};
+    }
+    if (filter == "nlmeans") {
+        return {"gaussian", params.at("h"), "additive Gaussian noise of sigma = h, the noise level NL-means is set for"};
+    }
+    return {"gaussian", 20, "additive Gaussian noise, which smoothing reduces"};
+}
+
+using Histogram = std::array<uint64_t, 256>;
+
+Histogram histogram(const Image &image) {
+    Histogram h{};
+    for (uint8_t v : image.samples()) h[v]++;
+    return h;
+}
+
+bool same_shape(const Image &a, const Image &b) {
+    return a.width() == b.width() && a.height() == b.height() && a.channels() == b.channels();
+}
+
+// PSNR as JSON: a number, or null when infinite (identical images) or the
+// shapes differ (maxpool).
+nlohmann::json psnr_json(const Image &clean, const Image &image) {
+    if (!same_shape(clean, image)) return nullptr;
+    const double db = psnr(clean, image);
+    return std::isfinite(db) ? nlohmann::json(db) : nlohmann::json(nullptr);
+}
+
+nlohmann::json filter_gallery(const fs::path &dir, const FilterInfo &info, const ParamValues &params,
+                              const std::vector<const Variant *> &variants, const Image &clean) {
+    const Noise noise = noise_for(info.name, params);
+    Image noisy = clean;
+    if (noise.kind == "salt_pepper") add_salt_and_pepper(noisy, noise.amount, kGallerySeed);
+    if (noise.kind == "gaussian") add_gaussian_noise(noisy, noise.amount, kGallerySeed);
+    nlohmann::json entry = {{"filter", info.name},
+                            {"params", format_params(params)},
+                            {"noise", noise.kind.empty() ? "none" : fmt::format("{}:{}", noise.kind, noise.amount)},
+                            {"noise_why", noise.why},
+                            {"psnr_noisy_db", noise.kind.empty() ? nlohmann::json(nullptr) : psnr_json(clean, noisy)}};
+    const Image reference = info.reference(noisy, params);
+
+    std::vector<std::pair<std::string, Histogram>> histograms = {{"reference", histogram(reference)}};
+    nlohmann::json results = nlohmann::json::array();
+    const Variant *shown = nullptr;
+    Image shown_output = reference;
+    for (const Variant *v : variants) {
+        nlohmann::json r = {{"variant", v->name}, {"backend", to_string(v->backend)}, {"kind", to_string(v->kind)}};
+        try {
+            if (std::string why = v->why_unavailable(); !why.empty()) throw std::invalid_argument(why);
+            if (std::string why = v->unsupported_reason(params); !why.empty()) throw std::invalid_argument(why);
+            // The reference variant computes the oracle itself: not run twice.
+            const Image output = v->kind == Kind::reference ? reference : run_variant(*v, noisy, params);
+            const Comparison cmp = compare_to_reference(info, reference, output);
+            r["status"] = "ok";
+            r["identical"] = output == reference;
+            r["within_contract"] = cmp.equal;
+            if (!cmp.equal) r["note"] = cmp.describe();
+            r["psnr_db"] = psnr_json(clean, output);
+            if (v->kind != Kind::reference) histograms.push_back({v->name, histogram(output)});
+            if (!shown && v->kind != Kind::reference && output == reference) shown = v, shown_output = output;
+        } catch (const std::invalid_argument &e) {
+            r["status"] = "skipped";
+            r["note"] = e.what();
+        } catch (const Error &e) {
+            r["status"] = "error";
+            r["note"] = e.what();
+        }
+        results.push_back(r);
+    }
+
+    const std::string stem = info.name;
+    write_image((dir / (stem + "_noisy.png")).string(), noisy);
+    write_image((dir / (stem + "_output.png")).string(), shown_output);
+    std::ofstream csv(dir / (stem + "_histograms.csv"));
+    csv << "value";
+    for (auto &[name, h] : histograms) csv << "," << name;
+    csv << "\n";
+    for (int value = 0; value < 256; value++) {
+        csv << value;
+        for (auto &[name, h] : histograms) csv << "," << h[value];
+        csv << "\n";
+    }
+    entry["input"] = stem + "_noisy.png";
+    entry["output"] = stem + "_output.png";
+    entry["output_variant"] = shown ? shown->name : "reference";
+    entry["output_size"] = {reference.width(), reference.height(), reference.channels()};
+    entry["psnr_output_db"] = psnr_json(clean, reference);
+    entry["histograms"] = stem + "_histograms.csv";
+    entry["variants"] = results;
+    return entry;
+}
+
+}  // namespace
+
+std::string write_gallery(const std::string &run_dir, const std::vector<const Variant *> &variants,
+                          const std::function<ParamValues(const FilterInfo &)> &params_of,
+                          const std::string &images_dir) {
+    const fs::path dir = fs::path(run_dir) / kRunGalleryDir;
+    fs::create_directories(dir);
+    nlohmann::json doc = {{"format", kRunFormat}, {"image", kGalleryImage}, {"seed", kGallerySeed}};
+    doc["filters"] = nlohmann::json::array();
+    const fs::path image = fs::path(images_dir) / kGalleryImage;
+    std::string summary;
+    if (images_dir.empty() || !fs::is_regular_file(image)) {
+        doc["skipped"] = images_dir.empty() ? "no folder of real images found (set FILTERLAB_IMAGES or --images)"
+                                            : image.string() + " not found";
+        summary = "gallery: skipped, " + doc["skipped"].get<std::string>();
+    } else {
+        const Image clean = read_image(image.string());
+        doc["size"] = {clean.width(), clean.height(), clean.channels()};
+        std::vector<std::string> filters;
+        for (const Variant *v : variants)
+            if (std::find(filters.begin(), filters.end(), v->filter) == filters.end()) filters.push_back(v->filter);
+        for (const std::string &name : filters) {
+            std::vector<const Variant *> mine;
+            for (const Variant *v : variants)
+                if (v->filter == name) mine.push_back(v);
+            const FilterInfo &info = filter_info(name);
+            try {
+                doc["filters"].push_back(filter_gallery(dir, info, params_of(info), mine, clean));
+            } catch (const Error &e) {  // the image too small for the filter, a file not written: said, not fatal
+                doc["filters"].push_back({{"filter", name}, {"skipped", e.what()}});
+            }
+        }
+        summary = fmt::format("gallery: {} filter(s) on {} in {}", filters.size(), image.string(), dir.string());
+    }
+    std::ofstream(dir / "gallery.json") << doc.dump(2) << "\n";
+    return summary;
+}
+
+}  // namespace filterlab

@@ -1,0 +1,36 @@
+// `filterlab report`: turns bench run directories (one or several, from
+// different machines) into a Markdown page with its images: per filter the
+// tables of time, speed-up, GB/s and share of the copy roofline, the best of
+// each kind marked; plots; the DSL-versus-hand verdict with lines of code
+// counted from the source tree; the gallery's pictures and histograms; the
+// machine facts and command of every run.
+//
+// Tables, verdict and counts are made here; the plots by scripts/plots.py
+// (matplotlib), run with $FILTERLAB_PYTHON, else the source tree's .venv, else
+// python3. Without Python or matplotlib the report says the plots were
+// skipped, and why, and is otherwise complete.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace filterlab {
+
+struct ReportOptions {
+    std::vector<std::string> run_dirs;
+    std::string out_dir;
+    std::string source_dir;  // for the line counts and scripts/plots.py
+    std::string command_line;
+};
+
+struct ReportResult {
+    std::string path;  // of report.md
+    bool plots_made = false;
+    std::string plots_why;  // why not, when not
+};
+
+// Writes <out_dir>/report.md and its images. Throws Error (a run directory
+// missing, partial or of another format) before writing anything.
+ReportResult write_report(const ReportOptions &options);
+
+}  // namespace filterlab

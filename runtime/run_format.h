@@ -1,0 +1,16 @@
+// The layout of a `filterlab bench` run directory, shared by the benchmark that
+// writes it and the report that reads it. The format number goes into
+// results.json's context; a run without it (written before the gallery
+// existed) or with another number is refused by the report with a message.
+#pragma once
+
+namespace filterlab {
+
+// 2: results.json's context carries "format"; gallery/ holds the pictures.
+constexpr int kRunFormat = 2;
+constexpr const char *kRunResultsCsv = "results.csv";
+constexpr const char *kRunResultsJson = "results.json";
+constexpr const char *kRunGalleryDir = "gallery";
+constexpr const char *kRunGalleryJson = "gallery/gallery.json";
+
+}  // namespace filterlab

@@ -1,0 +1,254 @@
+#include "source_lines.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace filterlab {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_text(const fs::path &path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// The text with every comment replaced by spaces (newlines kept, so line
+// numbers stay); string and character literals are left as they are.
+std::string strip_comments(const std::string &s) {
+    std::string out = s;
+    enum { code, line_comment, block_comment, string_literal, char_literal } state = code;
+    for (std::size_t i = 0; i < s.size(); i++) {
+        const char c = s[i], next = i + 1 < s.size() ? s[i + 1] : '\0';
+        switch (state) {
+        case code:
+            if (c == '/' && next == '/') state = line_comment, out[i] = ' ';
+            else if (c == '/' && next == '*') state = block_comment, out[i] = out[i + 1] = ' ', i++;
+            else if (c == '"') state = string_literal;
+            // A quote after a digit or letter is a digit separator (1'000), not a literal.
+            else if (c == '\'' && !(i > 0 && std::isalnum(static_cast<unsigned char>(s[i - 1])))) state = char_literal;
+            break;
+        case line_comment:
+            if (c == '\n') state = code;
+            else out[i] = ' ';
+            break;
+        case block_comment:
+            if (c == '*' && next == '/') state = code, out[i] = out[i + 1] = ' ', i++;
+            else if (c != '\n') out[i] = ' ';
+            break;
+        case string_literal:
+        case char_literal:
+            if (c == '\\') i++;
+            else if (c == (state == string_literal ? '"' : '\'')) state = code;
+            break;
+        }
+    }
+    return out;
+}
+
+int count_nonblank_lines(const std::string &text) {
+    int lines = 0;
+    bool content = false;
+    for (char c : text) {
+        if (c == '\n') lines += content, content = false;
+        else if (!std::isspace(static_cast<unsigned char>(c))) content = true;
+    }
+    return lines + content;
+}
+
+// One top-level definition or declaration (namespaces are looked through).
+struct Chunk {
+    std::string text;  // comments removed
+    std::string name;  // what it defines; empty when nothing to refer to
+    std::set<std::string> identifiers;
+    bool shared = false;
+    std::string file;
+};
+
+const std::regex kIdentifier{R"([A-Za-z_]\w*)"};
+
+std::string defined_name(std::string t) {
+    // Attributes and launch bounds come before the name but take parentheses.
+    t = std::regex_replace(t, std::regex(R"(__launch_bounds__\s*\([^)]*\)|alignas\s*\([^)]*\)|\[\[[^\]]*\]\])"), " ");
+    std::smatch m;
+    // Leading template headers, nested angle brackets included.
+    while (std::regex_search(t, m, std::regex(R"(^\s*template\s*<)"))) {
+        std::size_t i = m.length(), depth = 1;
+        for (; i < t.size() && depth; i++) depth += t[i] == '<' ? 1 : t[i] == '>' ? -1 : 0;
+        t = t.substr(i);
+    }
+    if (std::regex_search(t, m, std::regex(R"(^\s*using\s+(\w+)\s*=)"))) return m[1];
+    if (std::regex_search(t, m, std::regex(R"(^\s*using\b)"))) return "";  // using-declarations refer to others
+    if (std::regex_search(t, m, std::regex(R"(^\s*(?:struct|class|union|enum(?:\s+class)?)\s+(\w+))"))) return m[1];
+    const std::string prefix = t.substr(0, t.find_first_of("({=[;"));
+    std::string last;
+    for (auto it = std::sregex_iterator(prefix.begin(), prefix.end(), kIdentifier); it != std::sregex_iterator(); ++it)
+        last = it->str();
+    return last;
+}
+
+bool starts_with_word(const std::string &s, std::size_t i, const std::string &word) {
+    return s.compare(i, word.size(), word) == 0 &&
+           (i + word.size() >= s.size() || !(std::isalnum(static_cast<unsigned char>(s[i + word.size()])) ||
+                                              s[i + word.size()] == '_'));
+}
+
+// Splits a file into its top-level chunks, looking through namespace blocks
+// and leaving out preprocessor lines between them.
+std::vector<Chunk> chunks_of(const fs::path &path, const std::string &relative, bool shared) {
+    const std::string s = strip_comments(read_text(path));
+    std::vector<Chunk> chunks;
+    int depth = 0, parens = 0;
+    std::size_t start = std::string::npos;
+    auto finish = [&](std::size_t end) {
+        Chunk c;
+        c.text = s.substr(start, end + 1 - start);
+        c.name = defined_name(c.text);
+        for (auto it = std::sregex_iterator(c.text.begin(), c.text.end(), kIdentifier); it != std::sregex_iterator();
+             ++it)
+            c.identifiers.insert(it->str());
+        c.shared = shared;
+        c.file = relative;
+        chunks.push_back(std::move(c));
+        start = std::string::npos;
+    };
+    for (std::size_t i = 0; i < s.size(); i++) {
+        const char c = s[i];
+        if (start == std::string::npos) {
+            if (std::isspace(static_cast<unsigned char>(c)) || c == ';' || c == '}') continue;  // '}' closes a namespace
+            if (c == '#') {  // a preprocessor line, continuations included
+                while (i < s.size() && !(s[i] == '\n' && s[i - 1] != '\\')) i++;
+                continue;
+            }
+            if (starts_with_word(s, i, "namespace")) {
+                const std::size_t end = s.find_first_of("{;", i);
+                if (end == std::string::npos) break;
+                i = end;  // a namespace block's brace is looked through; an alias ends at ';'
+                continue;
+            }
+            start = i;
+        }
+        if (c == '"' || (c == '\'' && !(i > 0 && std::isalnum(static_cast<unsigned char>(s[i - 1]))))) {
+            for (i++; i < s.size() && s[i] != c; i++) i += s[i] == '\\';
+            continue;
+        }
+        if (c == '(') parens++;
+        if (c == ')') parens--;
+        if (c == '{') depth++;
+        if (c == '}' && --depth == 0 && parens == 0) finish(i);
+        else if (c == ';' && depth == 0 && parens == 0) finish(i);
+    }
+    return chunks;
+}
+
+// Counts `seeds` and every chunk of `pool` whose name a counted chunk uses.
+// `seed_lines` gives each seed's own count (a schedule counts its body only).
+LineCount reachable(const std::vector<Chunk> &pool, const std::vector<std::size_t> &seeds,
+                    const std::function<int(const Chunk &)> &seed_lines) {
+    LineCount count;
+    std::vector<bool> taken(pool.size(), false);
+    std::vector<std::size_t> queue = seeds;
+    for (std::size_t s : seeds) taken[s] = true;
+    for (std::size_t q = 0; q < queue.size(); q++) {
+        const Chunk &c = pool[queue[q]];
+        for (std::size_t j = 0; j < pool.size(); j++) {
+            if (!taken[j] && !pool[j].name.empty() && c.identifiers.count(pool[j].name)) {
+                taken[j] = true;
+                queue.push_back(j);
+            }
+        }
+    }
+    for (std::size_t q = 0; q < queue.size(); q++) {
+        const Chunk &c = pool[queue[q]];
+        const int lines = q < seeds.size() ? seed_lines(c) : count_nonblank_lines(c.text);
+        auto &parts = c.shared ? count.shared_parts : count.own_parts;
+        (c.shared ? count.shared : count.own) += lines;
+        const std::string part = c.name.empty() ? "(unnamed)" : c.name;
+        if (std::find(parts.begin(), parts.end(), part) == parts.end()) parts.push_back(part);
+    }
+    return count;
+}
+
+std::vector<fs::path> files_in(const fs::path &dir, std::initializer_list<const char *> extensions) {
+    std::vector<fs::path> files;
+    std::error_code ec;
+    for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+        const std::string ext = it->path().extension().string();
+        if (it->is_regular_file() && std::any_of(extensions.begin(), extensions.end(), [&](auto e) { return ext == e; }))
+            files.push_back(it->path());
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+void add_chunks(std::vector<Chunk> &pool, const fs::path &file, const fs::path &root, bool shared) {
+    for (Chunk &c : chunks_of(file, fs::relative(file, root).string(), shared)) pool.push_back(std::move(c));
+}
+
+}  // namespace
+
+int count_code_lines(const std::string &text) { return count_nonblank_lines(strip_comments(text)); }
+
+std::optional<LineCount> schedule_lines(const std::string &source_dir, const std::string &filter,
+                                        const std::string &variant) {
+    const fs::path root = source_dir;
+    const std::regex macro(R"(^\s*FILTERLAB_SCHEDULE\s*\(\s*(\w+)\s*,\s*(\w+)\s*,\s*(\w+))");
+    for (const fs::path &file : files_in(root / "schedules" / filter, {".cpp"})) {
+        std::vector<Chunk> pool;
+        add_chunks(pool, file, root, false);
+        std::optional<std::size_t> seed;
+        for (std::size_t i = 0; i < pool.size(); i++) {
+            std::smatch m;
+            if (!std::regex_search(pool[i].text, m, macro)) continue;
+            if (m[1] == filter && std::string(m[2]) + "_" + std::string(m[3]) == variant) seed = i;
+            pool[i].name.clear();  // schedules are not called by name
+        }
+        if (!seed) continue;
+        for (const fs::path &h : files_in(root / "generators", {".h"}))
+            if (h.filename() == "schedule_helpers.h") add_chunks(pool, h, root, true);
+        LineCount count = reachable(pool, {*seed}, [](const Chunk &c) {
+            const std::size_t open = c.text.find('{'), close = c.text.rfind('}');
+            return open < close ? count_nonblank_lines(c.text.substr(open + 1, close - open - 1)) : 0;
+        });
+        count.file = fs::relative(file, root).string();
+        count.own_parts.front() = "body of FILTERLAB_SCHEDULE(" + filter + ", " + variant.substr(0, variant.find('_')) +
+                                  ", " + variant.substr(variant.find('_') + 1) + ")";
+        return count;
+    }
+    return std::nullopt;
+}
+
+std::optional<LineCount> handwritten_lines(const std::string &source_dir, const std::string &filter,
+                                           const std::string &variant) {
+    const fs::path root = source_dir, dir = root / "handwritten" / filter;
+    const std::string literal = "\"" + variant + "\"";
+    for (const fs::path &file : files_in(dir, {".cu"})) {
+        std::vector<Chunk> pool;
+        add_chunks(pool, file, root, false);
+        std::vector<std::size_t> seeds;
+        for (std::size_t i = 0; i < pool.size(); i++)
+            if (pool[i].text.find(literal) != std::string::npos) seeds.push_back(i);
+        if (seeds.empty()) continue;
+        for (const fs::path &h : files_in(dir, {".h", ".cuh"})) add_chunks(pool, h, root, false);
+        for (const fs::path &h : files_in(root / "handwritten", {".h", ".cuh"})) add_chunks(pool, h, root, true);
+        LineCount count = reachable(pool, seeds, [](const Chunk &c) { return count_nonblank_lines(c.text); });
+        count.file = fs::relative(file, root).string();
+        return count;
+    }
+    return std::nullopt;
+}
+
+std::optional<int> algorithm_lines(const std::string &source_dir, const std::string &filter) {
+    const fs::path header = fs::path(source_dir) / "generators" / (filter + ".h");
+    if (!fs::is_regular_file(header)) return std::nullopt;
+    return count_code_lines(read_text(header));
+}
+
+}  // namespace filterlab

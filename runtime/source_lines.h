@@ -1,0 +1,39 @@
+// Lines of code of one variant, counted from the source tree for the report's
+// DSL-versus-hand verdict: non-blank lines that are not only comment.
+//
+// A Halide variant counts the body of its FILTERLAB_SCHEDULE function; a
+// handwritten one counts every top-level definition of its .cu file (and of
+// the headers beside it) reachable from its registration: kernels, device
+// helpers, constants, the host wrapper, the registration itself. Helpers from
+// the headers shared by all filters (generators/schedule_helpers.h;
+// handwritten/*.h, *.cuh) that the variant reaches are counted apart, as
+// "shared". The Halide algorithm (generators/<filter>.h) is counted once per
+// filter: every schedule of the filter shares it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace filterlab {
+
+struct LineCount {
+    int own = 0;     // the schedule's body, or the kernel file's reachable definitions
+    int shared = 0;  // reachable helpers of the shared headers
+    std::string file;                    // relative to the source tree
+    std::vector<std::string> own_parts;  // names of what was counted
+    std::vector<std::string> shared_parts;
+};
+
+// Non-blank lines left once comments are removed.
+int count_code_lines(const std::string &text);
+
+// nullopt when the variant's source is not found under `source_dir`.
+std::optional<LineCount> schedule_lines(const std::string &source_dir, const std::string &filter,
+                                        const std::string &variant);
+std::optional<LineCount> handwritten_lines(const std::string &source_dir, const std::string &filter,
+                                           const std::string &variant);
+// The code lines of generators/<filter>.h; nullopt when absent.
+std::optional<int> algorithm_lines(const std::string &source_dir, const std::string &filter);
+
+}  // namespace filterlab
