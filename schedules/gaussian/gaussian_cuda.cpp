@@ -32,7 +32,9 @@ FILTERLAB_SCHEDULE(gaussian, cuda, rows8, "") {
 // staged in shared memory, one clamped byte load per sample by all threads
 // together; the unrolled per-thread windows then read shared memory, where
 // the clamp is gone and loads can be vectors, instead of gathering each byte
-// from global memory through the clamp.
+// from global memory through the clamp. (On the H100 it runs as fast as
+// rows8, no faster: the gathers are not what limits rows8; see
+// reports/gaussian/bench_h100.md.)
 FILTERLAB_SCHEDULE(gaussian, cuda, staged_rows8, "") {
     filterlab::schedules::thread_blocks(p.output, p.x, p.y, p.c, 4, 8, 4);
     Var sxo{"sxo"}, syo{"syo"}, sxi{"sxi"}, syi{"syi"};
