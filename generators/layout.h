@@ -30,4 +30,13 @@ void same_size(Input &input, Output &output) {
     for (int d = 0; d < 3; d++) output.dim(d).set_bounds(0, input.dim(d).extent());
 }
 
+// For 2x2 pooling: floor(W/2) x floor(H/2), the same channels (the harness
+// guarantees it).
+template <typename Input, typename Output>
+void half_size(Input &input, Output &output) {
+    output.dim(0).set_bounds(0, input.dim(0).extent() / 2);
+    output.dim(1).set_bounds(0, input.dim(1).extent() / 2);
+    output.dim(2).set_bounds(0, input.dim(2).extent());
+}
+
 }  // namespace filterlab::layout
