@@ -7,7 +7,9 @@
 
 #include "error.h"
 #include "filters.h"
+#include "noise.h"
 #include "plugins.h"
+#include "reference.h"
 #include "registry.h"
 
 using namespace filterlab;
@@ -19,7 +21,8 @@ TEST_CASE("every filter of the contract has its reference registered") {
         CHECK(ref.kind == Kind::reference);
         CHECK(ref.backend == Backend::cpu);
     }
-    CHECK(all_filters().size() == 5);
+    // The five of FILTERS.md and the blur-then-pool composition.
+    CHECK(all_filters().size() == 6);
 }
 
 TEST_CASE("variant names are unique within a filter and ids are readable") {
@@ -74,7 +77,7 @@ TEST_CASE("parameters are parsed and validated against the contract") {
     CHECK_THROWS_AS(filter_info("nlmeans").parse_params({"h=1e-200"}), Error);
     CHECK(filter_info("gaussian").parse_params({"sigma=0.01"})["sigma"] == doctest::Approx(0.01));
     CHECK_THROWS_AS(filter_info("gaussian").parse_params({"sigma=nan"}), Error);
-    CHECK_THROWS_WITH_AS(filter_info("blur"), "unknown filter 'blur' (known: box, median, gaussian, maxpool, nlmeans)",
+    CHECK_THROWS_WITH_AS(filter_info("blur"), "unknown filter 'blur' (known: box, median, gaussian, maxpool, gaussian_maxpool, nlmeans)",
                          Error);
     CHECK_THROWS_AS(find_variant("box", "nonesuch"), Error);
 }
@@ -127,4 +130,16 @@ TEST_CASE("the OpenCV peer plugin, when built, loads and registers its peers") {
     CHECK(std::none_of(all_variants().begin(), all_variants().end(),
                        [](const Variant &v) { return v.name.rfind("opencv_", 0) == 0; }));
 #endif
+}
+
+TEST_CASE("gaussian_maxpool is the composition of the two contract filters") {
+    const FilterInfo &f = filter_info("gaussian_maxpool");
+    CHECK(f.output_size(7, 5) == std::pair{3, 2});
+    CHECK(f.min_side == 2);
+    const Image in = random_image(9, 6, 3, 7);
+    for (double sigma : {0.6, 1.0, 2.5}) {
+        const Image composed = reference::maxpool(reference::gaussian(in, sigma));
+        const Image out = f.reference(in, {{"sigma", sigma}});
+        CHECK(compare_to_reference(f, composed, out).mismatches == 0);
+    }
 }
