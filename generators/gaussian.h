@@ -19,6 +19,12 @@ struct Pipeline {
     Halide::Func output;
 };
 
+// What the contract's weights always are: non-negative, summing to 256 (the
+// generators require it of the caller's).
+inline Halide::Expr contract_weights(const Halide::Expr &w0, const Halide::Expr &w1, const Halide::Expr &w2) {
+    return w0 >= 0 && w1 >= 0 && w2 >= 0 && w0 + 2 * w1 + 2 * w2 == 256;
+}
+
 inline void define(Pipeline &p, const Halide::Func &input, const Halide::Expr &width, const Halide::Expr &height,
                    const Halide::Expr &w0, const Halide::Expr &w1, const Halide::Expr &w2, Halide::Func output) {
     using namespace Halide;

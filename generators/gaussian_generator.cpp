@@ -16,7 +16,7 @@ public:
     void generate() {
         using namespace filterlab;
         gaussian_pipeline::define(pipeline, input, input.dim(0).extent(), input.dim(1).extent(), w0, w1, w2, output);
-        add_requirement(w0 >= 0 && w1 >= 0 && w2 >= 0 && w0 + 2 * w1 + 2 * w2 == 256,
+        add_requirement(gaussian_pipeline::contract_weights(w0, w1, w2),
                         "gaussian: the weights must be non-negative and sum to 256");
         layout::constrain(input, output, get_target());
         layout::same_size(input, output);

@@ -17,7 +17,7 @@ public:
         using namespace filterlab;
         gaussian_maxpool_pipeline::define(pipeline, input, input.dim(0).extent(), input.dim(1).extent(), w0, w1, w2,
                                           output);
-        add_requirement(w0 >= 0 && w1 >= 0 && w2 >= 0 && w0 + 2 * w1 + 2 * w2 == 256,
+        add_requirement(gaussian_pipeline::contract_weights(w0, w1, w2),
                         "gaussian_maxpool: the weights must be non-negative and sum to 256");
         layout::constrain(input, output, get_target());
         layout::half_size(input, output);

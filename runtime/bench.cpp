@@ -147,23 +147,19 @@ std::string run_bench(const BenchOptions &o) {
                 std::cout.flush();
                 const auto out_size = f.output_size(size, size);
                 r.bytes = double(input.size()) + double(out_size.first) * out_size.second * channels;
-                try {
-                    if (std::string why = v->why_unavailable(); !why.empty()) throw std::invalid_argument(why);
-                    if (std::string why = v->unsupported_reason(r.params); !why.empty())
-                        throw std::invalid_argument(why);
+                run_case(*v, r.params, r.status, r.note, [&] {
                     // The reference is the oracle of every timed result. Where it would take
-                    // too long at this size, the variant is checked on the largest square
-                    // image of the same kind the budget allows, and the note says so.
+                    // too long at this size, the variant is checked on a smaller image of the
+                    // same channels (validation_input), and the note says so.
                     const Image &checked = validation_input(f, r.params, input, validation_inputs);
                     if (checked.width() != input.width()) {
                         r.note = fmt::format("checked at {}x{} (the reference would take too long at this size)",
                                              checked.width(), checked.height());
                     }
+                    // Within one size and channel count, `checked` depends on the filter and
+                    // its parameters only: so does its reference.
                     auto &ref = references[v->filter];
-                    if (ref.second.size() == 0 || ref.first != r.params || ref.second.channels() != checked.channels() ||
-                        f.output_size(checked.width(), checked.height()) != std::pair{ref.second.width(), ref.second.height()}) {
-                        ref = {r.params, f.reference(checked, r.params)};
-                    }
+                    if (ref.second.size() == 0 || ref.first != r.params) ref = {r.params, f.reference(checked, r.params)};
                     const Image output = run_variant(*v, checked, r.params);
                     const Comparison cmp = compare_to_reference(f, ref.second, output);
                     if (!cmp.equal) {
@@ -182,13 +178,7 @@ std::string run_bench(const BenchOptions &o) {
                     } else {
                         r.stats = time_cpu(o, *v, input, out_size, r.params, r.buffers);
                     }
-                } catch (const std::invalid_argument &e) {
-                    r.status = "skipped";
-                    r.note = e.what();
-                } catch (const Error &e) {
-                    r.status = "error";
-                    r.note = e.what();
-                }
+                });
                 if (r.status == "ok" || r.status == "differs") {
                     fmt::print("{:.1f} us{}\n", r.stats.median, r.status == "ok" ? "" : " (" + r.note + ")");
                 } else {

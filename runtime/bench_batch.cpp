@@ -128,9 +128,7 @@ struct FilterBatch {
 BatchResult measure(const BenchOptions &o, const Variant &v, FilterBatch &fb) {
     BatchResult r{&v, fb.channels, fb.params, "ok", "", {}};
     const Image &first = fb.inputs.front();
-    try {
-        if (std::string why = v.why_unavailable(); !why.empty()) throw std::invalid_argument(why);
-        if (std::string why = v.unsupported_reason(fb.params); !why.empty()) throw std::invalid_argument(why);
+    run_case(v, fb.params, r.status, r.note, [&] {
         if (double(first.size()) * reference_work_per_sample(fb.filter, fb.params) > kBenchReferenceBudget) {
             throw std::invalid_argument("the reference would take too long to check this size");
         }
@@ -144,13 +142,7 @@ BatchResult measure(const BenchOptions &o, const Variant &v, FilterBatch &fb) {
             time_cpu_batch(o, fb.inputs, fb.outputs, r);
             check_batch_outputs(checked, fb.outputs, nullptr, r);
         }
-    } catch (const std::invalid_argument &e) {
-        r.status = "skipped";
-        r.note = e.what();
-    } catch (const Error &e) {
-        r.status = "error";
-        r.note = e.what();
-    }
+    });
     if (!measured(r)) {
         r.ms = {};  // a variant not timed to the end shows no partial times
         return r;

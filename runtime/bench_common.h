@@ -4,10 +4,12 @@
 #pragma once
 
 #include <chrono>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "bench.h"
+#include "error.h"
 #include "filters.h"
 #include "registry.h"
 
@@ -40,6 +42,25 @@ Stats repeat(const BenchOptions &o, Sample &&sample) {
         if (times.size() >= 3 && elapsed >= o.max_seconds_per_case) break;
     }
     return summarise(times);
+}
+
+// Runs one case's work and records how it ended in `status` and `note`: a
+// variant that cannot take the case (not usable here, parameters it does not
+// support, or work throwing std::invalid_argument) is "skipped"; a failure
+// (Error) is "error". Otherwise status and note are as the work left them.
+template <typename Work>
+void run_case(const Variant &v, const ParamValues &params, std::string &status, std::string &note, Work &&work) {
+    try {
+        if (std::string why = v.why_unavailable(); !why.empty()) throw std::invalid_argument(why);
+        if (std::string why = v.unsupported_reason(params); !why.empty()) throw std::invalid_argument(why);
+        work();
+    } catch (const std::invalid_argument &e) {
+        status = "skipped";
+        note = e.what();
+    } catch (const Error &e) {
+        status = "error";
+        note = e.what();
+    }
 }
 
 // Throws Error for an unknown filter, a channel count, backend or parameter

@@ -59,11 +59,12 @@ void run_fused(const PlanarView &in, const PlanarView &out, const ParamValues &p
 // calls (reallocated when the size changes) so its allocation is not timed.
 void run_two_stage(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
     static std::unique_ptr<cuda::DeviceImage> blurred;
-    static int w = 0, h = 0, ch = 0;
-    if (!blurred || w != in.width || h != in.height || ch != in.channels) {
-        blurred.reset();
+    const auto fits = [&](const PlanarView &b) {
+        return b.width == in.width && b.height == in.height && b.channels == in.channels;
+    };
+    if (!blurred || !fits(blurred->view())) {
+        blurred.reset();  // the old one is freed before the new one is allocated
         blurred = std::make_unique<cuda::DeviceImage>(in.width, in.height, in.channels);
-        w = in.width, h = in.height, ch = in.channels;
     }
     find_variant("gaussian", "hw_separable").run(in, blurred->view(), params);
     find_variant("maxpool", "hw_vectorized").run(blurred->view(), out, {});
