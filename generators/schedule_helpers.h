@@ -48,3 +48,25 @@ void thread_blocks(Schedulable &&s, const Halide::Var &x, const Halide::Var &y, 
 }
 
 }  // namespace filterlab::schedules
+
+namespace filterlab::schedules {
+
+// Computes `f` once per GPU thread, at the thread loop `thread` of `consumer`,
+// as a width x height block in registers: storage bounded to constants and
+// both loops unrolled, so every index is a constant. This makes a thread's
+// reuse explicit. Left inlined, a stage is recomputed, and its loads
+// repeated, for every output that uses it: the generated code does not share
+// them between a thread's unrolled outputs (gaussian's inlined 4x8 block made
+// 25 byte loads per output: reports/gaussian/bench_h100.md).
+inline void in_registers(Halide::Func f, const Halide::Var &x, const Halide::Var &y, const Halide::Func &consumer,
+                         const Halide::Var &thread, int width, int height) {
+    using namespace Halide;
+    f.compute_at(consumer, thread)
+        .store_in(MemoryType::Register)
+        .bound_extent(x, width)
+        .bound_extent(y, height)
+        .unroll(x)
+        .unroll(y);
+}
+
+}  // namespace filterlab::schedules

@@ -33,9 +33,12 @@ __device__ inline void compare_exchange(uint32_t &a, uint32_t &b) {
 }
 
 // Batcher's odd-even merge sort of N elements (a power of two) as a list of
-// comparators, built at compile time: the stages that only sort within runs
-// of RUN elements (already sorted) are left out, and, when TARGET >= 0, so is
-// every comparator that does not lead to element TARGET (a selection network).
+// comparators, built at compile time and pruned of everything that cannot
+// change the result: the stages that only sort within runs of RUN elements
+// (already sorted); every comparator reaching the padding above the COUNT real
+// elements (padding holds the largest value and stays on top, so such a
+// comparator never moves anything); and every comparator that does not lead to
+// an output position in the bit mask NEEDED (a partial sort or a selection).
 struct Comparator {
     int a = 0, b = 0;
 };
@@ -45,17 +48,17 @@ struct Network {
     int size = 0;
 };
 
-template <int N, int RUN, int TARGET>
+template <int N, int RUN, int COUNT, uint64_t NEEDED>
 constexpr Network<N> make_network() {
     Network<N> full;
     for (int p = RUN; p < N; p *= 2)
         for (int k = p; k >= 1; k /= 2)
             for (int j = k % p; j + k < N; j += 2 * k)
                 for (int i = 0; i < k && i + j + k < N; i++)
-                    if ((i + j) / (2 * p) == (i + j + k) / (2 * p)) full.list[full.size++] = {i + j, i + j + k};
-    if (TARGET < 0) return full;
+                    if ((i + j) / (2 * p) == (i + j + k) / (2 * p) && i + j + k < COUNT)
+                        full.list[full.size++] = {i + j, i + j + k};
     bool needed[N] = {};
-    needed[TARGET] = true;
+    for (int i = 0; i < N; i++) needed[i] = (NEEDED >> i) & 1;
     bool keep[N * N / 2 * 8] = {};
     for (int c = full.size - 1; c >= 0; c--) {
         const Comparator cmp = full.list[c];
@@ -67,21 +70,23 @@ constexpr Network<N> make_network() {
     return pruned;
 }
 
-template <int N, int RUN, int TARGET>
+template <int N, int RUN, int COUNT, uint64_t NEEDED>
 struct SortingNetwork {
-    static constexpr Network<N> network = make_network<N, RUN, TARGET>();
+    static constexpr Network<N> network = make_network<N, RUN, COUNT, NEEDED>();
 };
 
-template <int N, int RUN, int TARGET, std::size_t... C>
+template <int N, int RUN, int COUNT, uint64_t NEEDED, std::size_t... C>
 __device__ inline void apply_network(uint32_t (&v)[N], std::index_sequence<C...>) {
-    using S = SortingNetwork<N, RUN, TARGET>;
+    using S = SortingNetwork<N, RUN, COUNT, NEEDED>;
     (compare_exchange(v[S::network.list[C].a], v[S::network.list[C].b]), ...);
 }
 
-// Sorts v (TARGET < 0), or only places its TARGET-th smallest element at v[TARGET].
-template <int N, int RUN, int TARGET = -1>
+// Puts the elements of v at the positions in NEEDED where a full sort of its
+// first COUNT elements would (the rest of v, if any, must hold kTop).
+template <int N, int RUN, int COUNT, uint64_t NEEDED = ~0ull>
 __device__ inline void odd_even_merge_sort(uint32_t (&v)[N]) {
-    apply_network<N, RUN, TARGET>(v, std::make_index_sequence<SortingNetwork<N, RUN, TARGET>::network.size>{});
+    using S = SortingNetwork<N, RUN, COUNT, NEEDED>;
+    apply_network<N, RUN, COUNT, NEEDED>(v, std::make_index_sequence<S::network.size>{});
 }
 
 // A k x k window whose columns and rows are both sorted: element (i, j) has
@@ -111,6 +116,13 @@ struct Candidates {
     static constexpr int rank = m - below_of();
     static constexpr int padded = count <= 16 ? 16 : 32;
     static constexpr CellList list = list_of();
+    // The columns of row `rank` that hold candidates: all its row sort must place.
+    __host__ __device__ static constexpr uint64_t row_needed(int rank) {
+        uint64_t mask = 0;
+        for (int c = 0; c < count; c++)
+            if (list.cell[c].a == rank) mask |= 1ull << list.cell[c].b;
+        return mask;
+    }
 };
 
 // candidates[c] = the c-th candidate cell of m, then kTop up to the padded size.
@@ -119,6 +131,12 @@ __device__ inline void gather_candidates(const uint32_t (&m)[K][K], uint32_t (&c
                                          std::index_sequence<I...>) {
     using C = Candidates<K>;
     ((candidates[I] = I < C::count ? m[C::list.cell[I].a][C::list.cell[I].b] : kTop), ...);
+}
+
+// f(std::integral_constant<int, I>) for each I of the sequence, in order.
+template <typename F, std::size_t... I>
+__device__ inline void for_each_index(F &&f, std::index_sequence<I...>) {
+    (f(std::integral_constant<int, static_cast<int>(I)>{}), ...);
 }
 
 __host__ __device__ constexpr int pow2(int n) { return n <= 1 ? 1 : 2 * pow2((n + 1) / 2); }
@@ -172,8 +190,8 @@ __global__ void __launch_bounds__(kThreads) median_packed_kernel(Plane p) {
                 e[i] = i < K ? even[r + i][s] : kTop;
                 o[i] = i < K ? odd[r + i][s] : kTop;
             }
-            odd_even_merge_sort<kRun, 1>(e);
-            odd_even_merge_sort<kRun, 1>(o);
+            odd_even_merge_sort<kRun, 1, K>(e);
+            odd_even_merge_sort<kRun, 1, K>(o);
 #pragma unroll
             for (int i = 0; i < K; i++) sorted_even[i][s] = e[i], sorted_odd[i][s] = o[i];
         }
@@ -197,19 +215,21 @@ __global__ void __launch_bounds__(kThreads) median_packed_kernel(Plane p) {
                     // Sort the rows of the column-sorted window too; then only the
                     // candidates (Candidates<K>) can be the median, at a known rank.
                     uint32_t m[K][K];
+                    for_each_index(
+                        [&](auto rank_constant) {
+                            constexpr int rank = decltype(rank_constant)::value;
+                            uint32_t row[kRun];
 #pragma unroll
-                    for (int rank = 0; rank < K; rank++) {
-                        uint32_t row[kRun];
+                            for (int i = 0; i < kRun; i++) row[i] = i < K ? column(i - R, rank) : kTop;
+                            odd_even_merge_sort<kRun, 1, K, Candidates<K>::row_needed(rank)>(row);
 #pragma unroll
-                        for (int i = 0; i < kRun; i++) row[i] = i < K ? column(i - R, rank) : kTop;
-                        odd_even_merge_sort<kRun, 1>(row);
-#pragma unroll
-                        for (int i = 0; i < K; i++) m[rank][i] = row[i];
-                    }
+                            for (int i = 0; i < K; i++) m[rank][i] = row[i];
+                        },
+                        std::make_index_sequence<K>{});
                     using C = Candidates<K>;
                     uint32_t candidates[C::padded];
                     gather_candidates<K>(m, candidates, std::make_index_sequence<C::padded>{});
-                    odd_even_merge_sort<C::padded, 1, C::rank>(candidates);
+                    odd_even_merge_sort<C::padded, 1, C::count, 1ull << C::rank>(candidates);
                     result[parity] = candidates[C::rank];
                 }
             }

@@ -1,6 +1,5 @@
 // CUDA schedules of the 5x5 Gaussian.
-#include "gaussian.h"
-#include "schedule_helpers.h"
+#include "gaussian_registers.h"
 #include "schedule_registry.h"
 
 using namespace Halide;
@@ -21,22 +20,24 @@ FILTERLAB_SCHEDULE(gaussian, cuda, shared_rows, "") {
         .gpu_threads(rxi, ryi);
 }
 
-// Each thread computes 4 adjacent outputs on 8 rows, unrolled and inlined:
-// the row passes of its 12 input rows are computed once and reused by the 5
-// output rows that need each of them (registers, no scratch memory).
+// Each thread computes 4 adjacent outputs on 8 rows; its 8 x 12 input bytes
+// and the row passes of its 12 input rows (4 x 12, 16 bits) are computed once
+// into registers, each row pass then used by the 5 output rows that need it.
+// Inlined instead, Halide repeated all 25 loads and 30 multiplies of every
+// output (406 us at 8192^2, against 116 us with the reuse made explicit).
+// (Tuned on the H100 against 4x4, 2x8, 8x8, 4x16 outputs per thread, 2 and 8
+// warps, and the input left in L1: reports/gaussian/tuning.md.)
 FILTERLAB_SCHEDULE(gaussian, cuda, rows8, "") {
     filterlab::schedules::thread_blocks(p.output, p.x, p.y, p.c, 4, 8, 4);
+    filterlab::schedules::gaussian_in_registers(p, p.output, Var("xt"), 4, 8, true);
 }
 
-// As rows8, but the block's input tile (with its 2-pixel halo) is first
-// staged in shared memory, one clamped byte load per sample by all threads
-// together; the unrolled per-thread windows then read shared memory, where
-// the clamp is gone and loads can be vectors, instead of gathering each byte
-// from global memory through the clamp. (On the H100 it runs as fast as
-// rows8, no faster: the gathers are not what limits rows8; see
-// reports/gaussian/bench_h100.md.)
+// rows8, but the block's input tile (and its 2-pixel halo) is staged in shared
+// memory by all threads together, one clamped byte load per sample, rather
+// than each thread loading its overlapping 8 x 12 window into registers.
 FILTERLAB_SCHEDULE(gaussian, cuda, staged_rows8, "") {
     filterlab::schedules::thread_blocks(p.output, p.x, p.y, p.c, 4, 8, 4);
+    filterlab::schedules::gaussian_in_registers(p, p.output, Var("xt"), 4, 8, false);
     Var sxo{"sxo"}, syo{"syo"}, sxi{"sxi"}, syi{"syi"};
     p.clamped.compute_at(p.output, p.c)  // the innermost block loop
         .tile(p.x, p.y, sxo, syo, sxi, syi, 32, 4, TailStrategy::RoundUp)

@@ -1,5 +1,6 @@
 // CUDA schedules of the median filter (each compiled for k = 3, 5 and 7).
 #include "median.h"
+#include "schedule_helpers.h"
 #include "schedule_registry.h"
 
 using namespace Halide;
@@ -35,4 +36,25 @@ FILTERLAB_SCHEDULE(median, cuda, register_columns, "size=3,5,7") {
         .store_in(MemoryType::Register)
         .bound_extent(p.x, per_thread + p.size - 1)
         .unroll(p.x);
+}
+
+// Each thread computes a 4x4 block of outputs: its 6x6 input bytes are loaded
+// into registers once, and the 6x4 sorted columns computed from them once,
+// each shared by the 3 outputs of its row that use it. For 3x3 only: at 5x5
+// the block's 8x4 columns of 5 take too many registers (6.4x slower than
+// register_columns on the H100; tried as reports/median/bench_h100.md says).
+FILTERLAB_SCHEDULE(median, cuda, register_block, "size=3") {
+    using filterlab::schedules::in_registers;
+    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, xt{"xt"}, xv{"xv"}, yt{"yt"}, yr{"yr"};
+    const int block = 4;
+    p.output.tile(p.x, p.y, xo, yo, xi, yi, 32 * block, 8 * block, TailStrategy::GuardWithIf)
+        .split(xi, xt, xv, block, TailStrategy::GuardWithIf)
+        .split(yi, yt, yr, block, TailStrategy::GuardWithIf)
+        .reorder(xv, yr, xt, yt, p.c, xo, yo)
+        .unroll(xv)
+        .unroll(yr)
+        .gpu_blocks(xo, yo, p.c)
+        .gpu_threads(xt, yt);
+    in_registers(p.columns, p.x, p.y, p.output, xt, block + p.size - 1, block);
+    in_registers(p.clamped, p.x, p.y, p.output, xt, block + p.size - 1, block + p.size - 1);
 }
