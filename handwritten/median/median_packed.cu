@@ -9,7 +9,7 @@
 // by the k outputs that use it; the k sorted columns are then reduced to the
 // median: the classic max-of-minima / median-of-medians / min-of-maxima for
 // 3x3; for 5x5 and 7x7 the rows of the column-sorted window are sorted too,
-// which leaves 13 (5x5) or 25 (7x7) candidates at a known rank, selected by
+// which leaves 13 (5x5) or 29 (7x7) candidates at a known rank, selected by
 // a pruned odd-even merge network built at compile time. Gold:
 // reference::median.
 #include <utility>
@@ -50,6 +50,7 @@ struct Network {
 
 template <int N, int RUN, int COUNT, uint64_t NEEDED>
 constexpr Network<N> make_network() {
+    static_assert(N <= 64 && COUNT <= N, "NEEDED is a 64-bit mask over the N positions");
     Network<N> full;
     for (int p = RUN; p < N; p *= 2)
         for (int k = p; k >= 1; k /= 2)
@@ -116,11 +117,11 @@ struct Candidates {
     static constexpr int rank = m - below_of();
     static constexpr int padded = count <= 16 ? 16 : 32;
     static constexpr CellList list = list_of();
-    // The columns of row `rank` that hold candidates: all its row sort must place.
-    __host__ __device__ static constexpr uint64_t row_needed(int rank) {
+    // The columns of row `row` that hold candidates: all its row sort must place.
+    __host__ __device__ static constexpr uint64_t row_needed(int row) {
         uint64_t mask = 0;
         for (int c = 0; c < count; c++)
-            if (list.cell[c].a == rank) mask |= 1ull << list.cell[c].b;
+            if (list.cell[c].a == row) mask |= 1ull << list.cell[c].b;
         return mask;
     }
 };

@@ -22,22 +22,20 @@ FILTERLAB_SCHEDULE(gaussian, cuda, shared_rows, "") {
 
 // Each thread computes 4 adjacent outputs on 8 rows; its 8 x 12 input bytes
 // and the row passes of its 12 input rows (4 x 12, 16 bits) are computed once
-// into registers, each row pass then used by the 5 output rows that need it.
-// Inlined instead, Halide repeated all 25 loads and 30 multiplies of every
+// into registers, each row pass then used by the (up to 5) output rows that
+// need it. Inlined instead, Halide repeated all 25 loads and 30 multiplies of every
 // output (406 us at 8192^2, against 116 us with the reuse made explicit).
 // (Tuned on the H100 against 4x4, 2x8, 8x8, 4x16 outputs per thread, 2 and 8
 // warps, and the input left in L1: reports/gaussian/tuning.md.)
 FILTERLAB_SCHEDULE(gaussian, cuda, rows8, "") {
-    filterlab::schedules::thread_blocks(p.output, p.x, p.y, p.c, 4, 8, 4);
-    filterlab::schedules::gaussian_in_registers(p, p.output, Var("xt"), 4, 8, true);
+    filterlab::schedules::gaussian_thread_blocks(p, p.output, p.x, p.y, p.c, 4, 8, 4, 1, true);
 }
 
 // rows8, but the block's input tile (and its 2-pixel halo) is staged in shared
 // memory by all threads together, one clamped byte load per sample, rather
 // than each thread loading its overlapping 8 x 12 window into registers.
 FILTERLAB_SCHEDULE(gaussian, cuda, staged_rows8, "") {
-    filterlab::schedules::thread_blocks(p.output, p.x, p.y, p.c, 4, 8, 4);
-    filterlab::schedules::gaussian_in_registers(p, p.output, Var("xt"), 4, 8, false);
+    filterlab::schedules::gaussian_thread_blocks(p, p.output, p.x, p.y, p.c, 4, 8, 4, 1, false);
     Var sxo{"sxo"}, syo{"syo"}, sxi{"sxi"}, syi{"syi"};
     p.clamped.compute_at(p.output, p.c)  // the innermost block loop
         .tile(p.x, p.y, sxo, syo, sxi, syi, 32, 4, TailStrategy::RoundUp)

@@ -14,8 +14,7 @@ using filterlab::schedules::thread_blocks;
 // read back from device memory.
 FILTERLAB_SCHEDULE(gaussian_maxpool, cuda, root, "") {
     p.blurred.compute_root();
-    thread_blocks(p.blurred, p.blur.x, p.blur.y, p.blur.c, 4, 8, 4);
-    filterlab::schedules::gaussian_in_registers(p.blur, p.blurred, Var("xt"), 4, 8, true);
+    filterlab::schedules::gaussian_thread_blocks(p.blur, p.blurred, p.blur.x, p.blur.y, p.blur.c, 4, 8, 4, 1, true);
     thread_blocks(p.output, p.x, p.y, p.c, 4, 2, 8);
 }
 
@@ -26,6 +25,5 @@ FILTERLAB_SCHEDULE(gaussian_maxpool, cuda, root, "") {
 // registers. (4x2 and 4x4 pooled outputs per thread, tried on the H100,
 // were 2.7x and 4.8x slower: reports/gaussian/tuning.md.)
 FILTERLAB_SCHEDULE(gaussian_maxpool, cuda, fused, "") {
-    thread_blocks(p.output, p.x, p.y, p.c, 2, 4, 4);
-    filterlab::schedules::gaussian_in_registers(p.blur, p.output, Var("xt"), 4, 8, true);
+    filterlab::schedules::gaussian_thread_blocks(p.blur, p.output, p.x, p.y, p.c, 2, 4, 4, 2, true);
 }

@@ -1,4 +1,4 @@
-// CUDA schedules of the median filter (each compiled for k = 3, 5 and 7).
+// CUDA schedules of the median filter, each compiled for the k its SUPPORTS lists.
 #include "median.h"
 #include "schedule_helpers.h"
 #include "schedule_registry.h"
@@ -40,9 +40,9 @@ FILTERLAB_SCHEDULE(median, cuda, register_columns, "size=3,5,7") {
 
 // Each thread computes a 4x4 block of outputs: its 6x6 input bytes are loaded
 // into registers once, and the 6x4 sorted columns computed from them once,
-// each shared by the 3 outputs of its row that use it. For 3x3 only: at 5x5
-// the block's 8x4 columns of 5 take too many registers (6.4x slower than
-// register_columns on the H100; tried as reports/median/bench_h100.md says).
+// each shared by the (up to 3) outputs of its row that use it. For 3x3 only:
+// at 5x5 the same block (8x4 columns of 5) was 6.4x slower than
+// register_columns on the H100 (reports/median/tuning.md).
 FILTERLAB_SCHEDULE(median, cuda, register_block, "size=3") {
     using filterlab::schedules::in_registers;
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, xt{"xt"}, xv{"xv"}, yt{"yt"}, yr{"yr"};
