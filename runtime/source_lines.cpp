@@ -211,6 +211,15 @@ std::optional<LineCount> schedule_lines(const std::string &source_dir, const std
             pool[i].name.clear();  // schedules are not called by name
         }
         if (!seed) continue;
+        // Headers beside the schedules are the filter's own; those of other
+        // filters' schedules (a composed pipeline reusing a blur's register
+        // blocking, say) and the generators' schedule_helpers.h are shared.
+        for (const fs::path &h : files_in(root / "schedules" / filter, {".h"})) add_chunks(pool, h, root, false);
+        std::error_code ec;
+        for (auto it = fs::directory_iterator(root / "schedules", ec); !ec && it != fs::directory_iterator();
+             it.increment(ec))
+            if (it->is_directory() && it->path().filename() != filter)
+                for (const fs::path &h : files_in(it->path(), {".h"})) add_chunks(pool, h, root, true);
         for (const fs::path &h : files_in(root / "generators", {".h"}))
             if (h.filename() == "schedule_helpers.h") add_chunks(pool, h, root, true);
         LineCount count = reachable(pool, {*seed}, [](const Chunk &c) {

@@ -1,13 +1,14 @@
 // Lines of code of one variant, counted from the source tree for the report's
 // DSL-versus-hand verdict: non-blank lines that are not only comment.
 //
-// A Halide variant counts the body of its FILTERLAB_SCHEDULE function; a
+// A Halide variant counts the body of its FILTERLAB_SCHEDULE function and the
+// helpers it reaches in the headers beside it (schedules/<filter>/*.h); a
 // handwritten one counts every top-level definition of its .cu file (and of
 // the headers beside it) reachable from its registration: kernels, device
 // helpers, constants, the host wrapper, the registration itself. Helpers from
-// the headers shared by all filters (generators/schedule_helpers.h;
-// handwritten/*.h, *.cuh) that the variant reaches are counted apart, as
-// "shared". The Halide algorithm (generators/<filter>.h) is counted once per
+// the headers shared between filters (generators/schedule_helpers.h, other
+// filters' schedules/*/*.h; handwritten/*.h, *.cuh) that the variant reaches
+// are counted apart, as "shared". The Halide algorithm (generators/<filter>.h) is counted once per
 // filter: every schedule of the filter shares it.
 #pragma once
 

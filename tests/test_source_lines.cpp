@@ -37,6 +37,25 @@ FILTERLAB_SCHEDULE(box, cpu, plain, "radius=1..15") {
 FILTERLAB_SCHEDULE(box, cpu, helped, "radius=1") {
     strips(p, 8);
 }
+
+FILTERLAB_SCHEDULE(box, cpu, blocked, "radius=1") {
+    box_blocks(p);
+    blur_blocks(p);
+}
+)";
+    // A helper beside the schedules (the filter's own) and one of another
+    // filter's schedules (shared), each calling the generators' helper.
+    std::ofstream(root / "schedules" / "box" / "box_blocks.h") << R"(#pragma once
+inline void box_blocks(P &p) {
+    strips(p, 2);
+}
+)";
+    fs::create_directories(root / "schedules" / "blur");
+    std::ofstream(root / "schedules" / "blur" / "blur_blocks.h") << R"(#pragma once
+inline void blur_blocks(P &p) {
+    p.output.compute_root();
+    strips(p, 4);
+}
 )";
     std::ofstream(root / "generators" / "schedule_helpers.h") << R"(#pragma once
 namespace filterlab::schedules {
@@ -104,6 +123,10 @@ TEST_CASE("line counts: a schedule's body, and the shared helpers it calls") {
     CHECK(helped->own == 1);
     CHECK(helped->shared == 4);  // template line, signature, body, brace; `unused` is not reached
     CHECK(helped->shared_parts == std::vector<std::string>{"strips"});
+    const auto blocked = schedule_lines(root.string(), "box", "cpu_blocked");
+    REQUIRE(blocked);
+    CHECK(blocked->own == 2 + 3);  // the body; box_blocks
+    CHECK(blocked->shared == 4 + 4);  // blur_blocks; strips
     CHECK(!schedule_lines(root.string(), "box", "cpu_absent"));
     CHECK(!schedule_lines(root.string(), "median", "cpu_plain"));
     CHECK(algorithm_lines(root.string(), "box") == 3);
