@@ -28,23 +28,27 @@ Strips parallel_strips(Pipeline &p, int rows, int vector) {
 
 namespace filterlab::schedules {
 
+// How a thread's adjacent pixels are computed: as one vector (one vector
+// store), or unrolled one by one (for stages that do not vectorise well, such
+// as median's per-byte networks).
+enum class Across { vectorized, unrolled };
+
 // GPU blocks of 32 x `warps` threads, each thread computing `vector`
-// adjacent pixels (one vector store) on `rows` rows, the rows unrolled. Works
-// on a Func or on a specialisation (Stage). The thread loops are named "xt"
-// and "yt", the unrolled rows "yr", for compute_at by name.
+// adjacent pixels on `rows` rows, the rows unrolled. Works on a Func or on a
+// specialisation (Stage). The thread loops are named "xt" and "yt", the
+// unrolled rows "yr", for compute_at by name.
 template <typename Schedulable>
 void thread_blocks(Schedulable &&s, const Halide::Var &x, const Halide::Var &y, const Halide::Var &c, int vector,
-                   int rows, int warps) {
+                   int rows, int warps, Across across = Across::vectorized) {
     using namespace Halide;
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, xt{"xt"}, yt{"yt"}, xv{"xv"}, yr{"yr"};
     s.tile(x, y, xo, yo, xi, yi, 32 * vector, warps * rows, TailStrategy::GuardWithIf)
         .split(xi, xt, xv, vector, TailStrategy::GuardWithIf)
         .split(yi, yt, yr, rows, TailStrategy::GuardWithIf)
-        .reorder(xv, yr, xt, yt, c, xo, yo)
-        .vectorize(xv)
-        .unroll(yr)
-        .gpu_blocks(xo, yo, c)
-        .gpu_threads(xt, yt);
+        .reorder(xv, yr, xt, yt, c, xo, yo);
+    if (across == Across::vectorized) s.vectorize(xv);
+    else s.unroll(xv);
+    s.unroll(yr).gpu_blocks(xo, yo, c).gpu_threads(xt, yt);
 }
 
 }  // namespace filterlab::schedules

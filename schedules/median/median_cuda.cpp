@@ -44,17 +44,10 @@ FILTERLAB_SCHEDULE(median, cuda, register_columns, "size=3,5,7") {
 // at 5x5 the same block (8x4 columns of 5) was 6.4x slower than
 // register_columns on the H100 (reports/median/tuning.md).
 FILTERLAB_SCHEDULE(median, cuda, register_block, "size=3") {
-    using filterlab::schedules::in_registers;
-    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, xt{"xt"}, xv{"xv"}, yt{"yt"}, yr{"yr"};
+    using namespace filterlab::schedules;
     const int block = 4;
-    p.output.tile(p.x, p.y, xo, yo, xi, yi, 32 * block, 8 * block, TailStrategy::GuardWithIf)
-        .split(xi, xt, xv, block, TailStrategy::GuardWithIf)
-        .split(yi, yt, yr, block, TailStrategy::GuardWithIf)
-        .reorder(xv, yr, xt, yt, p.c, xo, yo)
-        .unroll(xv)
-        .unroll(yr)
-        .gpu_blocks(xo, yo, p.c)
-        .gpu_threads(xt, yt);
+    thread_blocks(p.output, p.x, p.y, p.c, block, block, 8, Across::unrolled);
+    const Var xt{"xt"};  // thread_blocks' thread loop
     in_registers(p.columns, p.x, p.y, p.output, xt, block + p.size - 1, block);
     in_registers(p.clamped, p.x, p.y, p.output, xt, block + p.size - 1, block + p.size - 1);
 }
