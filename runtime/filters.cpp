@@ -5,8 +5,11 @@
 #include <cstdlib>
 #include <fmt/format.h>
 #include <limits>
+#include <optional>
+#include <set>
 
 #include "error.h"
+#include "numbers.h"
 #include "reference.h"
 
 namespace filterlab {
@@ -116,19 +119,28 @@ void FilterInfo::validate(const ParamValues &values) const {
 
 ParamValues FilterInfo::parse_params(const std::vector<std::string> &assignments) const {
     ParamValues values = defaults();
+    std::set<std::string> given;
     for (auto &text : assignments) {
         const auto eq = text.find('=');
         if (eq == std::string::npos || eq == 0) {
             throw Error("parameter '" + text + "' is not of the form NAME=VALUE");
         }
         const std::string name = text.substr(0, eq), value_text = text.substr(eq + 1);
-        char *end = nullptr;
-        const double value = std::strtod(value_text.c_str(), &end);
-        if (value_text.empty() || *end != '\0') {
-            throw Error("parameter " + name + ": '" + value_text + "' is not a number");
+        auto def = std::find_if(params.begin(), params.end(), [&](auto &p) { return p.name == name; });
+        if (def == params.end()) throw Error(fmt::format("{} has no parameter '{}'", this->name, name));
+        if (!given.insert(name).second) throw Error("parameter " + name + " is given twice");
+        std::optional<double> value;
+        if (def->integer) {
+            if (auto i = parse_integer(value_text)) value = static_cast<double>(*i);
+        } else {
+            value = parse_decimal(value_text);
         }
-        validate({{name, value}});
-        values[name] = value;
+        if (!value) {
+            throw Error(fmt::format("parameter {}: '{}' is not {}", name, value_text,
+                                    def->integer ? "an integer" : "a decimal number"));
+        }
+        validate({{name, *value}});
+        values[name] = *value;
     }
     return values;
 }

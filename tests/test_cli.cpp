@@ -94,7 +94,7 @@ TEST_CASE("run: every bad input ends cleanly, without an output file") {
     }
     // Command-line errors: one line, status 1, like the others.
     expect_failure("run --filter box", "--input is required");
-    expect_failure("frobnicate", "subcommand");
+    expect_failure("frobnicate", "unknown command");
     expect_failure("bench --sizes abc", "abc");
     CHECK(run_cli("--help").status == 0);
     CHECK(run_cli("run --help").status == 0);

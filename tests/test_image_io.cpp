@@ -13,8 +13,11 @@
 #include <csignal>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <optional>
 
 #include "error.h"
 #include "image_io.h"
@@ -244,7 +247,7 @@ TEST_CASE("malformed files end in a clear error") {
     const uint32_t crc = crc32(0, huge.data() + 12, 17);
     for (int b = 0; b < 4; b++) huge[29 + b] = static_cast<uint8_t>(crc >> (24 - 8 * b));
     spit(d / "huge.png", huge);
-    expect_error(d / "huge.png", "corrupt PNG");
+    expect_error(d / "huge.png", "image too large");
 
     spit(d / "cut.pgm", std::string("P5\n4 4\n255\nabc"));
     expect_error(d / "cut.pgm", "truncated");
@@ -316,4 +319,167 @@ TEST_CASE("a failed write leaves no file, and never a partial one") {
     files = 0;
     for ([[maybe_unused]] auto &entry : fs::directory_iterator(d)) files++;
     CHECK(files == 1);
+}
+
+namespace {
+
+void put_be32(std::vector<uint8_t> &out, uint32_t v) {
+    for (int b = 3; b >= 0; b--) out.push_back(static_cast<uint8_t>(v >> (8 * b)));
+}
+
+// A PNG chunk: length, type, data, CRC. `claimed` overrides the length field.
+void put_chunk(std::vector<uint8_t> &png, const char *type, const std::vector<uint8_t> &data,
+               std::optional<uint32_t> claimed = std::nullopt) {
+    put_be32(png, claimed.value_or(static_cast<uint32_t>(data.size())));
+    std::vector<uint8_t> body(type, type + 4);
+    body.insert(body.end(), data.begin(), data.end());
+    png.insert(png.end(), body.begin(), body.end());
+    put_be32(png, static_cast<uint32_t>(crc32(0, body.data(), static_cast<uInt>(body.size()))));
+}
+
+std::vector<uint8_t> png_start(uint32_t width, uint32_t height) {
+    std::vector<uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    std::vector<uint8_t> ihdr;
+    put_be32(ihdr, width);
+    put_be32(ihdr, height);
+    ihdr.insert(ihdr.end(), {8, PNG_COLOR_TYPE_GRAY, 0, 0, 0});
+    put_chunk(png, "IHDR", ihdr);
+    return png;
+}
+
+// Runs `work` in a child process whose address space may grow by at most
+// `headroom` bytes: an allocation beyond it fails there, not here. The
+// child's exit status: 0 when `work` returned true.
+int with_memory_limit(std::size_t headroom, const std::function<bool()> &work) {
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        std::ifstream statm("/proc/self/statm");
+        std::size_t pages = 0;
+        statm >> pages;
+        const rlim_t limit = pages * ::sysconf(_SC_PAGESIZE) + headroom;
+        rlimit r{limit, limit};
+        ::setrlimit(RLIMIT_AS, &r);
+        try {
+            ::_exit(work() ? 0 : 1);
+        } catch (const std::bad_alloc &) {
+            ::_exit(3);
+        } catch (...) {
+            ::_exit(4);
+        }
+    }
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;  // its shadow memory makes RLIMIT_AS meaningless
+#elif defined(__has_feature)
+constexpr bool kAddressSanitizer = __has_feature(address_sanitizer);
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+}  // namespace
+
+TEST_CASE("memory is bounded by the file: PNG headers and chunks that promise more than the file holds") {
+    const fs::path d = temp_dir();
+    // 41 bytes: an ancillary chunk claiming ~2 GB that the file does not have.
+    for (const char *type : {"tEXt", "sPLT", "iCCP", "IDAT"}) {
+        std::vector<uint8_t> bomb = png_start(1, 1);
+        put_be32(bomb, 0x7fff0000u);
+        bomb.insert(bomb.end(), type, type + 4);
+        REQUIRE(bomb.size() == 41);
+        spit(d / "bomb.png", bomb);
+        expect_error(d / "bomb.png", std::string("PNG chunk '") + type + "' claims 2147418112 bytes, 0 remain");
+    }
+    // 57 bytes: an IHDR of 65536 x 16384 and no image data to fill it.
+    std::vector<uint8_t> empty_giant = png_start(65536, 16384);
+    put_chunk(empty_giant, "IEND", {});
+    spit(d / "giant.png", empty_giant);
+    expect_error(d / "giant.png", "0 bytes of image data cannot hold 65536x16384");
+    // Wider than the limit: said so, not "Invalid IHDR data".
+    std::vector<uint8_t> too_wide = png_start(65537, 1);
+    put_chunk(too_wide, "IEND", {});
+    spit(d / "wide.png", too_wide);
+    expect_error(d / "wide.png", "image too large: 65537x1");
+    std::vector<uint8_t> no_header = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    put_chunk(no_header, "IEND", {});
+    spit(d / "noheader.png", no_header);
+    expect_error(d / "noheader.png", "no image header");
+
+    if (kAddressSanitizer) return;
+    // The same files under a 64 MiB address-space allowance: each refused
+    // with its error, never an allocation failure.
+    for (const char *name : {"bomb.png", "giant.png", "wide.png"}) {
+        CAPTURE(name);
+        CHECK(with_memory_limit(64u << 20, [&] {
+                  try {
+                      read_image((d / name).string());
+                  } catch (const Error &) {
+                      return true;
+                  }
+                  return false;
+              }) == 0);
+    }
+}
+
+namespace {
+
+// A gray PNG of zeros at compression level 9, optionally with a zTXt chunk of
+// `text_bytes` letters.
+void write_zeros_png(const fs::path &p, int side, std::size_t text_bytes) {
+    FILE *f = std::fopen(p.c_str(), "wb");
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+    png_infop info = png_create_info_struct(png);
+    png_init_io(png, f);
+    png_set_compression_level(png, 9);
+    png_set_filter(png, 0, PNG_FILTER_NONE);
+    png_set_IHDR(png, info, side, side, 8, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    std::string text(text_bytes, 'a');
+    png_text note{};
+    note.compression = PNG_TEXT_COMPRESSION_zTXt;
+    note.key = const_cast<char *>("Comment");
+    note.text = text.data();
+    note.text_length = text.size();
+    if (text_bytes) png_set_text(png, info, &note, 1);
+    png_write_info(png, info);
+    std::vector<uint8_t> row(side, 0);
+    for (int y = 0; y < side; y++) png_write_row(png, row.data());
+    png_write_end(png, nullptr);
+    png_destroy_write_struct(&png, &info);
+    std::fclose(f);
+}
+
+}  // namespace
+
+TEST_CASE("valid PNGs at the edge of the bounds still decode: deflate's best ratio, a compressed text chunk") {
+    const fs::path d = temp_dir();
+    // 8192 x 8192 zeros at level 9 compress about 1030:1, near deflate's limit.
+    write_zeros_png(d / "zeros.png", 8192, 0);
+    CHECK(fs::file_size(d / "zeros.png") * 1000 < 8192ull * 8192);
+    const Image zeros = read_image((d / "zeros.png").string());
+    CHECK(zeros.width() == 8192);
+    CHECK(zeros.height() == 8192);
+    CHECK(std::all_of(zeros.samples().begin(), zeros.samples().end(), [](uint8_t v) { return v == 0; }));
+    fs::remove(d / "zeros.png");
+
+    // A 64 MiB zTXt: far beyond the 8 MiB cap on ancillary chunks once
+    // inflated. The chunk is skipped, with libpng's word for it.
+    write_zeros_png(d / "text.png", 16, 64u << 20);
+    std::vector<std::string> notices;
+    const Image small = read_image((d / "text.png").string(), &notices);
+    CHECK(small.width() == 16);
+    REQUIRE(!notices.empty());
+    CHECK(notices[0].find("libpng: ") != std::string::npos);
+}
+
+TEST_CASE("PNM: a comment right after maxval, as Netpbm allows") {
+    const fs::path d = temp_dir();
+    spit(d / "comment.pgm", std::string("P5 2 1 255# made by hand\nAB"));
+    const Image image = read_image((d / "comment.pgm").string());
+    CHECK(image.at(0, 0, 0) == 'A');
+    CHECK(image.at(1, 0, 0) == 'B');
 }

@@ -1,6 +1,8 @@
 #include "commands.h"
 
 #include <chrono>
+#include <climits>
+#include <optional>
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
@@ -15,6 +17,7 @@
 #include "image_io.h"
 #include "machine.h"
 #include "noise.h"
+#include "numbers.h"
 #include "plugins.h"
 #include "registry.h"
 
@@ -53,14 +56,11 @@ namespace {
 void add_noise(Image &image, const std::string &spec, uint64_t seed) {
     const auto colon = spec.find(':');
     const std::string kind = spec.substr(0, colon);
-    char *end = nullptr;
-    const std::string amount_text = colon == std::string::npos ? "" : spec.substr(colon + 1);
-    const double amount = std::strtod(amount_text.c_str(), &end);
-    if (amount_text.empty() || *end != '\0') {
-        throw Error("--noise: '" + spec + "' is not salt_pepper:DENSITY or gaussian:SIGMA");
-    }
-    if (kind == "salt_pepper") add_salt_and_pepper(image, amount, seed);
-    else if (kind == "gaussian") add_gaussian_noise(image, amount, seed);
+    const std::optional<double> amount =
+        colon == std::string::npos ? std::nullopt : parse_decimal(std::string_view(spec).substr(colon + 1));
+    if (!amount) throw Error("--noise: '" + spec + "' is not salt_pepper:DENSITY or gaussian:SIGMA");
+    if (kind == "salt_pepper") add_salt_and_pepper(image, *amount, seed);
+    else if (kind == "gaussian") add_gaussian_noise(image, *amount, seed);
     else throw Error("--noise: unknown noise '" + kind + "' (salt_pepper or gaussian)");
 }
 
@@ -74,9 +74,15 @@ int run_variant_on_file(const RunOptions &options) {
     if (std::string why = variant.unsupported_reason(params); !why.empty()) throw Error(why);
     if (!is_writable_image_path(options.output)) check_writable(options.output, 1);
     if (!options.noisy_output.empty() && options.noise.empty()) throw Error("--noisy-output needs --noise");
+    if (!options.noisy_output.empty() && std::filesystem::weakly_canonical(options.noisy_output) ==
+                                             std::filesystem::weakly_canonical(options.output)) {
+        throw Error(options.output + ": named by both --output and --noisy-output");
+    }
     if (!options.noisy_output.empty() && !is_writable_image_path(options.noisy_output)) {
         check_writable(options.noisy_output, 1);
     }
+    const auto seed = parse_integer<uint64_t>(options.seed);
+    if (!seed) throw Error("--seed: '" + options.seed + "' is not an integer in 0.." + std::to_string(UINT64_MAX));
     if (variant.backend == Backend::cuda) cuda::require_gpu();
 
     std::vector<std::string> notices;
@@ -87,26 +93,22 @@ int run_variant_on_file(const RunOptions &options) {
     check_writable(options.output, clean.channels());
     if (!options.noisy_output.empty()) check_writable(options.noisy_output, clean.channels());
     Image input = clean;
-    if (!options.noise.empty()) add_noise(input, options.noise, options.seed);
+    if (!options.noise.empty()) add_noise(input, options.noise, *seed);
 
     const auto start = std::chrono::steady_clock::now();
     const Image output = run_variant(variant, input, params);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    write_image(options.output, output, &notices);
-    if (!options.noisy_output.empty()) {
-        try {
-            write_image(options.noisy_output, input, &notices);
-        } catch (const Error &) {
-            std::filesystem::remove(options.output);  // all or nothing
-            throw;
-        }
-    }
+    // All or nothing: both written to temporaries, then both renamed.
+    ImageOutputs outputs;
+    outputs.add(options.output, output, &notices);
+    if (!options.noisy_output.empty()) outputs.add(options.noisy_output, input, &notices);
+    outputs.commit();
     for (auto &n : notices) fmt::print(stderr, "filterlab: notice: {}\n", n);
     if (!options.noise.empty()) {
         const auto clean_size = filter.output_size(clean.width(), clean.height());
         if (clean_size.first == clean.width() && clean_size.second == clean.height()) {
             fmt::print("PSNR against the clean image ({} noise, seed {}): noisy input {:.2f} dB, filtered {:.2f} dB\n",
-                       options.noise, options.seed, psnr(clean, input), psnr(clean, output));
+                       options.noise, *seed, psnr(clean, input), psnr(clean, output));
         } else {
             fmt::print("PSNR not reported: {} changes the image size\n", filter.name);
         }

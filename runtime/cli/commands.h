@@ -14,7 +14,7 @@ struct RunOptions {
     std::string filter, variant, input, output;
     std::vector<std::string> params;
     std::string noise;         // "salt_pepper:DENSITY" or "gaussian:SIGMA"; empty: none
-    uint64_t seed = 1;
+    std::string seed = "1";  // parsed strictly: an integer in 0..2^64-1
     std::string noisy_output;  // where to write the noisy input, if asked
 };
 struct CheckOptionsCli {

@@ -13,9 +13,35 @@
 #include "bench_threads.h"
 #include "commands.h"
 #include "error.h"
+#include "image.h"
+#include "numbers.h"
 #include "report.h"
+#include "temp_files.h"
 
 namespace {
+
+// A comma-separated list of integers in lo..hi, typed plainly: CLI11's own
+// lists would drop the empty item of "1,,2" and take "0x10".
+CLI::Option *add_integer_list(CLI::App *verb, const std::string &name, std::vector<int> &target, int lo, int hi,
+                              const std::string &help) {
+    auto parse = [&target, name, lo, hi](const std::string &text) {
+        std::vector<int> values;
+        std::size_t start = 0;
+        for (;;) {
+            const std::size_t comma = text.find(',', start);
+            const auto value = filterlab::parse_integer<int>(std::string_view(text).substr(start, comma - start));
+            if (!value || *value < lo || *value > hi) {
+                throw CLI::ValidationError(name, fmt::format("'{}' is not a comma-separated list of integers in {}..{}",
+                                                             text, lo, hi));
+            }
+            values.push_back(*value);
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
+        target = values;
+    };
+    return verb->add_option_function<std::string>(name, parse, help);
+}
 
 std::string command_line_of(int argc, char **argv) {
     std::string line;
@@ -27,6 +53,7 @@ std::string command_line_of(int argc, char **argv) {
 
 int main(int argc, char **argv) {
     using namespace filterlab::cli;
+    filterlab::install_signal_cleanup();
     CLI::App app{"FilterLab: Halide schedules and handwritten CUDA kernels for image filters, side by side"};
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "Print help for every verb");
@@ -62,11 +89,10 @@ int main(int argc, char **argv) {
     bench_cmd->add_option("--filter", bench.filters, "Filters to time (repeatable; default: all with variants)");
     bench_cmd->add_option("--variant", bench.variants, "Variants to time (repeatable; default: all)");
     bench_cmd->add_option("--backend", bench.backends, "cpu and/or cuda (default: both)");
-    auto *sizes_opt = bench_cmd->add_option("--sizes", bench.sizes, "Square image sizes, comma-separated")
-        ->delimiter(',')
-        ->default_str("256,1024,4096,8192");
-    bench_cmd->add_option("--channels", bench.channels, "Channel counts, comma-separated (1, 3)")
-        ->delimiter(',')
+    auto *sizes_opt = add_integer_list(bench_cmd, "--sizes", bench.sizes, 1, filterlab::kMaxSide,
+                                       "Square image sizes, comma-separated")
+                          ->default_str("256,1024,4096,8192");
+    add_integer_list(bench_cmd, "--channels", bench.channels, 1, 3, "Channel counts, comma-separated (1, 3)")
         ->default_str("1");
     bench_cmd->add_option("--param,-p", bench.params, "NAME=VALUE for the filters that have NAME (repeatable)");
     bench_cmd->add_option("--min-reps", bench.min_reps, "Minimum samples per case")->default_val(20)->check(CLI::Range(3, 100000));
@@ -84,10 +110,9 @@ int main(int argc, char **argv) {
     bench_cmd->add_option("--images", bench.images_dir,
                           "Folder of real images for the run's gallery of pictures (default: the bundled ones)");
     std::vector<int> bench_threads;
-    bench_cmd->add_option("--threads", bench_threads,
-                          "CPU thread scaling: time the Halide CPU variants and the reference at each of these "
-                          "thread counts, one run directory each (comma-separated)")
-        ->delimiter(',');
+    add_integer_list(bench_cmd, "--threads", bench_threads, 1, 1024,
+                     "CPU thread scaling: time the Halide CPU variants and the reference at each of these "
+                     "thread counts, one run directory each (comma-separated)");
 
     filterlab::ReportOptions report;
     auto *report_cmd = app.add_subcommand(
@@ -100,6 +125,14 @@ int main(int argc, char **argv) {
 
     auto *info_cmd = app.add_subcommand("info", "Show the CPU, the Halide targets built and the GPU");
 
+    // An unknown verb is named (CLI11 would only say an argument was not expected).
+    if (argc > 1 && argv[1][0] != '-' &&
+        app.get_subcommands([&](CLI::App *verb) { return verb->get_name() == argv[1]; }).empty()) {
+        std::string verbs;
+        for (const CLI::App *verb : app.get_subcommands({})) verbs += (verbs.empty() ? "" : ", ") + verb->get_name();
+        fmt::print(stderr, "filterlab: error: unknown command '{}' (the commands: {}; see --help)\n", argv[1], verbs);
+        return 1;
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp &e) {
