@@ -97,3 +97,21 @@ function(filterlab_halide_filter FILTER)
     target_include_directories(filterlab_variants PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/${FILTER})
     message(STATUS "FilterLab: ${FILTER}: ${found} Halide schedules")
 endfunction()
+
+# filterlab_sanitize(<targets...>): with FILTERLAB_SANITIZE, compiles the
+# targets' C++ with AddressSanitizer and UndefinedBehaviorSanitizer (every UB
+# finding fatal) and links the executables and modules with them. CUDA device
+# code, the generators and the Halide-generated libraries are not instrumented.
+function(filterlab_sanitize)
+    if (NOT FILTERLAB_SANITIZE)
+        return()
+    endif ()
+    set(flags -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+    foreach (target IN LISTS ARGN)
+        target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${flags}>)
+        get_target_property(type ${target} TYPE)
+        if (type MATCHES "EXECUTABLE|MODULE_LIBRARY|SHARED_LIBRARY")
+            target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+        endif ()
+    endforeach ()
+endfunction()

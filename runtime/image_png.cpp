@@ -92,6 +92,7 @@ struct PngDecoder {
     png_infop info = nullptr;
     int width = 0, height = 0, channels = 0;
     std::vector<std::vector<uint8_t>> blocks;  // interleaved rows, kRowsPerBlock a block (all, if interlaced)
+    std::vector<png_bytep> row_pointers;        // interlaced images: into blocks[0]
 
     ~PngDecoder() {
         if (png) png_destroy_read_struct(&png, info ? &info : nullptr, nullptr);
@@ -142,7 +143,8 @@ void request_conversions(PngDecoder &d) {
     }
 }
 
-// Reads the rows into d.blocks. Non-interlaced images take memory a block of
+// Reads the rows into d.blocks. No object with a destructor may live in this
+// frame: libpng's longjmp would skip it. Non-interlaced images take memory a block of
 // rows at a time, as rows decode; interlaced ones need every row at once
 // (bounded by check_header). False on a libpng error, its message in d.message.
 bool run_libpng(PngDecoder &d) {
@@ -167,9 +169,9 @@ bool run_libpng(PngDecoder &d) {
         if (passes == 1) png_read_row(d.png, d.blocks.back().data() + (y % rows_per_block) * row_bytes, nullptr);
     }
     if (passes > 1) {
-        std::vector<png_bytep> rows(d.height);
-        for (int y = 0; y < d.height; y++) rows[y] = d.blocks[0].data() + y * row_bytes;
-        png_read_image(d.png, rows.data());
+        d.row_pointers.resize(d.height);
+        for (int y = 0; y < d.height; y++) d.row_pointers[y] = d.blocks[0].data() + y * row_bytes;
+        png_read_image(d.png, d.row_pointers.data());
     }
     png_read_end(d.png, nullptr);
     return true;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what FilterLab needs (Debian packages, a venv with Halide 21, cmake,
 # ninja and matplotlib (for `filterlab report`'s plots) from PyPI), then
-# configures and builds. Quick when all is there.
+# configures and builds build/. Quick when all is there. With --deps-only it
+# stops after installing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -40,6 +41,7 @@ if ! [ -f "$stamp" ] || [ "$(cat "$stamp")" != "$requirements" ]; then
     echo "$requirements" >"$stamp"
 fi
 export PATH=$venv/bin:$PATH
+[ "${1:-}" = "--deps-only" ] && exit 0
 
 build=$root/build
 if ! [ -f "$build/build.ninja" ]; then

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The CPU test suite under AddressSanitizer and UndefinedBehaviorSanitizer, in
+# its own build directory (build-sanitize/). Run after scripts/setup.sh (it
+# uses the same venv). CUDA tests skip themselves without a GPU, as in the
+# main build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+bash scripts/setup.sh --deps-only
+export PATH=$root/.venv/bin:$PATH
+build=$root/build-sanitize
+if ! [ -f "$build/build.ninja" ]; then
+    halide_root=$("$root/.venv/bin/python" -c "import halide; print(halide.install_dir())")
+    nvcc=${CUDACXX:-/usr/local/cuda/bin/nvcc}
+    [ -x "$nvcc" ] || nvcc=$(command -v nvcc)
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFILTERLAB_SANITIZE=ON \
+        -DCMAKE_CUDA_COMPILER="$nvcc" \
+        -DHalide_DIR="$halide_root/lib64/cmake/Halide" \
+        -DHalideHelpers_DIR="$halide_root/lib64/cmake/HalideHelpers"
+fi
+cmake --build "$build"
+# Any finding ends the process with a report and a failing test.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1:halt_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+ctest --test-dir "$build" -L sanitizers --output-on-failure
