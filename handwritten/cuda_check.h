@@ -6,17 +6,13 @@
 
 #include <string>
 
+#include "cuda_errors.h"
 #include "error.h"
 #include "image.h"
 
 namespace filterlab::handwritten {
 
-inline void cuda_check(cudaError_t status, const char *what) {
-    if (status == cudaSuccess) return;
-    cudaGetLastError();
-    if (status == cudaErrorMemoryAllocation) throw Error(std::string("out of GPU memory (") + what + ")");
-    throw Error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(status));
-}
+using filterlab::cuda_check;
 
 // After a launch: configuration errors surface here, execution errors at the
 // harness's next synchronisation.

@@ -106,7 +106,8 @@ std::string run_bench(const BenchOptions &o) {
 
     // Every parameter is validated before anything is measured or written.
     for (const Variant *v : chosen) params_for(filter_info(v->filter), o.params);
-    const std::string dir = make_run_dir(o.out_root);
+    NewRunDir run_dir(o.out_root);
+    const std::string &dir = run_dir.path();
     nlohmann::json context = machine_facts();
     const auto &gpu = cuda::gpu_info();
     const cuda::Clocks clocks_start = gpu.available ? cuda::current_clocks() : cuda::Clocks{};
@@ -268,7 +269,7 @@ std::string run_bench(const BenchOptions &o) {
                       : "";
     std::ofstream(dir + "/table.txt") << o.command_line << "\n\n" << table << "\n" << transfer_table << footer;
     fmt::print("\n{}\n{}{}results: {}/results.csv, results.json, table.txt\n", table, transfer_table, footer, dir);
-    return dir;
+    return run_dir.keep();
 }
 
 }  // namespace filterlab

@@ -197,7 +197,8 @@ std::string run_bench_batch(const BenchOptions &o) {
     }
     for (int c : o.channels) check_memory(batch, chosen, c);
 
-    const std::string dir = make_run_dir(o.out_root);
+    NewRunDir run_dir(o.out_root);
+    const std::string &dir = run_dir.path();
     nlohmann::json context = machine_facts();
     const auto &gpu = cuda::gpu_info();
     const cuda::Clocks clocks_start = gpu.available ? cuda::current_clocks() : cuda::Clocks{};
@@ -255,7 +256,7 @@ std::string run_bench_batch(const BenchOptions &o) {
     context["gpu_clocks_start"] = {{"sm_mhz", clocks_start.sm_mhz}, {"memory_mhz", clocks_start.memory_mhz}};
     context["gpu_clocks_end"] = {{"sm_mhz", clocks_end.sm_mhz}, {"memory_mhz", clocks_end.memory_mhz}};
     write_batch_results(dir, o, batch, results, context);
-    return dir;
+    return run_dir.keep();
 }
 
 }  // namespace filterlab

@@ -67,4 +67,17 @@ std::string make_run_dir(const std::string &root) {
     }
 }
 
+NewRunDir::NewRunDir(const std::string &root) : root_(root) {
+    std::error_code ec;
+    made_root_ = !std::filesystem::exists(root, ec);
+    path_ = make_run_dir(root);
+}
+
+NewRunDir::~NewRunDir() {
+    if (kept_) return;
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);  // made by this run, so ours to remove
+    if (made_root_) std::filesystem::remove(root_, ec);  // only if empty
+}
+
 }  // namespace filterlab

@@ -57,11 +57,33 @@ void run_case(const Variant &v, const ParamValues &params, std::string &status, 
     } catch (const std::invalid_argument &e) {
         status = "skipped";
         note = e.what();
+    } catch (const MachineError &) {
+        throw;  // the machine is short, not the variant: the command ends
     } catch (const Error &e) {
         status = "error";
         note = e.what();
     }
 }
+
+// A new run directory under `root` (see make_run_dir) that is removed again
+// unless the run completes, with `root` too when this run made it: a run that
+// ends in an error leaves nothing.
+class NewRunDir {
+public:
+    explicit NewRunDir(const std::string &root);
+    ~NewRunDir();
+    NewRunDir(const NewRunDir &) = delete;
+    NewRunDir &operator=(const NewRunDir &) = delete;
+    const std::string &path() const { return path_; }
+    const std::string &keep() {
+        kept_ = true;
+        return path_;
+    }
+
+private:
+    std::string root_, path_;
+    bool made_root_ = false, kept_ = false;
+};
 
 // Throws Error for an unknown filter, a channel count, backend or parameter
 // assignment that cannot be.

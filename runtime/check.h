@@ -25,6 +25,10 @@ struct CheckOptions {
     std::string variant;   // empty: all
     std::string images_dir;  // real images; empty: none
     bool quick = false;     // a smaller matrix (small sizes, fewer parameter values)
+    // For compute-sanitizer: odd and degenerate sizes with 1 and 3 channels,
+    // random contents, no real images, every parameter value of the full
+    // matrix, one run per case.
+    bool sanitizer = false;
 };
 
 struct VariantResult {

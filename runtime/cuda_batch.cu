@@ -4,16 +4,11 @@
 
 #include <string>
 
+#include "cuda_errors.h"
 #include "error.h"
 
 namespace filterlab::cuda {
 namespace {
-
-void check(cudaError_t status, const std::string &what) {
-    if (status == cudaSuccess) return;
-    cudaGetLastError();  // clear a non-sticky error
-    throw Error("CUDA error in " + what + ": " + cudaGetErrorString(status));
-}
 
 // One cudaMemcpy2D covers every plane: the device planes are contiguous runs
 // of pitched rows (plane_stride == row_stride * height), the host ones of
@@ -31,7 +26,7 @@ PinnedBuffer::PinnedBuffer(std::size_t bytes) : bytes_(bytes) {
     const cudaError_t status = cudaHostAlloc(&p, bytes, cudaHostAllocDefault);
     if (status != cudaSuccess) {
         cudaGetLastError();
-        throw Error("cannot allocate " + std::to_string(bytes >> 20) +
+        throw MachineError("cannot allocate " + std::to_string(bytes >> 20) +
                     " MiB of pinned host memory: " + cudaGetErrorString(status));
     }
     data_ = static_cast<uint8_t *>(p);
@@ -41,14 +36,14 @@ PinnedBuffer::~PinnedBuffer() { cudaFreeHost(data_); }
 
 void copy_to_device(const uint8_t *host, const PlanarView &device) {
     require_contiguous_planes(device);
-    check(cudaMemcpy2DAsync(device.data, device.row_stride, host, device.width, device.width,
+    cuda_check(cudaMemcpy2DAsync(device.data, device.row_stride, host, device.width, device.width,
                             static_cast<std::size_t>(device.height) * device.channels, cudaMemcpyHostToDevice, 0),
           "the host-to-device copy");
 }
 
 void copy_to_host(const PlanarView &device, uint8_t *host) {
     require_contiguous_planes(device);
-    check(cudaMemcpy2DAsync(host, device.width, device.data, device.row_stride, device.width,
+    cuda_check(cudaMemcpy2DAsync(host, device.width, device.data, device.row_stride, device.width,
                             static_cast<std::size_t>(device.height) * device.channels, cudaMemcpyDeviceToHost, 0),
           "the device-to-host copy");
 }

@@ -4,19 +4,11 @@
 #include <cuda_runtime.h>
 #include <string>
 
+#include "cuda_errors.h"
 #include "error.h"
 
 namespace filterlab::cuda {
 namespace {
-
-void check(cudaError_t status, const char *what) {
-    if (status == cudaSuccess) return;
-    cudaGetLastError();  // clear a non-sticky error
-    if (status == cudaErrorMemoryAllocation) {
-        throw Error(std::string("out of GPU memory (") + what + ")");
-    }
-    throw Error(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(status));
-}
 
 GpuInfo probe() {
     GpuInfo info;
@@ -67,13 +59,16 @@ void require_gpu() {
 void *primary_context() {
     static void *context = [] {
         require_gpu();
-        check(cudaSetDevice(0), "cudaSetDevice");
-        check(cudaFree(nullptr), "initialising the primary context");
+        cuda_check(cudaSetDevice(0), "cudaSetDevice");
+        if (const cudaError_t status = cudaFree(nullptr); status != cudaSuccess) {
+            cudaGetLastError();
+            throw MachineError(std::string("cannot create the CUDA context: ") + cudaGetErrorString(status));
+        }
         // The runtime API has no call for the CUcontext; ask the driver through
         // the runtime, so the binary needs no link against libcuda.
         void *entry = nullptr;
         cudaDriverEntryPointQueryResult found{};
-        check(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &entry, 12000, cudaEnableDefault, &found),
+        cuda_check(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &entry, 12000, cudaEnableDefault, &found),
               "cudaGetDriverEntryPointByVersion");
         if (found != cudaDriverEntryPointSuccess || !entry) throw Error("CUDA driver lacks cuCtxGetCurrent");
         CUcontext ctx = nullptr;
@@ -86,14 +81,14 @@ void *primary_context() {
 }
 
 void synchronize(const char *what) {
-    check(cudaGetLastError(), what);
-    check(cudaDeviceSynchronize(), what);
+    cuda_check(cudaGetLastError(), what);
+    cuda_check(cudaDeviceSynchronize(), what);
 }
 
 DeviceImage::DeviceImage(int width, int height, int channels)
     : width_(width), height_(height), channels_(channels), pitch_((static_cast<std::size_t>(width) + 63) / 64 * 64) {
     require_gpu();
-    check(cudaMalloc(&base_, allocation_bytes()), "cudaMalloc");
+    cuda_check(cudaMalloc(&base_, allocation_bytes()), "cudaMalloc");
     data_ = base_ + kGuardBytes;
 }
 
@@ -105,24 +100,24 @@ PlanarView DeviceImage::view() const {
 }
 
 void DeviceImage::upload(const Image &image) {
-    check(cudaMemcpy2D(data_, pitch_, image.data(), image.width(), image.width(),
+    cuda_check(cudaMemcpy2D(data_, pitch_, image.data(), image.width(), image.width(),
                        static_cast<std::size_t>(image.height()) * image.channels(), cudaMemcpyHostToDevice),
           "upload");
 }
 
 Image DeviceImage::download() const {
     Image image(width_, height_, channels_);
-    check(cudaMemcpy2D(image.data(), width_, data_, pitch_, width_, static_cast<std::size_t>(height_) * channels_,
+    cuda_check(cudaMemcpy2D(image.data(), width_, data_, pitch_, width_, static_cast<std::size_t>(height_) * channels_,
                        cudaMemcpyDeviceToHost),
           "download");
     return image;
 }
 
-void DeviceImage::fill(uint8_t value) { check(cudaMemset(base_, value, allocation_bytes()), "cudaMemset"); }
+void DeviceImage::fill(uint8_t value) { cuda_check(cudaMemset(base_, value, allocation_bytes()), "cudaMemset"); }
 
 std::vector<uint8_t> DeviceImage::download_all() const {
     std::vector<uint8_t> bytes(allocation_bytes());
-    check(cudaMemcpy(bytes.data(), base_, bytes.size(), cudaMemcpyDeviceToHost), "download");
+    cuda_check(cudaMemcpy(bytes.data(), base_, bytes.size(), cudaMemcpyDeviceToHost), "download");
     return bytes;
 }
 

@@ -5,18 +5,12 @@
 #include <string>
 #include <vector>
 
+#include "cuda_errors.h"
 #include "cuda_support.h"
 #include "error.h"
 
 namespace filterlab::cuda {
 namespace {
-
-void check(cudaError_t status, const char *what) {
-    if (status == cudaSuccess) return;
-    cudaGetLastError();
-    throw Error(std::string(status == cudaErrorMemoryAllocation ? "out of GPU memory in " : "CUDA error in ") +
-                what + ": " + cudaGetErrorString(status));
-}
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -40,8 +34,8 @@ double median_ms(int reps, F &&once) {
 
 EventTimer::EventTimer() {
     require_gpu();
-    check(cudaEventCreate(reinterpret_cast<cudaEvent_t *>(&start_)), "cudaEventCreate");
-    check(cudaEventCreate(reinterpret_cast<cudaEvent_t *>(&stop_)), "cudaEventCreate");
+    cuda_check(cudaEventCreate(reinterpret_cast<cudaEvent_t *>(&start_)), "cudaEventCreate");
+    cuda_check(cudaEventCreate(reinterpret_cast<cudaEvent_t *>(&stop_)), "cudaEventCreate");
 }
 
 EventTimer::~EventTimer() {
@@ -49,28 +43,28 @@ EventTimer::~EventTimer() {
     cudaEventDestroy(static_cast<cudaEvent_t>(stop_));
 }
 
-void EventTimer::start() { check(cudaEventRecord(static_cast<cudaEvent_t>(start_), 0), "cudaEventRecord"); }
+void EventTimer::start() { cuda_check(cudaEventRecord(static_cast<cudaEvent_t>(start_), 0), "cudaEventRecord"); }
 
 double EventTimer::stop_ms() {
-    check(cudaEventRecord(static_cast<cudaEvent_t>(stop_), 0), "cudaEventRecord");
-    check(cudaEventSynchronize(static_cast<cudaEvent_t>(stop_)), "the timed work");
+    cuda_check(cudaEventRecord(static_cast<cudaEvent_t>(stop_), 0), "cudaEventRecord");
+    cuda_check(cudaEventSynchronize(static_cast<cudaEvent_t>(stop_)), "the timed work");
     float ms = 0;
-    check(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start_), static_cast<cudaEvent_t>(stop_)),
+    cuda_check(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(start_), static_cast<cudaEvent_t>(stop_)),
           "cudaEventElapsedTime");
     return ms;
 }
 
 double copy_bandwidth_gbps(std::size_t bytes, int reps) {
     void *a = nullptr, *b = nullptr;
-    check(cudaMalloc(&a, bytes), "cudaMalloc");
+    cuda_check(cudaMalloc(&a, bytes), "cudaMalloc");
     if (cudaMalloc(&b, bytes) != cudaSuccess) {
         cudaFree(a);
-        check(cudaErrorMemoryAllocation, "cudaMalloc");
+        cuda_check(cudaErrorMemoryAllocation, "cudaMalloc");
     }
     cudaMemset(a, 1, bytes);
     double ms = 0;
     try {
-        ms = median_ms(reps, [&] { check(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy"); });
+        ms = median_ms(reps, [&] { cuda_check(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice), "cudaMemcpy"); });
     } catch (...) {
         cudaFree(a);
         cudaFree(b);
@@ -85,13 +79,13 @@ TransferTimes transfer_times(std::size_t bytes, int reps) {
     TransferTimes t{};
     std::vector<uint8_t> pageable(bytes, 1);
     void *pinned = nullptr, *device = nullptr;
-    check(cudaMallocHost(&pinned, bytes), "cudaMallocHost");
+    cuda_check(cudaMallocHost(&pinned, bytes), "cudaMallocHost");
     if (cudaMalloc(&device, bytes) != cudaSuccess) {
         cudaFreeHost(pinned);
-        check(cudaErrorMemoryAllocation, "cudaMalloc");
+        cuda_check(cudaErrorMemoryAllocation, "cudaMalloc");
     }
     auto copy = [&](void *dst, const void *src, cudaMemcpyKind kind) {
-        return median_ms(reps, [&] { check(cudaMemcpy(dst, src, bytes, kind), "cudaMemcpy"); });
+        return median_ms(reps, [&] { cuda_check(cudaMemcpy(dst, src, bytes, kind), "cudaMemcpy"); });
     };
     t.h2d_pageable = copy(device, pageable.data(), cudaMemcpyHostToDevice);
     t.d2h_pageable = copy(pageable.data(), device, cudaMemcpyDeviceToHost);
@@ -126,7 +120,7 @@ Clocks current_clocks() {
 
 std::size_t free_memory_bytes() {
     std::size_t free = 0, total = 0;
-    check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+    cuda_check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
     return free;
 }
 

@@ -82,7 +82,11 @@ Variant halide_variant(const std::string &filter, const std::string &name, Backe
         }
         if (status != 0) {
             std::lock_guard lock(error_mutex);
-            throw Error(id + ": " + (last_error.empty() ? "Halide error " + std::to_string(status) : last_error));
+            const std::string message = id + ": " + (last_error.empty() ? "Halide error " + std::to_string(status) : last_error);
+            if (status == halide_error_code_out_of_memory || status == halide_error_code_device_malloc_failed) {
+                throw MachineError(message);
+            }
+            throw Error(message);
         }
     };
     return v;

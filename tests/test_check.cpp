@@ -2,9 +2,11 @@
 // registered only in this test program, are caught.
 #include <doctest/doctest.h>
 
+#include <set>
 #include <sstream>
 
 #include "check.h"
+#include "error.h"
 #include "harness.h"
 #include "reference.h"
 #include "registry.h"
@@ -79,4 +81,43 @@ TEST_CASE("check catches a write past the output") {
     CHECK(r.failed > 0);
     REQUIRE(!r.failures.empty());
     CHECK(r.failures[0].find("wrote outside its output") != std::string::npos);
+}
+
+namespace {
+
+// Out of memory on every call: the machine is short, not the variant.
+void runs_out_of_memory(const PlanarView &, const PlanarView &, const ParamValues &) {
+    throw MachineError("out of GPU memory (test)");
+}
+const VariantRegistration r5{{"box", "test_out_of_memory", Backend::cpu, Kind::handwritten, {}, runs_out_of_memory}};
+
+}  // namespace
+
+TEST_CASE("out of memory ends the whole check instead of failing one variant and going on") {
+    CHECK_THROWS_AS(check_one("test_out_of_memory"), MachineError);
+}
+
+TEST_CASE("the sanitizer matrix: degenerate and odd sizes, 1 and 3 channels, every parameter value") {
+    CheckOptions options;
+    options.sanitizer = true;
+    options.images_dir = "/nonexistent";  // never read in this matrix
+    for (const FilterInfo &filter : all_filters()) {
+        CAPTURE(filter.name);
+        const auto cases = check_cases(filter, options);
+        std::set<int> channels;
+        std::set<std::string> params;
+        bool one_by_one = false;
+        for (const CheckCase &k : cases) {
+            channels.insert(k.input.channels());
+            params.insert(format_params(k.params));
+            one_by_one |= k.input.width() == 1 && k.input.height() == 1;
+            CHECK(k.content == "random");
+        }
+        CHECK(channels == std::set<int>{1, 3});
+        CHECK(one_by_one == (filter.min_side == 1));
+        CheckOptions full;
+        std::set<std::string> full_params;
+        for (const CheckCase &k : check_cases(filter, full)) full_params.insert(format_params(k.params));
+        CHECK(params == full_params);
+    }
 }

@@ -19,7 +19,7 @@ struct RunOptions {
 };
 struct CheckOptionsCli {
     std::string filter, variant, images;
-    bool quick = false;
+    bool quick = false, sanitizer = false;
 };
 
 int list_variants(const ListOptions &options);

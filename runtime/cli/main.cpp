@@ -83,6 +83,9 @@ int main(int argc, char **argv) {
     check_cmd->add_option("--variant", check.variant, "Only this variant");
     check_cmd->add_option("--images", check.images, "Folder of real test images (default: the bundled ones)");
     check_cmd->add_flag("--quick", check.quick, "A smaller matrix: small sizes, fewer parameter values");
+    check_cmd->add_flag("--sanitizer-matrix", check.sanitizer,
+                        "The matrix for compute-sanitizer: odd and degenerate sizes, random contents, 1 and 3 "
+                        "channels, every parameter value");
 
     filterlab::BenchOptions bench;
     auto *bench_cmd = app.add_subcommand("bench", "Time variants side by side (each checked against the reference first)");

@@ -122,7 +122,7 @@ uint8_t *median_scratch(std::size_t bytes) {
         capacity = 0;
         if (cudaMalloc(&scratch, bytes) != cudaSuccess) {
             cudaGetLastError();
-            throw Error("out of GPU memory (NPP median scratch)");
+            throw MachineError("out of GPU memory (NPP median scratch)");
         }
         capacity = bytes;
     }

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# compute-sanitizer over every CUDA variant: memcheck (with the leak check),
+# racecheck and initcheck, each running `filterlab check --sanitizer-matrix`
+# on one variant (odd and degenerate sizes, 1 and 3 channels, every parameter
+# value the variant supports). Prints one summary line per variant; the full
+# logs go to $SANITIZER_LOGS (default sanitizer-logs/). Run on the GPU machine
+# from the repository root, the bundle unpacked (scripts/device_bundle.sh):
+#   bash scripts/gpu_sanitize.sh [JOBS] [FILTER...]
+# Exit status 1 when any tool reports an error or any case fails.
+set -uo pipefail
+jobs=${1:-8}
+shift || true
+filters=("$@")
+export FILTERLAB_EXE=${FILTERLAB_EXE:-$PWD/.device-build/filterlab}
+export SANITIZER=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
+export SANITIZER_LOGS=${SANITIZER_LOGS:-$PWD/sanitizer-logs}
+mkdir -p "$SANITIZER_LOGS"
+
+# One tool on one variant: prints "filter variant tool errors passed failed seconds exit".
+one() {
+    local filter=$1 variant=$2 tool=$3 log="$SANITIZER_LOGS/$1.$2.$3.log" extra=() start errors
+    [ "$tool" = memcheck ] && extra=(--leak-check full)
+    start=$(date +%s)
+    "$SANITIZER" --tool "$tool" "${extra[@]}" --error-exitcode 99 --print-limit 20 \
+        "$FILTERLAB_EXE" check --filter "$filter" --variant "$variant" --sanitizer-matrix >"$log" 2>&1
+    local status=$?
+    if [ "$tool" = racecheck ]; then
+        errors=$(grep -oE "RACECHECK SUMMARY: [0-9]+ hazards" "$log" | awk '{print $3}')
+    else
+        errors=$(grep -oE "ERROR SUMMARY: [0-9]+ error" "$log" | awk '{print $3}')
+    fi
+    local totals
+    totals=$(grep -oE "^[0-9]+ passed, [0-9]+ failed" "$log" | awk '{print $1, $3}')
+    echo "$filter $variant $tool ${errors:-?} ${totals:-? ?} $(($(date +%s) - start)) $status"
+}
+export -f one
+
+"$FILTERLAB_EXE" list | awk '$3 == "cuda" {print $1, $2}' | while read -r filter variant; do
+    if ((${#filters[@]})) && ! printf '%s\n' "${filters[@]}" | grep -qx "$filter"; then continue; fi
+    for tool in memcheck racecheck initcheck; do echo "$filter $variant $tool"; done
+done | xargs -P "$jobs" -L 1 bash -c 'one "$@"' _ >"$SANITIZER_LOGS/results.txt"
+
+# One line per variant, in the order of `filterlab list`.
+awk '
+    { key = $1 " " $2; if (!(key in seen)) { order[n++] = key; seen[key] = 1 }
+      line[key] = line[key] sprintf("%s %s%s, ", $3, $4, $3 == "racecheck" ? " hazards" : " errors")
+      cases[key] = sprintf("check %s passed, %s failed", $5, $6); secs[key] += $7
+      if ($4 != "0" || $6 != "0" || $8 != "0") bad[key] = 1 }
+    END { for (i = 0; i < n; i++) { k = order[i]
+            printf "%-40s %s%s (%d s under the three tools) %s\n", k, line[k], cases[k], secs[k], (k in bad) ? "FAIL" : "ok"
+            if (k in bad) failed++ }
+          printf "%d variants, %d with a finding or a failed case\n", n, failed
+          exit failed ? 1 : 0 }' "$SANITIZER_LOGS/results.txt"
