@@ -25,9 +25,9 @@ struct CheckOptions {
     std::string variant;   // empty: all
     std::string images_dir;  // real images; empty: none
     bool quick = false;     // a smaller matrix (small sizes, fewer parameter values)
-    // For compute-sanitizer: odd and degenerate sizes with 1 and 3 channels,
-    // random contents, no real images, every parameter value of the full
-    // matrix, one run per case.
+    // For compute-sanitizer: odd and degenerate sizes with 1 and 3 channels
+    // at the default parameters, every other parameter value of the full
+    // matrix on a tiny and an odd image; random contents, one run per case.
     bool sanitizer = false;
 };
 

@@ -2,12 +2,15 @@
 # compute-sanitizer over every CUDA variant: memcheck (with the leak check),
 # racecheck and initcheck, each running `filterlab check --sanitizer-matrix`
 # on one variant (odd and degenerate sizes, 1 and 3 channels, every parameter
-# value the variant supports). Prints one summary line per variant; the full
+# value the variant supports: see `check --help`). Prints one summary line per variant; the full
 # logs go to $SANITIZER_LOGS (default sanitizer-logs/). Run on the GPU machine
 # from the repository root, the bundle unpacked (scripts/device_bundle.sh):
 #   bash scripts/gpu_sanitize.sh [JOBS] [FILTER...]
 # Exit status 1 when any tool reports an error or any case fails.
+#   bash scripts/gpu_sanitize.sh --summarize   (the summary of $SANITIZER_LOGS/results.txt again)
 set -uo pipefail
+summarize_only=0
+[ "${1:-}" = --summarize ] && summarize_only=1 && shift
 jobs=${1:-8}
 shift || true
 filters=("$@")
@@ -27,7 +30,7 @@ one() {
     if [ "$tool" = racecheck ]; then
         errors=$(grep -oE "RACECHECK SUMMARY: [0-9]+ hazards" "$log" | awk '{print $3}')
     else
-        errors=$(grep -oE "ERROR SUMMARY: [0-9]+ error" "$log" | awk '{print $3}')
+        errors=$(grep -oE "ERROR SUMMARY: [0-9]+ errors?$" "$log" | awk '{print $3}')
     fi
     local totals
     totals=$(grep -oE "^[0-9]+ passed, [0-9]+ failed" "$log" | awk '{print $1, $3}')
@@ -35,19 +38,26 @@ one() {
 }
 export -f one
 
-"$FILTERLAB_EXE" list | awk '$3 == "cuda" {print $1, $2}' | while read -r filter variant; do
+if ((!summarize_only)); then
+# In reverse order of `filterlab list`, so that NL-means, the slowest under
+# the sanitizers (hundreds of launches a case), starts first.
+"$FILTERLAB_EXE" list | awk '$3 == "cuda" {print $1, $2}' | tac | while read -r filter variant; do
     if ((${#filters[@]})) && ! printf '%s\n' "${filters[@]}" | grep -qx "$filter"; then continue; fi
     for tool in memcheck racecheck initcheck; do echo "$filter $variant $tool"; done
-done | xargs -P "$jobs" -L 1 bash -c 'one "$@"' _ >"$SANITIZER_LOGS/results.txt"
+done | xargs -P "$jobs" -L 1 bash -c 'one "$@"' _ >>"$SANITIZER_LOGS/results.txt"
+fi
 
-# One line per variant, in the order of `filterlab list`.
+# One line per variant.
 awk '
     { key = $1 " " $2; if (!(key in seen)) { order[n++] = key; seen[key] = 1 }
       line[key] = line[key] sprintf("%s %s%s, ", $3, $4, $3 == "racecheck" ? " hazards" : " errors")
       cases[key] = sprintf("check %s passed, %s failed", $5, $6); secs[key] += $7
+      tools[key]++
       if ($4 != "0" || $6 != "0" || $8 != "0") bad[key] = 1 }
     END { for (i = 0; i < n; i++) { k = order[i]
-            printf "%-40s %s%s (%d s under the three tools) %s\n", k, line[k], cases[k], secs[k], (k in bad) ? "FAIL" : "ok"
+            if (tools[k] < 3) bad[k] = 1
+            verdict = tools[k] < 3 ? "INCOMPLETE: " tools[k] " of 3 tools finished" : (k in bad) ? "FAIL" : "ok"
+            printf "%-40s %s%s (%d s under the tools) %s\n", k, line[k], cases[k], secs[k], verdict
             if (k in bad) failed++ }
-          printf "%d variants, %d with a finding or a failed case\n", n, failed
+          printf "%d variants, %d with a finding, a failed case or a tool not finished\n", n, failed
           exit failed ? 1 : 0 }' "$SANITIZER_LOGS/results.txt"

@@ -65,6 +65,7 @@ void run_two_stage(const PlanarView &in, const PlanarView &out, const ParamValue
     if (!blurred || !fits(blurred->view())) {
         blurred.reset();  // the old one is freed before the new one is allocated
         blurred = std::make_unique<cuda::DeviceImage>(in.width, in.height, in.channels);
+        blurred->fill(0);  // the row padding too: the pooling kernel's vector loads read it (compute-sanitizer initcheck)
     }
     find_variant("gaussian", "hw_separable").run(in, blurred->view(), params);
     find_variant("maxpool", "hw_vectorized").run(blurred->view(), out, {});
