@@ -97,6 +97,8 @@ nlohmann::json filter_gallery(const fs::path &dir, const FilterInfo &info, const
         } catch (const std::invalid_argument &e) {
             r["status"] = "skipped";
             r["note"] = e.what();
+        } catch (const MachineError &) {
+            throw;  // the machine is short, not the variant: the bench ends
         } catch (const Error &e) {
             r["status"] = "error";
             r["note"] = e.what();
@@ -154,6 +156,8 @@ std::string write_gallery(const std::string &run_dir, const std::vector<const Va
             const FilterInfo &info = filter_info(name);
             try {
                 doc["filters"].push_back(filter_gallery(dir, info, params_of(info), mine, clean));
+            } catch (const MachineError &) {
+                throw;
             } catch (const Error &e) {  // the image too small for the filter, a file not written: said, not fatal
                 doc["filters"].push_back({{"filter", name}, {"skipped", e.what()}});
             }

@@ -8,7 +8,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 
 #include "error.h"
 #include "image_codecs.h"
@@ -31,8 +30,11 @@ std::vector<uint8_t> read_file(const std::string &path) {
     }
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(path + ": cannot open: " + std::strerror(errno));
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw Error(path + ": read error");
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) throw Error(path + ": cannot open: " + ec.message());
+    std::vector<uint8_t> bytes(size);  // exactly the file: no growth by doubling
+    in.read(reinterpret_cast<char *>(bytes.data()), static_cast<std::streamsize>(size));
+    if (in.bad() || in.gcount() != static_cast<std::streamsize>(size)) throw Error(path + ": read error");
     return bytes;
 }
 
@@ -136,7 +138,9 @@ void ImageOutputs::add(const std::string &path, const Image &image, std::vector<
 }
 
 void ImageOutputs::commit() {
-    for (auto &temp : pending_) temp->rename_onto_target();
+    std::vector<TempFile *> files;
+    for (auto &temp : pending_) files.push_back(temp.get());
+    rename_all_onto_targets(files);
     pending_.clear();
 }
 

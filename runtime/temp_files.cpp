@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -10,14 +11,19 @@
 #include <climits>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "error.h"
 
 namespace filterlab {
 namespace {
 
-// The live temporaries, in storage a signal handler may read: a slot's path
-// is complete before its state says so, and only unlink(2) touches it there.
+// The live temporaries, in storage a signal handler may read. A slot is made
+// live *before* its file is created (the name is random, so a name that
+// exists already is someone else's: then the slot is freed without touching
+// it) and freed only after its file is renamed or removed: at no moment does
+// a file of ours exist that the handler cannot see, whichever thread the
+// signal lands on.
 constexpr int kSlots = 16;
 enum SlotState : int { kFree = 0, kFilling = 1, kLive = 2 };
 struct Slot {
@@ -27,51 +33,61 @@ struct Slot {
 Slot slots[kSlots];
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler reads the slot states");
 
-const int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP};
+const int kCleanupSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+// While a commit renames its files, a signal waits for the last rename, so
+// that a set of outputs is never half replaced.
+std::atomic<int> committing{0};
+std::atomic<int> deferred_signal{0};
 
-// Blocks the cleanup signals in this thread while a slot and the file system
-// disagree (a file made but not yet listed, or renamed but still listed).
-class SignalsHeld {
-public:
-    SignalsHeld() {
-        sigset_t set;
-        sigemptyset(&set);
-        for (int s : kCleanupSignals) sigaddset(&set, s);
-        pthread_sigmask(SIG_BLOCK, &set, &old_);
-    }
-    ~SignalsHeld() { pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
-
-private:
-    sigset_t old_;
-};
-
-int claim_slot(const std::string &path) {
-    if (path.size() >= PATH_MAX) throw Error(path + ": cannot create output: path too long");
+int claim_slot() {
     for (int i = 0; i < kSlots; i++) {
         int expected = kFree;
-        if (slots[i].state.compare_exchange_strong(expected, kFilling)) {
-            std::memcpy(slots[i].path, path.c_str(), path.size() + 1);
-            return i;
-        }
+        if (slots[i].state.compare_exchange_strong(expected, kFilling)) return i;
     }
-    throw Error(path + ": cannot create output: too many files open for writing");
+    throw Error("cannot create output: too many files open for writing");
 }
 
-extern "C" void remove_temporaries(int signal_number) {
-    const int saved_errno = errno;
+void remove_live_temporaries() {
     for (Slot &slot : slots) {
         if (slot.state.load() == kLive) ::unlink(slot.path);
     }
-    errno = saved_errno;
-    // The handler was installed with SA_RESETHAND: the signal, raised again,
-    // ends the process as it would have without us.
-    ::raise(signal_number);
 }
 
+void end_by_signal(int signal_number) {
+    remove_live_temporaries();
+    ::signal(signal_number, SIG_DFL);
+    ::raise(signal_number);  // ends the process as the signal would have without us
+}
+
+extern "C" void on_cleanup_signal(int signal_number) {
+    const int saved_errno = errno;
+    if (committing.load()) {
+        deferred_signal.store(signal_number);
+    } else {
+        end_by_signal(signal_number);
+    }
+    errno = saved_errno;
+}
+
+// ".name." and 12 random letters or digits.
+std::string random_suffix() {
+    static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    unsigned char bytes[12];
+    if (::getrandom(bytes, sizeof bytes, 0) != static_cast<ssize_t>(sizeof bytes)) {
+        throw Error(std::string("cannot create output: no random bytes: ") + std::strerror(errno));
+    }
+    std::string suffix;
+    for (unsigned char b : bytes) suffix += alphabet[b % (sizeof alphabet - 1)];
+    return suffix;
+}
+
+// The mode a new file gets: 0666 less the umask, read without changing it.
 mode_t new_file_mode() {
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    return 0666 & ~mask;
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);) {
+        if (line.rfind("Umask:", 0) == 0) return 0666 & ~static_cast<mode_t>(std::stoul(line.substr(6), nullptr, 8));
+    }
+    return 0644;
 }
 
 }  // namespace
@@ -79,23 +95,28 @@ mode_t new_file_mode() {
 TempFile::TempFile(const std::string &target) : target_(target) {
     const std::filesystem::path t(target);
     const std::filesystem::path dir = t.has_parent_path() ? t.parent_path() : ".";
-    std::string pattern = (dir / ("." + t.filename().string() + ".XXXXXX")).string();
-    const SignalsHeld held;
-    slot_ = claim_slot(pattern);
-    fd_ = ::mkstemp(slots[slot_].path);
-    if (fd_ < 0) {
+    for (int attempt = 0; attempt < 8; attempt++) {
+        const std::string name = (dir / ("." + t.filename().string() + "." + random_suffix())).string();
+        if (name.size() >= PATH_MAX) throw Error(target + ": cannot create output: " + std::strerror(ENAMETOOLONG));
+        const int slot = claim_slot();
+        std::memcpy(slots[slot].path, name.c_str(), name.size() + 1);
+        slots[slot].state.store(kLive);
+        fd_ = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd_ >= 0) {
+            slot_ = slot;
+            path_ = name;
+            return;
+        }
         const int error = errno;
-        slots[slot_].state.store(kFree);
-        throw Error(target + ": cannot create output: " + std::strerror(error));
+        slots[slot].state.store(kFree);
+        if (error != EEXIST) throw Error(target + ": cannot create output: " + std::strerror(error));
     }
-    path_ = slots[slot_].path;
-    slots[slot_].state.store(kLive);
+    throw Error(target + ": cannot create output: no free temporary name");
 }
 
 TempFile::~TempFile() {
     if (fd_ >= 0) ::close(fd_);
     if (slot_ < 0) return;
-    const SignalsHeld held;
     ::unlink(path_.c_str());
     slots[slot_].state.store(kFree);
 }
@@ -107,8 +128,9 @@ int TempFile::release_fd() {
 }
 
 void TempFile::rename_onto_target() {
-    ::chmod(path_.c_str(), new_file_mode());  // mkstemp made it 0600
-    const SignalsHeld held;
+    // An existing target keeps its permissions; a new one gets the usual mode.
+    struct stat existing {};
+    ::chmod(path_.c_str(), ::stat(target_.c_str(), &existing) == 0 ? (existing.st_mode & 07777) : new_file_mode());
     if (::rename(path_.c_str(), target_.c_str()) != 0) {
         throw Error(target_ + ": cannot replace output: " + std::strerror(errno));
     }
@@ -116,10 +138,22 @@ void TempFile::rename_onto_target() {
     slot_ = -1;
 }
 
+void rename_all_onto_targets(const std::vector<TempFile *> &files) {
+    committing.store(1);
+    try {
+        for (TempFile *file : files) file->rename_onto_target();
+    } catch (...) {
+        committing.store(0);
+        if (const int sig = deferred_signal.exchange(0)) end_by_signal(sig);
+        throw;
+    }
+    committing.store(0);
+    if (const int sig = deferred_signal.exchange(0)) end_by_signal(sig);
+}
+
 void install_signal_cleanup() {
     struct sigaction action {};
-    action.sa_handler = remove_temporaries;
-    action.sa_flags = SA_RESETHAND;
+    action.sa_handler = on_cleanup_signal;
     sigemptyset(&action.sa_mask);
     for (int s : kCleanupSignals) {
         struct sigaction previous {};

@@ -1,16 +1,18 @@
 // Temporary files beside their targets, removed on every path but success:
-// an exception, the destructor, and SIGINT, SIGTERM or SIGHUP (once
-// install_signal_cleanup has run). SIGKILL cannot be caught; nothing else
-// leaves a `.name.XXXXXX` behind.
+// an exception, the destructor, and SIGINT, SIGTERM, SIGHUP or SIGQUIT (once
+// install_signal_cleanup has run), whichever thread the signal lands on.
+// SIGKILL cannot be caught, nor a crash.
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace filterlab {
 
 class TempFile {
 public:
-    // Creates `.<target's name>.XXXXXX` in the target's folder. Throws Error.
+    // Creates `.<target's name>.<12 random letters>` in the target's folder.
+    // Throws Error.
     explicit TempFile(const std::string &target);
     ~TempFile();
     TempFile(const TempFile &) = delete;
@@ -21,9 +23,10 @@ public:
     const std::string &target() const { return target_; }
     // Hands the descriptor over (to fdopen): the caller closes it.
     int release_fd();
-    // Renames the temporary onto the target (atomic on one file system), with
-    // the mode a new file would get. Throws Error; the temporary then stays
-    // to be removed by the destructor.
+    // Renames the temporary onto the target (atomic on one file system),
+    // keeping an existing target's permissions or giving the mode a new file
+    // would get. Throws Error; the temporary then stays to be removed by the
+    // destructor.
     void rename_onto_target();
 
 private:
@@ -32,8 +35,14 @@ private:
     int slot_ = -1;  // in the table the signal handler reads
 };
 
-// Removes the live temporaries on SIGINT, SIGTERM and SIGHUP, then lets the
-// signal end the process as it would have; ignores SIGXFSZ, so that a write
+// Renames each file onto its target; a cleanup signal arriving meanwhile
+// takes effect after the last rename, so a set is never half replaced by an
+// interruption. (A rename that fails — a target made unwritable meanwhile —
+// throws Error naming it; the renames before it stand.)
+void rename_all_onto_targets(const std::vector<TempFile *> &files);
+
+// Removes the live temporaries on SIGINT, SIGTERM, SIGHUP and SIGQUIT, then
+// lets the signal end the process as it would have; ignores SIGXFSZ, so that a write
 // beyond a file-size limit fails with EFBIG and an error line instead of
 // killing the process. Call once, early in main.
 void install_signal_cleanup();

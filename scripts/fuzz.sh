@@ -2,8 +2,9 @@
 # Coverage-guided fuzzing of the image decoders (tests/fuzz): builds the
 # libFuzzer targets with clang, ASan and UBSan in build-fuzz/, then runs each
 # for SECONDS (default 60) from the committed seed corpus and dictionary.
-# Any crash, sanitizer report, leak, allocation over 64 MiB (the inputs are
-# under 64 KiB: more would break the memory bound) or timeout fails the run;
+# Any crash, sanitizer report, leak, single allocation over 64 MiB (inputs
+# are at most 2 KiB, which the memory bound of the README lets decode to at
+# most ~51 MB) or timeout fails the run;
 # the input that caused it is left in build-fuzz/findings/. For a long
 # campaign: bash scripts/fuzz.sh 36000 (each target ten hours).
 set -euo pipefail
@@ -39,13 +40,13 @@ for target in image png pnm bmp; do
     [ "$target" = image ] && dict=$root/tests/fuzz/image.dict
     echo "fuzz: $target for ${seconds}s"
     if ! "$build/tests/fuzz/fuzz_$target" "$corpus" "${seeds[@]}" -dict="$dict" -max_total_time="$seconds" \
-        -max_len=65536 -malloc_limit_mb=64 -rss_limit_mb=1024 -timeout=10 -print_final_stats=1 \
+        -max_len=2048 -malloc_limit_mb=64 -rss_limit_mb=1024 -timeout=10 -print_final_stats=1 \
         -artifact_prefix="$build/findings/$target-" 2>"$build/fuzz_$target.log"; then
         status=1
         echo "fuzz: $target FAILED; the last lines of its log:"
         tail -40 "$build/fuzz_$target.log"
     fi
-    grep -E "^stat::(number_of_executed_units|peak_rss_mb|new_units_added)" "$build/fuzz_$target.log" | tr '\n' ' '
+    grep -E "^stat::(number_of_executed_units|peak_rss_mb|new_units_added)" "$build/fuzz_$target.log" | tr '\n' ' ' || true
     echo
 done
 exit $status

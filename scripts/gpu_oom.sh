@@ -10,7 +10,8 @@
 set -uo pipefail
 fl=${FILTERLAB_EXE:-$PWD/.device-build/filterlab}
 work=$(mktemp -d)
-trap 'kill $filler 2>/dev/null; rm -rf "$work"' EXIT
+filler=
+trap 'kill ${filler:-} 2>/dev/null; rm -rf "$work"' EXIT
 python3 -c "
 import numpy as np, sys
 side = 16384
@@ -40,7 +41,10 @@ open(sys.argv[2], 'w').write('ready')
 time.sleep(3600)
 " "$1" "$work/ready" &
     filler=$!
-    while ! [ -f "$work/ready" ]; do sleep 0.2; done
+    while ! [ -f "$work/ready" ]; do
+        kill -0 "$filler" 2>/dev/null || { echo "gpu_oom: the CuPy filler failed" >&2; exit 1; }
+        sleep 0.2
+    done
     rm -f "$work/ready"
 }
 

@@ -47,17 +47,21 @@ if ((!summarize_only)); then
 done | xargs -P "$jobs" -L 1 bash -c 'one "$@"' _ >>"$SANITIZER_LOGS/results.txt"
 fi
 
-# One line per variant.
+# One line per variant; where a tool ran more than once (results are
+# appended across runs), its last line counts.
 awk '
     { key = $1 " " $2; if (!(key in seen)) { order[n++] = key; seen[key] = 1 }
-      line[key] = line[key] sprintf("%s %s%s, ", $3, $4, $3 == "racecheck" ? " hazards" : " errors")
-      cases[key] = sprintf("check %s passed, %s failed", $5, $6); secs[key] += $7
-      tools[key]++
-      if ($4 != "0" || $6 != "0" || $8 != "0") bad[key] = 1 }
-    END { for (i = 0; i < n; i++) { k = order[i]
-            if (tools[k] < 3) bad[k] = 1
-            verdict = tools[k] < 3 ? "INCOMPLETE: " tools[k] " of 3 tools finished" : (k in bad) ? "FAIL" : "ok"
-            printf "%-40s %s%s (%d s under the tools) %s\n", k, line[k], cases[k], secs[k], verdict
-            if (k in bad) failed++ }
+      if (!((key, $3) in last)) { tools[key] = tools[key] " " $3; count[key]++ }
+      last[key, $3] = $0 }
+    END { for (i = 0; i < n; i++) { k = order[i]; text = ""; secs = 0; bad = 0; cases = ""
+            split(substr(tools[k], 2), names, " ")
+            for (j = 1; j <= count[k]; j++) { split(last[k, names[j]], f, " ")
+                text = text sprintf("%s %s%s, ", f[3], f[4], f[3] == "racecheck" ? " hazards" : " errors")
+                cases = sprintf("check %s passed, %s failed", f[5], f[6]); secs += f[7]
+                if (f[4] != "0" || f[6] != "0" || f[8] != "0") bad = 1 }
+            if (count[k] < 3) bad = 1
+            verdict = count[k] < 3 ? "INCOMPLETE: " count[k] " of 3 tools finished" : bad ? "FAIL" : "ok"
+            printf "%-40s %s%s (%d s under the tools) %s\n", k, text, cases, secs, verdict
+            failed += bad }
           printf "%d variants, %d with a finding, a failed case or a tool not finished\n", n, failed
           exit failed ? 1 : 0 }' "$SANITIZER_LOGS/results.txt"

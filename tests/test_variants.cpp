@@ -1,7 +1,8 @@
 // Every registered variant of one backend against the reference over the
 // full check matrix (the same as `filterlab check`). Run with
 // --backend=cpu or --backend=cuda; without a GPU the CUDA run exits 77,
-// which CTest reports as skipped.
+// which CTest reports as skipped. --sanitizer-matrix takes check's smaller
+// matrix for sanitizer builds (every parameter value, odd sizes).
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -18,6 +19,7 @@ using namespace filterlab;
 
 namespace {
 Backend selected = Backend::cpu;
+bool sanitizer_matrix = false;
 }
 
 TEST_CASE("every variant of the backend matches the reference on the whole matrix") {
@@ -29,6 +31,7 @@ TEST_CASE("every variant of the backend matches the reference on the whole matri
             options.filter = v.filter;
             options.variant = v.name;
             options.images_dir = test_images_dir();
+            options.sanitizer = sanitizer_matrix;
             const auto results = run_check(options, std::cout);
             REQUIRE(results.size() == 1);
             const VariantResult &r = results[0];
@@ -45,6 +48,7 @@ int main(int argc, char **argv) {
     doctest::Context context;
     for (int i = 1; i < argc; i++) {
         if (std::strcmp(argv[i], "--backend=cuda") == 0) selected = Backend::cuda;
+        if (std::strcmp(argv[i], "--sanitizer-matrix") == 0) sanitizer_matrix = true;
     }
     if (selected == Backend::cuda && !cuda::gpu_info().available) {
         std::cout << "SKIPPED: CUDA variants not run: no GPU (" << cuda::gpu_info().why_not << ")\n";
