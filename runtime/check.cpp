@@ -231,15 +231,18 @@ std::vector<VariantResult> run_check(const CheckOptions &options, std::ostream &
     return results;
 }
 
+std::string VariantResult::verdict() const {
+    if (failed) return "FAIL";
+    if (differs) return fmt::format("DIFFERS from the contract in {} cases (peer)", differs);
+    return passed == 0 ? "SKIPPED" : "ok";
+}
+
 void print_check_table(const std::vector<VariantResult> &results, std::ostream &out) {
     fmt::print(out, "{:<9} {:<22} {:<5} {:<12} {:>6} {:>7} {:>7} {:>8} {:>9} {:>8}  {}\n", "filter", "variant",
                "back", "kind", "cases", "passed", "failed", "skipped", "max|diff|", "seconds", "result");
     for (auto &r : results) {
         const Variant &v = *r.variant;
-        const std::string verdict = r.failed              ? "FAIL"
-                                    : r.differs             ? fmt::format("DIFFERS from the contract in {} cases (peer)", r.differs)
-                                    : r.passed == 0         ? "SKIPPED"
-                                                            : "ok";
+        const std::string verdict = r.verdict();
         fmt::print(out, "{:<9} {:<22} {:<5} {:<12} {:>6} {:>7} {:>7} {:>8} {:>9} {:>8.2f}  {}{}\n", v.filter, v.name,
                    to_string(v.backend), to_string(v.kind), r.passed + r.failed + r.skipped + r.differs, r.passed, r.failed,
                    r.skipped, r.max_difference, r.seconds, verdict,

@@ -39,6 +39,8 @@ struct VariantResult {
     double seconds = 0;
     std::string skip_reason;
     std::vector<std::string> failures;  // the first few, in words
+    // "ok", "FAIL", "SKIPPED" (nothing ran) or "DIFFERS ..." (a peer).
+    std::string verdict() const;
 };
 
 // The cases for one filter (inputs built lazily would save little: they are small).

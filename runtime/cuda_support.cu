@@ -2,6 +2,7 @@
 
 #include <cuda.h>
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 #include <string>
 
 #include "cuda_errors.h"
@@ -13,10 +14,14 @@ namespace {
 GpuInfo probe() {
     GpuInfo info;
     int count = 0;
+    cudaRuntimeGetVersion(&info.runtime_version);  // the runtime linked in: known without a GPU
     cudaError_t status = cudaGetDeviceCount(&count);
     if (status != cudaSuccess) {
         cudaGetLastError();
-        info.why_not = cudaGetErrorString(status);
+        // The runtime says "insufficient driver" also when there is no driver at all.
+        void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+        info.why_not = driver ? cudaGetErrorString(status) : "no NVIDIA driver (libcuda.so.1 not found)";
+        if (driver) dlclose(driver);
         return info;
     }
     if (count == 0) {
@@ -37,7 +42,6 @@ GpuInfo probe() {
     info.memory_bytes = prop.totalGlobalMem;
     info.l2_bytes = prop.l2CacheSize;
     cudaDriverGetVersion(&info.driver_version);
-    cudaRuntimeGetVersion(&info.runtime_version);
     int khz = 0;
     if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0) == cudaSuccess) info.sm_clock_mhz = khz / 1000;
     if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, 0) == cudaSuccess) info.memory_clock_mhz = khz / 1000;

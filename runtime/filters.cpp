@@ -105,6 +105,10 @@ ParamValues FilterInfo::defaults() const {
     return values;
 }
 
+std::string FilterInfo::tolerance() const {
+    return exact ? "exact" : "every sample within 1 of the reference, at least 99% equal";
+}
+
 void FilterInfo::validate(const ParamValues &values) const {
     for (auto &[name, value] : values) {
         auto def = std::find_if(params.begin(), params.end(), [&](auto &p) { return p.name == name; });

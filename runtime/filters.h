@@ -47,6 +47,9 @@ struct FilterInfo {
     // Defaults overlaid with the given NAME=VALUE strings, each validated.
     ParamValues parse_params(const std::vector<std::string> &assignments) const;
     ParamValues defaults() const;
+    // How an output is compared with the reference, in words ("exact", or
+    // nlmeans' tolerance).
+    std::string tolerance() const;
     void validate(const ParamValues &values) const;
 };
 

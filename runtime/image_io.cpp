@@ -38,18 +38,6 @@ std::vector<uint8_t> read_file(const std::string &path) {
     return bytes;
 }
 
-// The folder a file at `path` lands in, and whether it exists (with the
-// system's reason when it cannot be told: a path too long, no permission).
-void check_folder(const std::string &path) {
-    const std::filesystem::path target(path);
-    const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
-    std::error_code ec;
-    const bool is_dir = std::filesystem::is_directory(dir, ec);
-    if (ec && ec != std::errc::no_such_file_or_directory) throw Error(path + ": cannot create output: " + ec.message());
-    if (!is_dir) throw Error(path + ": cannot create output: no such folder");
-    if (std::filesystem::is_directory(target, ec)) throw Error(path + ": is a directory");
-}
-
 void check_format(const std::string &path, int channels) {
     const std::string ext = lower_extension(path);
     if (!is_writable_image_path(path)) {
@@ -100,7 +88,7 @@ bool is_writable_image_path(const std::string &path) {
 
 void check_writable(const std::string &path, int channels) {
     check_format(path, channels);
-    check_folder(path);
+    check_output_folder(path);
 }
 
 ImageOutputs::ImageOutputs() = default;
@@ -142,6 +130,26 @@ void ImageOutputs::commit() {
     for (auto &temp : pending_) files.push_back(temp.get());
     rename_all_onto_targets(files);
     pending_.clear();
+}
+
+Image read_image_stdin(std::vector<std::string> *notices) {
+    std::vector<uint8_t> bytes;
+    uint8_t chunk[1 << 16];
+    for (;;) {
+        const ssize_t n = ::read(0, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) throw Error(std::string("<stdin>: read error: ") + std::strerror(errno));
+        if (n == 0) break;
+        bytes.insert(bytes.end(), chunk, chunk + n);
+    }
+    return decode_image("<stdin>", bytes, notices);
+}
+
+void write_image_stdout(const std::string &format, const Image &image, std::vector<std::string> *notices) {
+    const std::string name = "<stdout>." + format;
+    check_format(name, image.channels());
+    encode(stdout, name, image, notices);
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) throw Error(std::string("<stdout>: write failed: ") + std::strerror(errno));
 }
 
 void write_image(const std::string &path, const Image &image, std::vector<std::string> *notices) {

@@ -23,6 +23,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,6 +57,12 @@ public:
 private:
     std::vector<std::unique_ptr<TempFile>> pending_;
 };
+
+// Standard input and output (`run --input -`, `--output -`): all of stdin
+// read as one file; the image written to stdout in `format` (png, pgm, ppm,
+// pnm, bmp). Throw Error.
+Image read_image_stdin(std::vector<std::string> *notices = nullptr);
+void write_image_stdout(const std::string &format, const Image &image, std::vector<std::string> *notices = nullptr);
 
 // One output: ImageOutputs with one add.
 void write_image(const std::string &path, const Image &image, std::vector<std::string> *notices = nullptr);

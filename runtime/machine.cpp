@@ -1,5 +1,7 @@
 #include "machine.h"
 
+#include <HalideRuntime.h>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -41,6 +43,11 @@ std::string build_commit() { return FILTERLAB_GIT_COMMIT; }
 
 std::string halide_targets() { return "cpu: " FILTERLAB_CPU_TARGETS "; cuda: " FILTERLAB_CUDA_TARGET; }
 
+std::string halide_version() {
+    return std::to_string(HALIDE_VERSION_MAJOR) + "." + std::to_string(HALIDE_VERSION_MINOR) + "." +
+           std::to_string(HALIDE_VERSION_PATCH);
+}
+
 nlohmann::json machine_facts() {
     const auto &gpu = cuda::gpu_info();
     nlohmann::json facts = {
@@ -48,7 +55,10 @@ nlohmann::json machine_facts() {
                  {"features", cpu_features()},
                  {"hardware_threads", std::thread::hardware_concurrency()},
                  {"halide_threads", halide_thread_count()}}},
-        {"build", {{"commit", build_commit()}, {"halide_targets", halide_targets()}}},
+        {"build", {{"commit", build_commit()},
+                   {"halide_version", halide_version()},
+                   {"halide_targets", halide_targets()},
+                   {"cuda_runtime_version", gpu.runtime_version}}},
     };
     for (const PluginStatus &p : load_plugins()) facts["plugins"][p.name] = p.detail;
     if (gpu.available) {

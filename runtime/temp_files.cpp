@@ -151,6 +151,29 @@ void rename_all_onto_targets(const std::vector<TempFile *> &files) {
     if (const int sig = deferred_signal.exchange(0)) end_by_signal(sig);
 }
 
+void check_output_folder(const std::string &path) {
+    const std::filesystem::path target(path);
+    const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
+    std::error_code ec;
+    const bool is_dir = std::filesystem::is_directory(dir, ec);
+    if (ec && ec != std::errc::no_such_file_or_directory) throw Error(path + ": cannot create output: " + ec.message());
+    if (!is_dir) throw Error(path + ": cannot create output: no such folder");
+    if (std::filesystem::is_directory(target, ec)) throw Error(path + ": is a directory");
+}
+
+void write_file_atomically(const std::string &path, const std::string &contents) {
+    TempFile temp(path);
+    std::size_t written = 0;
+    while (written < contents.size()) {
+        const ssize_t n = ::write(temp.fd(), contents.data() + written, contents.size() - written);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw Error(path + ": write failed: " + std::strerror(errno));
+        written += static_cast<std::size_t>(n);
+    }
+    if (::fsync(temp.fd()) != 0) throw Error(path + ": write failed: " + std::strerror(errno));
+    rename_all_onto_targets({&temp});
+}
+
 void install_signal_cleanup() {
     struct sigaction action {};
     action.sa_handler = on_cleanup_signal;
@@ -162,6 +185,7 @@ void install_signal_cleanup() {
         sigaction(s, &action, nullptr);
     }
     ::signal(SIGXFSZ, SIG_IGN);
+    ::signal(SIGPIPE, SIG_IGN);
 }
 
 }  // namespace filterlab

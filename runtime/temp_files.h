@@ -41,8 +41,18 @@ private:
 // throws Error naming it; the renames before it stand.)
 void rename_all_onto_targets(const std::vector<TempFile *> &files);
 
+// Throws Error unless a file can be made at `path`: its folder exists (or
+// the system's reason it cannot be told: a path too long, no permission) and
+// `path` is not a folder. For checking before any work is done.
+void check_output_folder(const std::string &path);
+
+// Writes `contents` to `path` through a temporary: the old file stays whole
+// until the new one is. Throws Error.
+void write_file_atomically(const std::string &path, const std::string &contents);
+
 // Removes the live temporaries on SIGINT, SIGTERM, SIGHUP and SIGQUIT, then
-// lets the signal end the process as it would have; ignores SIGXFSZ, so that a write
+// lets the signal end the process as it would have; ignores SIGPIPE (a reader
+// gone makes a write fail with EPIPE and an error line); ignores SIGXFSZ, so that a write
 // beyond a file-size limit fails with EFBIG and an error line instead of
 // killing the process. Call once, early in main.
 void install_signal_cleanup();

@@ -49,17 +49,24 @@ inline Result run_cli_env(const std::string &env, const std::string &args) {
 
 inline Result run_cli(const std::string &args) { return run_cli_env("", args); }
 
-// One line `filterlab: error: ...` holding `fragment`, status 1, and no `output`.
+// One line `filterlab: error: ...` holding `fragment`, `status` (1: a
+// failure; 2: a command line that cannot be parsed), and no `output`.
 inline void expect_failure(const std::string &args, const std::string &fragment,
-                           const std::filesystem::path &output = {}) {
+                           const std::filesystem::path &output = {}, int status = 1) {
     INFO("filterlab ", args);
     const Result r = run_cli(args);
     INFO("stderr: ", r.err);
-    CHECK(r.status == 1);
+    CHECK(r.status == status);
     CHECK(r.err.rfind("filterlab: error: ", 0) == 0);
     CHECK(r.err.find(fragment) != std::string::npos);
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     if (!output.empty()) CHECK(!std::filesystem::exists(output));
+}
+
+// A command line that cannot be parsed: the same, with status 2.
+inline void expect_usage_error(const std::string &args, const std::string &fragment,
+                               const std::filesystem::path &output = {}) {
+    expect_failure(args, fragment, output, 2);
 }
 
 }  // namespace cli_test

@@ -36,17 +36,79 @@ TEST_CASE("list: one variant per line, and JSON with the supported parameters") 
 
     const Result json = run_cli("list --json");
     REQUIRE(json.status == 0);
-    const auto array = nlohmann::json::parse(json.out);
-    REQUIRE(array.is_array());
-    bool seen = false;
-    for (auto &v : array) {
-        for (const char *key : {"filter", "variant", "backend", "kind", "params"}) CHECK(v.contains(key));
+    const auto doc = nlohmann::json::parse(json.out);
+    CHECK(doc["format_version"] == 1);
+    REQUIRE(doc["variants"].is_array());
+    int seen = 0;
+    for (auto &v : doc["variants"]) {
+        for (const char *key : {"filter", "variant", "backend", "kind", "params", "computes_contract", "tolerance",
+                                "available", "why_unavailable"}) {
+            CHECK(v.contains(key));
+        }
+        CHECK(v["available"] == v["why_unavailable"].is_null());
         if (v["filter"] == "box" && v["variant"] == "cuda_register_rows") {
-            CHECK(v["params"]["radius"] == nlohmann::json::array({1}));
-            seen = true;
+            CHECK(v["params"]["radius"]["values"] == nlohmann::json::array({1}));
+            CHECK(v["params"]["radius"]["values"][0].is_number_integer());  // integers as integers
+            CHECK(v["params"]["radius"]["default"] == 1);
+            CHECK(v["available"] == cuda::gpu_info().available);
+            seen++;
+        }
+        if (v["variant"] == "npp_box" || v["variant"] == "opencv_gaussian_blur") {
+            CHECK(v["computes_contract"] == false);  // a script can tell a peer computes another function
+            seen++;
+        }
+        if (v["filter"] == "nlmeans" && v["variant"] == "reference") {
+            CHECK(v["tolerance"] != "exact");
+            CHECK(v["params"]["h"]["default"].is_number_float());
+            CHECK(v["params"]["h"]["min"] == doctest::Approx(0.001));
+            seen++;
         }
     }
-    CHECK(seen);
+    CHECK(seen >= 3);
+}
+
+TEST_CASE("the CLI's conventions: --version, exit statuses, info --json, check --json and JUnit, stdin and stdout") {
+    const Result version = run_cli("--version");
+    CHECK(version.status == 0);
+    CHECK(version.out.rfind("filterlab ", 0) == 0);
+    for (const char *part : {"commit", "Halide 21", "targets: cpu:", "CUDA runtime"}) CHECK(version.out.find(part) != std::string::npos);
+
+    CHECK(run_cli("--no-such-option").status == 2);
+    CHECK(run_cli("run --filter box --input x.png").status == 2);   // --output missing: usage
+    CHECK(run_cli("run --filter box --input /no/such.png --output " + (dir() / "o.png").string()).status == 1);
+
+    const auto facts = nlohmann::json::parse(run_cli("info --json").out);
+    CHECK(facts["format_version"] == 1);
+    CHECK(facts["build"]["halide_version"] == "21.0.0");
+    CHECK(facts.contains("gpu"));
+    if (!cuda::gpu_info().available) CHECK(facts["gpu"]["absent"].get<std::string>().find("NVIDIA driver") != std::string::npos);
+
+    const fs::path junit = dir() / "check.xml";
+    const Result check = run_cli("check --filter maxpool --variant cpu_vectorized --quick --json --junit " + junit.string());
+    INFO(check.err);
+    REQUIRE(check.status == 0);
+    const auto results = nlohmann::json::parse(check.out);  // stdout holds the JSON alone
+    CHECK(results["format_version"] == 1);
+    CHECK(results["failed"] == 0);
+    REQUIRE(results["variants"].size() == 1);
+    CHECK(results["variants"][0]["result"] == "ok");
+    CHECK(results["variants"][0]["passed"].get<int>() > 0);
+    CHECK(check.err.find("cases done") != std::string::npos);  // the progress, on stderr
+    const std::string xml = slurp(junit);
+    CHECK(xml.find("<testsuite name=\"filterlab check\" tests=\"1\" failures=\"0\"") != std::string::npos);
+    CHECK(xml.find("<testcase classname=\"filterlab.maxpool\" name=\"cpu_vectorized\"") != std::string::npos);
+    const Result quiet = run_cli("check --filter maxpool --variant cpu_vectorized --quick --json --quiet");
+    CHECK(quiet.err.empty());
+
+    // run: - is standard input and standard output.
+    const fs::path piped = dir() / "piped.pgm";
+    const std::string pipeline = filterlab_exe() + " run --quiet --filter box --param radius=2 --input - --output - " +
+                                 "--format pgm < " + gray_small + " > " + piped.string();
+    REQUIRE(std::system(pipeline.c_str()) == 0);
+    CHECK(read_image(piped.string()) == reference::box(read_image(gray_small), 2));
+    expect_failure("run --filter box --input " + gray_small + " --output -", "--format", {});
+    expect_failure("run --filter box --input " + gray_small + " --output " + (dir() / "x.png").string() + " --format png",
+                   "--format is for --output - only", dir() / "x.png");
 }
 
 TEST_CASE("run: a filtered image equal to the reference, in every output format") {
@@ -93,9 +155,9 @@ TEST_CASE("run: every bad input ends cleanly, without an output file") {
         expect_failure("run --filter box --variant cuda_tile --input " + gray_small + io, "no GPU", out);
     }
     // Command-line errors: one line, status 1, like the others.
-    expect_failure("run --filter box", "--input is required");
-    expect_failure("frobnicate", "unknown command");
-    expect_failure("bench --sizes abc", "abc");
+    expect_usage_error("run --filter box", "--input is required");
+    expect_usage_error("frobnicate", "unknown command");
+    expect_usage_error("bench --sizes abc", "abc");
     CHECK(run_cli("--help").status == 0);
     CHECK(run_cli("run --help").status == 0);
     // A second output that cannot be written: nothing is written at all.
@@ -272,8 +334,8 @@ TEST_CASE("bench --batch: CUDA variants are timed on a GPU, and skipped without 
 TEST_CASE("bench --batch: bad options end in one line, before any run directory") {
     const fs::path root = dir() / "batch-never";
     const std::string out = " --out " + root.string();
-    expect_failure("bench --batch 0" + out, "--batch", root);
-    expect_failure("bench --batch 1001" + out, "--batch", root);
+    expect_usage_error("bench --batch 0" + out, "--batch", root);
+    expect_usage_error("bench --batch 1001" + out, "--batch", root);
     expect_failure("bench --batch 2 --batch-size 64by48" + out, "must be WIDTHxHEIGHT", root);
     expect_failure("bench --batch 2 --batch-size 64x" + out, "must be WIDTHxHEIGHT", root);
     expect_failure("bench --batch 2 --batch-size x64" + out, "must be WIDTHxHEIGHT", root);
@@ -285,7 +347,7 @@ TEST_CASE("bench --batch: bad options end in one line, before any run directory"
     expect_failure("bench --batch 1000 --batch-size 16384x16384 --filter maxpool --backend cpu" + out, "host memory",
                    root);
     expect_failure("bench --batch 2 --batch-size 1x1 --filter maxpool" + out, "at least 2x2", root);
-    expect_failure("bench --batch 2 --sizes 256" + out, "excludes", root);
-    expect_failure("bench --batch-size 64x64" + out, "requires", root);
+    expect_usage_error("bench --batch 2 --sizes 256" + out, "excludes", root);
+    expect_usage_error("bench --batch-size 64x64" + out, "requires", root);
     expect_failure("bench --batch 2 --filter nope" + out, "unknown filter", root);
 }

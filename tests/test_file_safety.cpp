@@ -192,10 +192,10 @@ TEST_CASE("numbers and options are parsed strictly") {
     expect_failure("run --filter box" + io + " --param radius=1 --param radius=2", "radius is given twice", out);
     expect_failure("run --filter box" + io + " --noise gaussian:5 --seed -1", "--seed: '-1'", out);
     expect_failure("run --filter box" + io + " --noise gaussian:1e1", "is not salt_pepper:DENSITY", out);
-    expect_failure("frobnicate", "unknown command 'frobnicate'");
-    expect_failure("bench --sizes 1,,2 --out " + (dir() / "never").string(), "--sizes", dir() / "never");
-    expect_failure("bench --sizes 0 --out " + (dir() / "never").string(), "--sizes", dir() / "never");
-    expect_failure("bench --channels 1,,3 --out " + (dir() / "never").string(), "--channels", dir() / "never");
+    expect_usage_error("frobnicate", "unknown command 'frobnicate'");
+    expect_usage_error("bench --sizes 1,,2 --out " + (dir() / "never").string(), "--sizes", dir() / "never");
+    expect_usage_error("bench --sizes 0 --out " + (dir() / "never").string(), "--sizes", dir() / "never");
+    expect_usage_error("bench --channels 1,,3 --out " + (dir() / "never").string(), "--channels", dir() / "never");
     const std::string long_name = std::string(300, 'x');
     expect_failure("run --filter box --input " + gray_small + " --output " + (dir() / long_name / "o.png").string(),
                    "name too long");

@@ -293,9 +293,9 @@ TEST_CASE("report: missing, partial and old run directories are refused with one
     CHECK(slurp(work() / "report_no_images" / "report.md").find("No pictures from m1: ") != std::string::npos);
 
     expect_failure("bench --filter box --images /no/such/folder", "no such folder of images");
-    expect_failure("bench --filter box --threads 0", "--threads: '0' is not");
+    expect_usage_error("bench --filter box --threads 0", "--threads: '0' is not");
     expect_failure("bench --filter box --threads 2 --backend cuda", "CPU variants only");
     expect_failure("bench --filter box --variant opencv_blur --threads 2", "no Halide CPU variant");
-    expect_failure("report " + run.string(), "--out is required");
+    expect_usage_error("report " + run.string(), "--out is required");
     CHECK(!fs::exists(work() / "never"));
 }

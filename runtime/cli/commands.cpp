@@ -1,5 +1,6 @@
 #include "commands.h"
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <optional>
@@ -8,9 +9,11 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <iostream>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "check.h"
+#include "check_reports.h"
 #include "cuda_support.h"
 #include "error.h"
 #include "harness.h"
@@ -20,8 +23,17 @@
 #include "numbers.h"
 #include "plugins.h"
 #include "registry.h"
+#include "temp_files.h"
 
 namespace filterlab::cli {
+
+std::string version_text() {
+    const auto &gpu = cuda::gpu_info();
+    return fmt::format("filterlab {} (commit {})\nHalide {}; targets: {}\nCUDA runtime {}.{} (linked statically); GPU: {}",
+                       FILTERLAB_VERSION, build_commit(), halide_version(), halide_targets(),
+                       gpu.runtime_version / 1000, gpu.runtime_version % 1000 / 10,
+                       gpu.available ? gpu.name : "none (" + gpu.why_not + ")");
+}
 
 std::string default_images_dir() {
     if (const char *env = std::getenv("FILTERLAB_IMAGES")) return env;
@@ -31,23 +43,66 @@ std::string default_images_dir() {
     return "";
 }
 
+namespace {
+
+constexpr int kListJsonFormat = 1;
+
+// A parameter value as JSON: integers as integers.
+nlohmann::json number(const ParamDef &def, double value) {
+    return def.integer ? nlohmann::json(static_cast<long long>(value)) : nlohmann::json(value);
+}
+
+// What a variant takes of each parameter: its default, and the values or
+// range it supports (its own restriction, else the contract's domain).
+nlohmann::json variant_params_json(const Variant &v) {
+    nlohmann::json params = nlohmann::json::object();
+    for (const ParamDef &def : filter_info(v.filter).params) {
+        nlohmann::json p = {{"default", number(def, def.default_value)}, {"integer", def.integer}};
+        auto s = std::find_if(v.supports.begin(), v.supports.end(), [&](auto &x) { return x.name == def.name; });
+        const std::vector<double> *values = s != v.supports.end() && !s->values.empty() ? &s->values
+                                            : s == v.supports.end() && !def.allowed.empty() ? &def.allowed
+                                                                                              : nullptr;
+        if (values) {
+            p["values"] = nlohmann::json::array();
+            for (double x : *values) p["values"].push_back(number(def, x));
+        } else {
+            p["min"] = number(def, s != v.supports.end() ? s->min : def.min);
+            p["max"] = number(def, s != v.supports.end() ? s->max : def.max);
+            p["min_exclusive"] = s == v.supports.end() && def.min_exclusive;
+        }
+        params[def.name] = p;
+    }
+    return params;
+}
+
+nlohmann::json variant_json(const Variant &v) {
+    const std::string why = v.why_unavailable();
+    return {{"filter", v.filter},
+            {"variant", v.name},
+            {"backend", to_string(v.backend)},
+            {"kind", to_string(v.kind)},
+            {"computes_contract", v.computes_contract},
+            {"tolerance", filter_info(v.filter).tolerance()},
+            {"available", why.empty()},
+            {"why_unavailable", why.empty() ? nlohmann::json() : nlohmann::json(why)},
+            {"params", variant_params_json(v)}};
+}
+
+}  // namespace
+
 int list_variants(const ListOptions &options) {
     if (!options.filter.empty()) filter_info(options.filter);
-    nlohmann::json array = nlohmann::json::array();
+    nlohmann::json variants = nlohmann::json::array();
     for (const Variant &v : all_variants()) {
         if (!options.filter.empty() && v.filter != options.filter) continue;
         if (options.json) {
-            array.push_back({{"filter", v.filter},
-                             {"variant", v.name},
-                             {"backend", to_string(v.backend)},
-                             {"kind", to_string(v.kind)},
-                             {"params", v.params_json()}});
+            variants.push_back(variant_json(v));
         } else {
             fmt::print("{} {} {} {}\n", v.filter, v.name, to_string(v.backend), to_string(v.kind));
         }
     }
-    if (options.json) std::cout << array.dump(2) << "\n";
-    return 0;
+    if (options.json) std::cout << nlohmann::json{{"format_version", kListJsonFormat}, {"variants", variants}}.dump(2) << "\n";
+    return kExitOk;
 }
 
 namespace {
@@ -66,14 +121,29 @@ void add_noise(Image &image, const std::string &spec, uint64_t seed) {
 
 }  // namespace
 
-int run_variant_on_file(const RunOptions &options) {
-    // Everything that can be checked before work is done, is.
+namespace {
+
+constexpr const char *kStdio = "-";
+
+// Everything about a run that can be checked before work is done.
+struct RunPlan {
+    const FilterInfo &filter;
+    const Variant &variant;
+    ParamValues params;
+    uint64_t seed;
+};
+
+RunPlan plan_run(const RunOptions &options) {
     const FilterInfo &filter = filter_info(options.filter);
     const Variant &variant = find_variant(options.filter, options.variant);
     const ParamValues params = filter.parse_params(options.params);
     if (std::string why = variant.unsupported_reason(params); !why.empty()) throw Error(why);
-    if (!is_writable_image_path(options.output)) check_writable(options.output, 1);
+    const bool to_stdout = options.output == kStdio;
+    if (to_stdout && options.format.empty()) throw Error("--output -: name the format with --format (png, pgm, ppm, pnm, bmp)");
+    if (!to_stdout && !options.format.empty()) throw Error("--format is for --output - only (a file's extension names its format)");
+    if (!to_stdout && !is_writable_image_path(options.output)) check_writable(options.output, 1);
     if (!options.noisy_output.empty() && options.noise.empty()) throw Error("--noisy-output needs --noise");
+    if (options.noisy_output == kStdio) throw Error("--noisy-output -: only --output may be standard output");
     if (!options.noisy_output.empty() && std::filesystem::weakly_canonical(options.noisy_output) ==
                                              std::filesystem::weakly_canonical(options.output)) {
         throw Error(options.output + ": named by both --output and --noisy-output");
@@ -84,40 +154,60 @@ int run_variant_on_file(const RunOptions &options) {
     const auto seed = parse_integer<uint64_t>(options.seed);
     if (!seed) throw Error("--seed: '" + options.seed + "' is not an integer in 0.." + std::to_string(UINT64_MAX));
     if (variant.backend == Backend::cuda) cuda::require_gpu();
+    return {filter, variant, params, *seed};
+}
 
-    std::vector<std::string> notices;
-    const Image clean = read_image(options.input, &notices);
+void print_notices(std::vector<std::string> &notices) {
     for (auto &n : notices) fmt::print(stderr, "filterlab: notice: {}\n", n);
     notices.clear();
-    // Both outputs are checked before the filter runs (it may take long).
-    check_writable(options.output, clean.channels());
+}
+
+// All or nothing: the files are written to temporaries; standard output, if
+// it is the output, is written next; the files are renamed only then.
+void write_run_outputs(const RunOptions &options, const Image &output, const Image &noisy,
+                       std::vector<std::string> &notices) {
+    ImageOutputs files;
+    if (options.output != kStdio) files.add(options.output, output, &notices);
+    if (!options.noisy_output.empty()) files.add(options.noisy_output, noisy, &notices);
+    if (options.output == kStdio) write_image_stdout(options.format, output, &notices);
+    files.commit();
+}
+
+}  // namespace
+
+int run_variant_on_file(const RunOptions &options) {
+    const RunPlan plan = plan_run(options);
+    std::vector<std::string> notices;
+    const Image clean = options.input == kStdio ? read_image_stdin(&notices) : read_image(options.input, &notices);
+    print_notices(notices);
+    // The outputs are checked before the filter runs (it may take long).
+    if (options.output != kStdio) check_writable(options.output, clean.channels());
     if (!options.noisy_output.empty()) check_writable(options.noisy_output, clean.channels());
     Image input = clean;
-    if (!options.noise.empty()) add_noise(input, options.noise, *seed);
+    if (!options.noise.empty()) add_noise(input, options.noise, plan.seed);
 
     const auto start = std::chrono::steady_clock::now();
-    const Image output = run_variant(variant, input, params);
+    const Image output = run_variant(plan.variant, input, plan.params);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    // All or nothing: both written to temporaries, then both renamed.
-    ImageOutputs outputs;
-    outputs.add(options.output, output, &notices);
-    if (!options.noisy_output.empty()) outputs.add(options.noisy_output, input, &notices);
-    outputs.commit();
-    for (auto &n : notices) fmt::print(stderr, "filterlab: notice: {}\n", n);
+    write_run_outputs(options, output, input, notices);
+    print_notices(notices);
+    // With the image on standard output, the words go to standard error.
+    std::FILE *words = options.output == kStdio ? stderr : stdout;
     if (!options.noise.empty()) {
-        const auto clean_size = filter.output_size(clean.width(), clean.height());
+        const auto clean_size = plan.filter.output_size(clean.width(), clean.height());
         if (clean_size.first == clean.width() && clean_size.second == clean.height()) {
-            fmt::print("PSNR against the clean image ({} noise, seed {}): noisy input {:.2f} dB, filtered {:.2f} dB\n",
-                       options.noise, *seed, psnr(clean, input), psnr(clean, output));
+            fmt::print(words, "PSNR against the clean image ({} noise, seed {}): noisy input {:.2f} dB, filtered {:.2f} dB\n",
+                       options.noise, plan.seed, psnr(clean, input), psnr(clean, output));
         } else {
-            fmt::print("PSNR not reported: {} changes the image size\n", filter.name);
+            fmt::print(words, "PSNR not reported: {} changes the image size\n", plan.filter.name);
         }
     }
-    fmt::print("{}/{} ({}, {}) {}: {}x{}x{} -> {} {}x{}x{} in {:.2f} ms (transfers included)\n", filter.name,
-               variant.name, to_string(variant.backend), to_string(variant.kind), format_params(params),
-               input.width(), input.height(), input.channels(), options.output, output.width(), output.height(),
-               output.channels(), ms);
-    return 0;
+    if (options.quiet) return kExitOk;
+    fmt::print(words, "{}/{} ({}, {}) {}: {}x{}x{} -> {} {}x{}x{} in {:.2f} ms (transfers included)\n", plan.filter.name,
+               plan.variant.name, to_string(plan.variant.backend), to_string(plan.variant.kind),
+               format_params(plan.params), input.width(), input.height(), input.channels(), options.output,
+               output.width(), output.height(), output.channels(), ms);
+    return kExitOk;
 }
 
 int check_variants(const CheckOptionsCli &options) {
@@ -135,22 +225,38 @@ int check_variants(const CheckOptionsCli &options) {
     if (!check.images_dir.empty() && !std::filesystem::is_directory(check.images_dir)) {
         throw Error(check.images_dir + ": no such folder of images");
     }
+    if (!options.junit.empty()) check_output_folder(options.junit);
+    // With --json, standard output holds the JSON alone: the progress goes to
+    // standard error, or nowhere with --quiet.
+    std::ostringstream discarded;
+    std::ostream &log = options.quiet ? static_cast<std::ostream &>(discarded) : options.json ? std::cerr : std::cout;
     const auto &gpu = cuda::gpu_info();
-    fmt::print("GPU: {}\n", gpu.available ? fmt::format("{} ({} SMs)", gpu.name, gpu.sm_count)
-                                          : "none (" + gpu.why_not + "): CUDA variants are skipped");
-    fmt::print("real images: {}\n", check.images_dir.empty() ? "none found" : check.images_dir);
-    const auto results = run_check(check, std::cout);
+    log << fmt::format("GPU: {}\n", gpu.available ? fmt::format("{} ({} SMs)", gpu.name, gpu.sm_count)
+                                                   : "none (" + gpu.why_not + "): CUDA variants are skipped");
+    log << fmt::format("real images: {}\n", check.images_dir.empty() ? "none found" : check.images_dir);
+    const auto results = run_check(check, log);
     if (results.empty()) throw Error("no variant matches");
-    std::cout << "\n";
-    print_check_table(results, std::cout);
+    if (!options.junit.empty()) write_file_atomically(options.junit, check_junit_xml(results));
     int failed = 0, passed = 0, skipped = 0, differs = 0;
     for (auto &r : results) failed += r.failed, passed += r.passed, skipped += r.skipped, differs += r.differs;
-    fmt::print("\n{} passed, {} failed, {} skipped (variant x case)", passed, failed, skipped);
-    fmt::print("{}\n", differs ? fmt::format("; {} where a peer computes another function", differs) : "");
-    return failed ? 1 : 0;
+    if (options.json) {
+        std::cout << check_json(results).dump(2) << "\n";
+    } else {
+        std::cout << "\n";
+        print_check_table(results, std::cout);
+        fmt::print("\n{} passed, {} failed, {} skipped (variant x case)", passed, failed, skipped);
+        fmt::print("{}\n", differs ? fmt::format("; {} where a peer computes another function", differs) : "");
+    }
+    return failed ? kExitFailure : kExitOk;
 }
 
-int show_info() {
+int show_info(bool json) {
+    if (json) {
+        nlohmann::json facts = machine_facts();
+        facts["format_version"] = 1;
+        std::cout << facts.dump(2) << "\n";
+        return kExitOk;
+    }
     const auto facts = machine_facts();
     fmt::print("CPU:            {}\n", cpu_model());
     fmt::print("CPU features:   {}\n", cpu_features());

@@ -6,6 +6,15 @@
 
 namespace filterlab::cli {
 
+// Exit statuses (README, "filterlab"): 2 when the command line cannot be
+// parsed (an unknown command or option, a missing or malformed value), 1 for
+// every other failure (a file, a parameter outside the contract, a variant
+// that fails its check, no GPU, no memory), 0 otherwise.
+constexpr int kExitOk = 0, kExitFailure = 1, kExitUsage = 2;
+
+// `filterlab --version`: version, commit, Halide, targets, CUDA runtime.
+std::string version_text();
+
 struct ListOptions {
     bool json = false;
     std::string filter;
@@ -16,16 +25,20 @@ struct RunOptions {
     std::string noise;         // "salt_pepper:DENSITY" or "gaussian:SIGMA"; empty: none
     std::string seed = "1";  // parsed strictly: an integer in 0..2^64-1
     std::string noisy_output;  // where to write the noisy input, if asked
+    std::string format;        // with output "-" (standard output): png, pgm, ppm, pnm or bmp
+    bool quiet = false;        // no summary line
 };
 struct CheckOptionsCli {
     std::string filter, variant, images;
     bool quick = false, sanitizer = false;
+    bool json = false, quiet = false;
+    std::string junit;  // a JUnit XML file to write, if asked
 };
 
 int list_variants(const ListOptions &options);
 int run_variant_on_file(const RunOptions &options);
 int check_variants(const CheckOptionsCli &options);
-int show_info();
+int show_info(bool json);
 
 // The folder of real images: $FILTERLAB_IMAGES, else the bundled tests/images
 // (looked up beside the sources, then under the current directory).

@@ -1,5 +1,6 @@
 // filterlab: the command line. Each verb is a small function over the
-// registry; every user error ends as one line on stderr and exit status 1.
+// registry; every error ends as one line on stderr: exit status 2 for a
+// command line that cannot be parsed, 1 for every other failure (commands.h).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -57,18 +58,26 @@ int main(int argc, char **argv) {
     CLI::App app{"FilterLab: Halide schedules and handwritten CUDA kernels for image filters, side by side"};
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "Print help for every verb");
+    app.set_version_flag("--version", [] { return version_text(); }, "Print the version, commit, Halide and CUDA versions");
 
     ListOptions list;
     auto *list_cmd = app.add_subcommand("list", "List the registered variants: <filter> <variant> <backend> <kind>");
-    list_cmd->add_flag("--json", list.json, "Print a JSON array with each variant's supported parameters");
+    list_cmd->add_flag("--json", list.json,
+                       "Print JSON: a format version and per variant whether it computes the contract, its "
+                       "tolerance, whether it runs here (and why not), each parameter's default and supported values");
     list_cmd->add_option("--filter", list.filter, "Only this filter");
 
     RunOptions run;
     auto *run_cmd = app.add_subcommand("run", "Apply one variant to one image file");
     run_cmd->add_option("--filter", run.filter, "Filter: box, median, gaussian, maxpool, nlmeans")->required();
     run_cmd->add_option("--variant", run.variant, "Variant name (see `filterlab list`)")->default_val("reference");
-    run_cmd->add_option("--input,-i", run.input, "Input image: PNG, binary PGM/PPM or 24-bit BMP")->required();
-    run_cmd->add_option("--output,-o", run.output, "Output image; the format follows the extension")->required();
+    run_cmd->add_option("--input,-i", run.input, "Input image: PNG, binary PGM/PPM or 24-bit BMP; - reads standard input")
+        ->required();
+    run_cmd->add_option("--output,-o", run.output,
+                        "Output image; the format follows the extension; - writes standard output (with --format)")
+        ->required();
+    run_cmd->add_option("--format", run.format, "With --output -: png, pgm, ppm, pnm or bmp");
+    run_cmd->add_flag("--quiet,-q", run.quiet, "No summary line");
     run_cmd->add_option("--param,-p", run.params, "Filter parameter NAME=VALUE (repeatable), e.g. radius=2");
     run_cmd->add_option("--noise", run.noise,
                         "Add noise to the input first and report PSNR against the clean image before and after "
@@ -83,6 +92,9 @@ int main(int argc, char **argv) {
     check_cmd->add_option("--variant", check.variant, "Only this variant");
     check_cmd->add_option("--images", check.images, "Folder of real test images (default: the bundled ones)");
     check_cmd->add_flag("--quick", check.quick, "A smaller matrix: small sizes, fewer parameter values");
+    check_cmd->add_flag("--json", check.json, "Print the results as JSON on stdout (progress on stderr)");
+    check_cmd->add_option("--junit", check.junit, "Also write the results as JUnit XML to this file");
+    check_cmd->add_flag("--quiet,-q", check.quiet, "No progress");
     check_cmd->add_flag("--sanitizer-matrix", check.sanitizer,
                         "The matrix for compute-sanitizer: odd and degenerate sizes, random contents, 1 and 3 "
                         "channels, every parameter value");
@@ -126,7 +138,9 @@ int main(int argc, char **argv) {
     report_cmd->add_option("--source", report.source_dir, "Source tree: lines of code and scripts/plots.py")
         ->default_val(FILTERLAB_SOURCE_DIR);
 
+    bool info_json = false;
     auto *info_cmd = app.add_subcommand("info", "Show the CPU, the Halide targets built and the GPU");
+    info_cmd->add_flag("--json", info_json, "Print the facts as JSON");
 
     // An unknown verb is named (CLI11 would only say an argument was not expected).
     if (argc > 1 && argv[1][0] != '-' &&
@@ -134,7 +148,7 @@ int main(int argc, char **argv) {
         std::string verbs;
         for (const CLI::App *verb : app.get_subcommands({})) verbs += (verbs.empty() ? "" : ", ") + verb->get_name();
         fmt::print(stderr, "filterlab: error: unknown command '{}' (the commands: {}; see --help)\n", argv[1], verbs);
-        return 1;
+        return kExitUsage;
     }
     try {
         app.parse(argc, argv);
@@ -142,17 +156,19 @@ int main(int argc, char **argv) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp &e) {
         return app.exit(e);
+    } catch (const CLI::CallForVersion &e) {
+        return app.exit(e);
     } catch (const CLI::ParseError &e) {
-        // One line, exit status 1, as for every other user error.
+        // One line, as for every other error; status 2: the command line.
         fmt::print(stderr, "filterlab: error: {} (see --help)\n", e.what());
-        return 1;
+        return kExitUsage;
     }
 
     try {
         if (*list_cmd) return list_variants(list);
         if (*run_cmd) return run_variant_on_file(run);
         if (*check_cmd) return check_variants(check);
-        if (*info_cmd) return show_info();
+        if (*info_cmd) return show_info(info_json);
         if (*bench_cmd) {
             bench.command_line = command_line_of(argc, argv);
             if (bench.batch_images > 0) {
