@@ -30,6 +30,27 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Google Benchmark's aggregate rows for one case (after its iteration row),
+// so that its tools (compare.py) can compare two runs: mean, median and
+// stddev in microseconds, and the coefficient of variation.
+std::vector<nlohmann::json> aggregate_rows(const std::string &name, const Stats &s) {
+    auto row = [&](const char *aggregate, double value, const char *unit) {
+        return nlohmann::json{{"name", name + "_" + aggregate},
+                              {"run_name", name},
+                              {"run_type", "aggregate"},
+                              {"repetitions", s.samples},
+                              {"threads", 1},
+                              {"aggregate_name", aggregate},
+                              {"aggregate_unit", unit},
+                              {"iterations", s.samples},
+                              {"real_time", value},
+                              {"cpu_time", value},
+                              {"time_unit", "us"}};
+    };
+    return {row("mean", s.mean, "time"), row("median", s.median, "time"), row("stddev", s.stddev, "time"),
+            row("cv", s.mean > 0 ? s.stddev / s.mean : 0.0, "percentage")};
+}
+
 struct Result {
     const Variant *variant;
     int width, height, channels;
@@ -114,19 +135,20 @@ std::string run_bench(const BenchOptions &o) {
     double roofline = 0;
     if (gpu.available) {
         roofline = cuda::copy_bandwidth_gbps(std::size_t(1) << 30, 20);
-        fmt::print("GPU {} ({} SMs, L2 {} MiB), clocks SM {} MHz / memory {} MHz\n", gpu.name, gpu.sm_count,
+        bench_say(o, "GPU {} ({} SMs, L2 {} MiB), clocks SM {} MHz / memory {} MHz\n", gpu.name, gpu.sm_count,
                    gpu.l2_bytes >> 20, clocks_start.sm_mhz, clocks_start.memory_mhz);
-        fmt::print("copy roofline (1 GiB cudaMemcpy device to device, read + write): {:.0f} GB/s\n", roofline);
+        bench_say(o, "copy roofline (1 GiB cudaMemcpy device to device, read + write): {:.0f} GB/s\n", roofline);
     } else {
-        fmt::print("no GPU ({}): CUDA variants skipped\n", gpu.why_not);
+        bench_say(o, "no GPU ({}): CUDA variants skipped\n", gpu.why_not);
     }
-    fmt::print("CPU {}, {} Halide threads; commit {}\n", cpu_model(), halide_thread_count(), build_commit());
-    for (const PluginStatus &p : load_plugins()) fmt::print("peer plugin {}: {}\n", p.name, p.detail);
-    if (load_plugins().empty()) fmt::print("no peer plugins built (OpenCV absent at build time)\n");
+    bench_say(o, "CPU {}, {} Halide threads; commit {}\n", cpu_model(), halide_thread_count(), build_commit());
+    for (const PluginStatus &p : load_plugins()) bench_say(o, "peer plugin {}: {}\n", p.name, p.detail);
+    if (load_plugins().empty()) bench_say(o, "no peer plugins built (OpenCV absent at build time)\n");
 
     std::vector<Result> results;
     nlohmann::json transfers = nlohmann::json::array();
     std::size_t total = 0, done = 0;
+    const auto started = Clock::now();
     for (int s : o.sizes) total += o.channels.size() * chosen.size() * (s > 0);
     for (int size : o.sizes)
         for (int channels : o.channels) {
@@ -143,9 +165,9 @@ std::string run_bench(const BenchOptions &o) {
             for (const Variant *v : chosen) {
                 const FilterInfo &f = filter_info(v->filter);
                 Result r{v, size, size, channels, params_for(f, o.params), "ok", "", {}, 0, 0};
-                fmt::print("[{}/{}] {} {} {}x{}x{} {} ... ", ++done, total, v->filter, v->name, size, size, channels,
+                bench_say(o, "[{}/{}{}] {} {} {}x{}x{} {} ... ", done + 1, total, time_left(started, done, total), v->filter, v->name, size, size, channels,
                            format_params(r.params));
-                std::cout.flush();
+                done++;
                 const auto out_size = f.output_size(size, size);
                 r.bytes = double(input.size()) + double(out_size.first) * out_size.second * channels;
                 run_case(*v, r.params, r.status, r.note, [&] {
@@ -181,16 +203,16 @@ std::string run_bench(const BenchOptions &o) {
                     }
                 });
                 if (r.status == "ok" || r.status == "differs") {
-                    fmt::print("{:.1f} us{}\n", r.stats.median, r.status == "ok" ? "" : " (" + r.note + ")");
+                    bench_say(o, "{:.1f} us{}\n", r.stats.median, r.status == "ok" ? "" : " (" + r.note + ")");
                 } else {
-                    fmt::print("{}: {}\n", r.status, r.note);
+                    bench_say(o, "{}: {}\n", r.status, r.note);
                 }
                 results.push_back(r);
             }
         }
     const cuda::Clocks clocks_end = gpu.available ? cuda::current_clocks() : cuda::Clocks{};
     // The pictures and histograms `filterlab report` shows (gallery.h).
-    fmt::print("{}\n", write_gallery(dir, chosen, [&](const FilterInfo &f) { return params_for(f, o.params); },
+    bench_say(o, "{}\n", write_gallery(dir, chosen, [&](const FilterInfo &f) { return params_for(f, o.params); },
                                      o.images_dir));
 
     // Files: CSV, JSON in Google Benchmark's format, and the table.
@@ -220,8 +242,10 @@ std::string run_bench(const BenchOptions &o) {
                              r.stats.median, spread, gbps, roof, r.stats.samples,
                              r.status == "ok" ? "ok" : r.status + ": " + r.note);
         if (!ok) continue;
-        benchmarks.push_back({{"name", fmt::format("{}/{}/{}x{}x{}/{}", r.variant->filter, r.variant->name, r.width,
-                                                   r.height, r.channels, format_params(r.params))},
+        const std::string name = fmt::format("{}/{}/{}x{}x{}/{}", r.variant->filter, r.variant->name, r.width,
+                                             r.height, r.channels, format_params(r.params));
+        benchmarks.push_back({{"name", name},
+                              {"run_name", name},
                               {"run_type", "iteration"},
                               {"repetitions", r.stats.samples},
                               {"iterations", 1},
@@ -239,6 +263,7 @@ std::string run_bench(const BenchOptions &o) {
                               {"buffers", r.buffers},
                               {"threads", threads},
                               {"status", r.status}});
+        for (const auto &row : aggregate_rows(name, r.stats)) benchmarks.push_back(row);
     }
     char host[256] = "";
     gethostname(host, sizeof host - 1);

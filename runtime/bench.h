@@ -29,6 +29,7 @@ struct BenchOptions {
     std::string batch_size = "4096x2304";  // WIDTHxHEIGHT of each image of a batch
     std::string command_line;
     std::string images_dir;  // real images for the run's gallery (gallery.h); empty: none
+    bool quiet = false;      // no progress on standard error (the results still go to standard output)
 };
 
 // Runs the benchmark; returns the run directory it wrote.

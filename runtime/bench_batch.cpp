@@ -203,25 +203,26 @@ std::string run_bench_batch(const BenchOptions &o) {
     const auto &gpu = cuda::gpu_info();
     const cuda::Clocks clocks_start = gpu.available ? cuda::current_clocks() : cuda::Clocks{};
     if (gpu.available) {
-        fmt::print("GPU {} ({} SMs), clocks SM {} MHz / memory {} MHz\n", gpu.name, gpu.sm_count, clocks_start.sm_mhz,
+        bench_say(o, "GPU {} ({} SMs), clocks SM {} MHz / memory {} MHz\n", gpu.name, gpu.sm_count, clocks_start.sm_mhz,
                    clocks_start.memory_mhz);
     } else {
-        fmt::print("no GPU ({}): CUDA variants skipped\n", gpu.why_not);
+        bench_say(o, "no GPU ({}): CUDA variants skipped\n", gpu.why_not);
     }
-    fmt::print("CPU {}, {} Halide threads; commit {}\n", cpu_model(), halide_thread_count(), build_commit());
+    bench_say(o, "CPU {}, {} Halide threads; commit {}\n", cpu_model(), halide_thread_count(), build_commit());
 
     std::vector<BatchResult> results;
     std::size_t done = 0;
+    const auto started = std::chrono::steady_clock::now();
     const std::size_t total = chosen.size() * o.channels.size();
     for (int channels : o.channels) {
         std::vector<Image> inputs;
         Stats to_planar_ms;
         {
-            fmt::print("batch of {} images {}x{}x{}: converting to planar ... ", batch.images, width, height, channels);
+            bench_say(o, "batch of {} images {}x{}x{}: converting to planar ... ", batch.images, width, height, channels);
             std::cout.flush();
             const auto interleaved = random_interleaved(batch, channels);
             to_planar_ms = time_to_planar(o, batch, channels, interleaved, inputs);
-            fmt::print("{:.2f} ms per batch\n", to_planar_ms.median);
+            bench_say(o, "{:.2f} ms per batch\n", to_planar_ms.median);
         }
         for (std::size_t next = 0; next < chosen.size();) {
             // The variants of one filter (the registry keeps them together) share its outputs and reference.
@@ -232,17 +233,17 @@ std::string run_bench_batch(const BenchOptions &o) {
             fb.to_interleaved_ms = time_to_interleaved(o, fb.outputs);
             for (; next < chosen.size() && chosen[next]->filter == f.name; next++) {
                 const Variant &v = *chosen[next];
-                fmt::print("[{}/{}] {} {} {} x {}x{}x{} {}... ", ++done, total, v.filter, v.name, batch.images, width,
+                bench_say(o, "[{}/{}{}] {} {} {} x {}x{}x{} {}... ", done + 1, total, time_left(started, done, total), v.filter, v.name, batch.images, width,
                            height, channels, fb.params.empty() ? "" : format_params(fb.params) + " ");
-                std::cout.flush();
+                done++;
                 const BatchResult r = measure(o, v, fb);
                 const Stats &e2e = r.ms[Phase::total_pinned];
                 if (measured(r)) {
-                    fmt::print("kernels {:.2f} ms per batch{}{}\n", r.ms[Phase::kernel].median,
+                    bench_say(o, "kernels {:.2f} ms per batch{}{}\n", r.ms[Phase::kernel].median,
                                e2e.samples ? fmt::format(", pinned end to end {:.2f} ms", e2e.median) : "",
                                r.status == "ok" ? "" : " (" + r.note + ")");
                 } else {
-                    fmt::print("{}: {}\n", r.status, r.note);
+                    bench_say(o, "{}: {}\n", r.status, r.note);
                 }
                 results.push_back(r);
             }

@@ -1,6 +1,7 @@
 #include "bench_common.h"
 
 #include <algorithm>
+#include <cmath>
 #include <ctime>
 #include <filesystem>
 #include <fmt/format.h>
@@ -20,7 +21,19 @@ Stats summarise(std::vector<double> samples) {
         const std::size_t lo = static_cast<std::size_t>(h);
         return lo + 1 < samples.size() ? samples[lo] + (h - lo) * (samples[lo + 1] - samples[lo]) : samples[lo];
     };
-    return {static_cast<int>(samples.size()), at(0.5), samples.front(), samples.back(), at(0.25), at(0.75)};
+    double sum = 0, squares = 0;
+    for (double x : samples) sum += x;
+    const double mean = sum / samples.size();
+    for (double x : samples) squares += (x - mean) * (x - mean);
+    const double stddev = samples.size() > 1 ? std::sqrt(squares / (samples.size() - 1)) : 0.0;
+    return {static_cast<int>(samples.size()), at(0.5), samples.front(), samples.back(), at(0.25), at(0.75), mean, stddev};
+}
+
+std::string time_left(std::chrono::steady_clock::time_point start, std::size_t done, std::size_t total) {
+    if (done == 0 || done >= total) return "";
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const int left = static_cast<int>(elapsed / done * (total - done) + 0.5);
+    return fmt::format(", {}:{:02d} left", left / 60, left % 60);
 }
 
 void check_common_options(const BenchOptions &o) {

@@ -8,6 +8,11 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <utility>
+
 #include "bench.h"
 #include "error.h"
 #include "filters.h"
@@ -22,6 +27,7 @@ constexpr double kBenchReferenceBudget = 2e11;
 struct Stats {
     int samples = 0;  // 0: not measured
     double median = 0, min = 0, max = 0, p25 = 0, p75 = 0;  // in the unit of the samples
+    double mean = 0, stddev = 0;                            // stddev: the sample standard deviation (n - 1)
 };
 
 // Quantiles interpolated between order statistics (Hyndman and Fan's type 7).
@@ -42,6 +48,17 @@ Stats repeat(const BenchOptions &o, Sample &&sample) {
         if (times.size() >= 3 && elapsed >= o.max_seconds_per_case) break;
     }
     return summarise(times);
+}
+
+// ", 3:05 left" after `done` of `total` cases begun `start`; empty before
+// the first is done.
+std::string time_left(std::chrono::steady_clock::time_point start, std::size_t done, std::size_t total);
+
+// Progress and notices of a bench run: standard error (standard output holds
+// the results), nothing with --quiet.
+template <typename... Args>
+void bench_say(const BenchOptions &o, fmt::format_string<Args...> format, Args &&...args) {
+    if (!o.quiet) fmt::print(stderr, format, std::forward<Args>(args)...);
 }
 
 // Runs one case's work and records how it ended in `status` and `note`: a

@@ -13,6 +13,7 @@
 #include "harness.h"
 #include "image_io.h"
 #include "noise.h"
+#include "progress.h"
 
 namespace filterlab {
 namespace {
@@ -175,7 +176,9 @@ std::vector<VariantResult> run_check(const CheckOptions &options, std::ostream &
         if (mine.empty()) continue;
         const std::vector<CheckCase> cases = check_cases(filter, options);
         fmt::print(log, "{}: {} cases, {} variants\n", filter.name, cases.size(), mine.size());
+        Progress progress("check " + filter.name, cases.size(), options.quiet);
         for (std::size_t i = 0; i < cases.size(); i++) {
+            progress.advance();
             const CheckCase &k = cases[i];
             const Image &expected = reference_output(filter, options, cases, i);
             for (VariantResult &r : mine) {
@@ -211,17 +214,20 @@ std::vector<VariantResult> run_check(const CheckOptions &options, std::ostream &
                 } else if (differs) {
                     // A peer documented to compute another function: reported, not failed.
                     if (r.differs++ == 0) {
+                        progress.interrupt();
                         fmt::print(log, "DIFFERS (peer) {}/{} {}: {}\n", filter.name, r.variant->name, k.label(), failure);
                     }
                 } else {
                     r.failed++;
                     if (r.failures.size() < 5) {
                         r.failures.push_back(k.label() + ": " + failure);
+                        progress.interrupt();
                         fmt::print(log, "FAIL {}/{} {}: {}\n", filter.name, r.variant->name, k.label(), failure);
                     }
                 }
             }
             if ((i + 1) % 50 == 0 || i + 1 == cases.size()) {
+                progress.interrupt();
                 fmt::print(log, "  {}: {}/{} cases done\n", filter.name, i + 1, cases.size());
                 log.flush();
             }

@@ -29,6 +29,7 @@ struct CheckOptions {
     // at the default parameters, every other parameter value of the full
     // matrix on a tiny and an odd image; random contents, one run per case.
     bool sanitizer = false;
+    bool quiet = false;  // no progress bar (one is drawn only on a terminal anyway)
 };
 
 struct VariantResult {

@@ -351,3 +351,37 @@ TEST_CASE("bench --batch: bad options end in one line, before any run directory"
     expect_usage_error("bench --batch-size 64x64" + out, "requires", root);
     expect_failure("bench --batch 2 --filter nope" + out, "unknown filter", root);
 }
+
+TEST_CASE("bench: progress on stderr, results on stdout, and Google Benchmark's aggregate rows in results.json") {
+    const fs::path root = dir() / "aggregates";
+    const Result r = run_cli("bench --filter maxpool --variant cpu_vectorized --backend cpu --sizes 64,96 --min-reps 5 "
+                             "--min-time 0 --out " + root.string());
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    // Results on stdout; progress, with the time left, on stderr.
+    CHECK(r.out.find("results: ") != std::string::npos);
+    CHECK(r.out.find("[1/2") == std::string::npos);
+    CHECK(r.err.find("[1/2] maxpool cpu_vectorized") != std::string::npos);
+    CHECK(r.err.find("[2/2, ") != std::string::npos);
+    const auto json = nlohmann::json::parse(slurp(only_run(root) / "results.json"));
+    int iterations = 0;
+    std::map<std::string, std::map<std::string, double>> aggregates;
+    for (const auto &row : json["benchmarks"]) {
+        if (row["run_type"] == "iteration") {
+            iterations++;
+            continue;
+        }
+        CHECK(row["run_type"] == "aggregate");
+        CHECK(row["run_name"].get<std::string>() + "_" + row["aggregate_name"].get<std::string>() == row["name"]);
+        aggregates[row["run_name"]][row["aggregate_name"]] = row["real_time"];
+    }
+    CHECK(iterations == 2);
+    REQUIRE(aggregates.size() == 2);
+    for (const auto &[name, a] : aggregates) {
+        CAPTURE(name);
+        for (const char *k : {"mean", "median", "stddev", "cv"}) CHECK(a.count(k) == 1);
+        CHECK(a.at("mean") > 0);
+        CHECK(a.at("stddev") >= 0);
+        CHECK(a.at("cv") == doctest::Approx(a.at("stddev") / a.at("mean")));
+    }
+}

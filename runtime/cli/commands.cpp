@@ -216,6 +216,7 @@ int check_variants(const CheckOptionsCli &options) {
     check.variant = options.variant;
     check.quick = options.quick;
     check.sanitizer = options.sanitizer;
+    check.quiet = options.quiet;
     check.images_dir = options.images.empty() ? default_images_dir() : options.images;
     if (!options.filter.empty()) filter_info(options.filter);
     if (!options.variant.empty()) {
