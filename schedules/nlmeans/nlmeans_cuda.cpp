@@ -24,14 +24,17 @@ FILTERLAB_SCHEDULE(nlmeans, cuda, per_offset, "") {
         .reorder(p.x, p.y, p.c, ox, oy)
         .gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf)
         .gpu_blocks(p.c);
+    // GuardWithIf, not RoundUp: a rounded-up patch_rows update read diff
+    // beyond the region diff had computed (compute-sanitizer initcheck:
+    // reports/checks/gpu_sanitize_h100.txt), values it then never used.
     for (Func stage : {p.diff, p.patch_rows, p.weight}) {
         stage.store_root()
             .compute_at(p.accum, ox)
             .fold_storage(p.dx, 1)
             .fold_storage(p.dy, 1)
-            .gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::RoundUp);
+            .gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf);
     }
-    p.patch_rows.update().gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::RoundUp);
+    p.patch_rows.update().gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf);
 }
 
 // Fused: each block owns 32x32 outputs and loops over the offsets itself.
