@@ -39,33 +39,21 @@ constexpr long long kLargePixels = 1'000'000;
 // Reference work per case (window samples visited), beyond which a case is
 // left out of the matrix: a large radius is checked on the smaller sizes.
 constexpr double kReferenceBudget = 4e8;
+// Images up to this many samples are "small": every parameter set is checked on them.
+constexpr std::size_t kSmallSamples = 70000;
 
+// The filter's check parameter sets, each overlaid on its defaults.
 std::vector<ParamValues> param_sets(const FilterInfo &filter, bool quick) {
-    auto with = [&](std::initializer_list<std::pair<const std::string, double>> values) {
+    const auto &sets = quick && !filter.quick_check_params.empty() ? filter.quick_check_params : filter.check_params;
+    if (sets.empty()) return {filter.defaults()};
+    std::vector<ParamValues> out;
+    for (const ParamValues &set : sets) {
         ParamValues p = filter.defaults();
-        for (auto &[k, v] : values) p[k] = v;
-        return p;
-    };
-    if (filter.name == "box") {
-        if (quick) return {with({{"radius", 1}}), with({{"radius", 4}})};
-        // Every radius of the contract (each may be its own kernel instance).
-        std::vector<ParamValues> all;
-        for (int r = 1; r <= 15; r++) all.push_back(with({{"radius", double(r)}}));
-        return all;
+        for (auto &[k, v] : set) p[k] = v;
+        out.push_back(p);
     }
-    if (filter.name == "median") return {with({{"size", 3}}), with({{"size", 5}}), with({{"size", 7}})};
-    if (filter.name == "gaussian" || filter.name == "gaussian_maxpool") {
-        return {with({{"sigma", 1.0}}), with({{"sigma", 0.6}}), with({{"sigma", 2.5}})};
-    }
-    if (filter.name == "nlmeans") {
-        // The defaults, small and zero patches, and a larger patch and search
-        // window (kernels that specialise on p or stage the search window).
-        return {with({}), with({{"patch", 1}, {"search", 3}, {"h", 5}}), with({{"patch", 0}, {"search", 2}, {"h", 20}}),
-                with({{"patch", 5}, {"search", 12}, {"h", 15}})};
-    }
-    return {filter.defaults()};
+    return out;
 }
-
 
 Image gradient(int w, int h, int channels) {
     Image image(w, h, channels);
@@ -116,11 +104,7 @@ std::vector<CheckCase> check_cases(const FilterInfo &filter, const CheckOptions 
         const double work = double(image.size()) * reference_work_per_sample(filter, params);
         if (image.width() < filter.min_side || image.height() < filter.min_side) return;
         if (work > kReferenceBudget) return;
-        // Box radii other than 1, 2, 5 and 15 on the smaller sizes only.
-        if (filter.name == "box" && image.size() > 70000 && params.at("radius") > 2 && params.at("radius") != 5 &&
-            params.at("radius") != 15) {
-            return;
-        }
+        if (image.size() > kSmallSamples && filter.check_on_large_images && !filter.check_on_large_images(params)) return;
         cases.push_back({content, std::move(image), params});
     };
     uint64_t seed = 1;

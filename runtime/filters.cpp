@@ -12,6 +12,10 @@
 #include "numbers.h"
 #include "reference.h"
 
+// The filters below are designated initializers that name only what differs
+// from the defaults, by design.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
 namespace filterlab {
 
 bool ParamDef::accepts(double value) const {
@@ -38,51 +42,112 @@ std::string Comparison::describe() const {
                        first_x, first_y, first_c);
 }
 
+std::pair<int, int> same_size(int width, int height) { return {width, height}; }
+std::pair<int, int> half_size(int width, int height) { return {width / 2, height / 2}; }
+
 namespace {
 
 int as_int(const ParamValues &p, const char *name) { return static_cast<int>(p.at(name)); }
 
-std::pair<int, int> same_size(int w, int h) { return {w, h}; }
+// sigma > 0 in the contract; below 1e-3, 2 sigma^2 may underflow, so the suite
+// refuses it (the weights are [0, 0, 256, 0, 0] long before).
+const ParamDef kSigma{.name = "sigma", .default_value = 1.0, .min = 1e-3, .max = 1000, .integer = false,
+                      .help = "standard deviation of the weights"};
+const std::vector<ParamValues> kSigmaChecks = {{{"sigma", 1.0}}, {{"sigma", 0.6}}, {{"sigma", 2.5}}};
+const GalleryNoise kSmoothingNoise{.kind = "gaussian", .amount = 20,
+                                   .why = "additive Gaussian noise, which smoothing reduces"};
 
-std::vector<FilterInfo> make_filters() {
-    std::vector<FilterInfo> filters;
-    filters.push_back({"box", "mean of the (2r+1)^2 window, rounded half up",
-                       {{"radius", 1, 1, 15, true, false, {}, "window radius r; the window is (2r+1)^2"}},
-                       true, same_size, 1,
-                       [](const Image &in, const ParamValues &p) { return reference::box(in, as_int(p, "radius")); }});
-    filters.push_back({"median", "exact median of the k x k window",
-                       {{"size", 3, 3, 7, true, false, {3, 5, 7}, "window size k"}},
-                       true, same_size, 1,
-                       [](const Image &in, const ParamValues &p) { return reference::median(in, as_int(p, "size")); }});
-    filters.push_back({"gaussian", "5x5 Gaussian in 8.8 fixed point",
-                       // sigma > 0 in the contract; below 1e-3 2 sigma^2 may underflow, so the
-                       // suite refuses it (the weights are [0, 0, 256, 0, 0] long before).
-                       {{"sigma", 1.0, 1e-3, 1000, false, false, {}, "standard deviation of the weights"}},
-                       true, same_size, 1,
-                       [](const Image &in, const ParamValues &p) { return reference::gaussian(in, p.at("sigma")); }});
-    filters.push_back({"maxpool", "2x2 max pooling, stride 2", {}, true,
-                       [](int w, int h) { return std::pair{w / 2, h / 2}; }, 2,
-                       [](const Image &in, const ParamValues &) { return reference::maxpool(in); }});
-    // Not a filter of FILTERS.md but the composition of two of them, the
-    // classic blur-then-pool workload: maxpool(gaussian(I, sigma)). It exists
-    // so that fused and two-stage implementations are compared as one function.
-    filters.push_back({"gaussian_maxpool", "gaussian (5x5, fixed point) then 2x2 max pooling",
-                       {{"sigma", 1.0, 1e-3, 1000, false, false, {}, "standard deviation of the weights"}},
-                       true, [](int w, int h) { return std::pair{w / 2, h / 2}; }, 2,
-                       [](const Image &in, const ParamValues &p) {
-                           return reference::maxpool(reference::gaussian(in, p.at("sigma")));
-                       }});
-    filters.push_back({"nlmeans", "non-local means denoising",
-                       {{"patch", 3, 0, 10, true, false, {}, "patch radius p"},
-                        {"search", 10, 1, 30, true, false, {}, "search radius s"},
-                        // h > 0 in the contract; below 1e-3 h^2 may underflow (0/0).
-                        {"h", 10.0, 1e-3, 1000, false, false, {}, "filtering strength h"}},
-                       false, same_size, 1,
-                       [](const Image &in, const ParamValues &p) {
-                           return reference::nlmeans(in, as_int(p, "patch"), as_int(p, "search"), p.at("h"));
-                       }});
-    return filters;
+FilterInfo box() {
+    std::vector<ParamValues> radii;  // every radius of the contract: each may be its own kernel instance
+    for (int r = 1; r <= 15; r++) radii.push_back({{"radius", double(r)}});
+    return {.name = "box",
+            .summary = "mean of the (2r+1)^2 window, rounded half up",
+            .params = {{.name = "radius", .default_value = 1, .min = 1, .max = 15,
+                        .help = "window radius r; the window is (2r+1)^2"}},
+            .reference = [](const Image &in, const ParamValues &p) { return reference::box(in, as_int(p, "radius")); },
+            .check_params = radii,
+            .quick_check_params = {{{"radius", 1}}, {{"radius", 4}}},
+            .check_on_large_images = [](const ParamValues &p) {
+                const double r = p.at("radius");
+                return r <= 2 || r == 5 || r == 15;
+            },
+            .work_per_sample = [](const ParamValues &p) { return std::pow(2 * p.at("radius") + 1, 2); },
+            .gallery_noise = kSmoothingNoise};
 }
+
+FilterInfo median() {
+    return {.name = "median",
+            .summary = "exact median of the k x k window",
+            .params = {{.name = "size", .default_value = 3, .min = 3, .max = 7, .allowed = {3, 5, 7},
+                        .help = "window size k"}},
+            .reference = [](const Image &in, const ParamValues &p) { return reference::median(in, as_int(p, "size")); },
+            .check_params = {{{"size", 3}}, {{"size", 5}}, {{"size", 7}}},
+            .work_per_sample = [](const ParamValues &p) { return std::pow(p.at("size"), 2) * 4; },
+            .gallery_noise = {.kind = "salt_pepper", .amount = 0.1, .why = "impulse noise, which a median removes"}};
+}
+
+FilterInfo gaussian() {
+    return {.name = "gaussian",
+            .summary = "5x5 Gaussian in 8.8 fixed point",
+            .params = {kSigma},
+            .reference = [](const Image &in, const ParamValues &p) { return reference::gaussian(in, p.at("sigma")); },
+            .check_params = kSigmaChecks,
+            .work_per_sample = [](const ParamValues &) { return 25.0; },
+            .gallery_noise = kSmoothingNoise};
+}
+
+FilterInfo maxpool() {
+    return {.name = "maxpool",
+            .summary = "2x2 max pooling, stride 2",
+            .output_size = half_size,
+            .min_side = 2,
+            .reference = [](const Image &in, const ParamValues &) { return reference::maxpool(in); },
+            .work_per_sample = [](const ParamValues &) { return 4.0; },
+            .gallery_noise = {.why = "max pooling downsamples, it does not denoise: the maximum would only spread "
+                                     "the noise, and the half-size output has no PSNR against the input"}};
+}
+
+// Not a filter of FILTERS.md but the composition of two of them, the classic
+// blur-then-pool workload: maxpool(gaussian(I, sigma)). It exists so that
+// fused and two-stage implementations are compared as one function.
+FilterInfo gaussian_maxpool() {
+    return {.name = "gaussian_maxpool",
+            .summary = "gaussian (5x5, fixed point) then 2x2 max pooling",
+            .params = {kSigma},
+            .output_size = half_size,
+            .min_side = 2,
+            .reference = [](const Image &in, const ParamValues &p) {
+                return reference::maxpool(reference::gaussian(in, p.at("sigma")));
+            },
+            .check_params = kSigmaChecks,
+            .work_per_sample = [](const ParamValues &) { return 25.0; },
+            .gallery_noise = kSmoothingNoise};
+}
+
+FilterInfo nlmeans() {
+    return {.name = "nlmeans",
+            .summary = "non-local means denoising",
+            .params = {{.name = "patch", .default_value = 3, .min = 0, .max = 10, .help = "patch radius p"},
+                       {.name = "search", .default_value = 10, .min = 1, .max = 30, .help = "search radius s"},
+                       // h > 0 in the contract; below 1e-3 h^2 may underflow (0/0).
+                       {.name = "h", .default_value = 10.0, .min = 1e-3, .max = 1000, .integer = false,
+                        .help = "filtering strength h"}},
+            .exact = false,
+            .reference = [](const Image &in, const ParamValues &p) {
+                return reference::nlmeans(in, as_int(p, "patch"), as_int(p, "search"), p.at("h"));
+            },
+            // The defaults, small and zero patches, and a larger patch and search
+            // window (kernels that specialise on p or stage the search window).
+            .check_params = {{}, {{"patch", 1}, {"search", 3}, {"h", 5}}, {{"patch", 0}, {"search", 2}, {"h", 20}},
+                             {{"patch", 5}, {"search", 12}, {"h", 15}}},
+            .work_per_sample = [](const ParamValues &p) {
+                return std::pow(2 * p.at("search") + 1, 2) * std::pow(2 * p.at("patch") + 1, 2);
+            },
+            .gallery_noise = {.kind = "gaussian", .amount_from = "h",
+                              .why = "additive Gaussian noise of sigma = h, the noise level NL-means is set for"}};
+}
+
+std::vector<FilterInfo> make_filters() { return {box(), median(), gaussian(), maxpool(), gaussian_maxpool(), nlmeans()}; }
 
 }  // namespace
 
@@ -175,13 +240,8 @@ Comparison compare_to_reference(const FilterInfo &filter, const Image &expected,
     return result;
 }
 
-double reference_work_per_sample(const FilterInfo &filter, const ParamValues &p) {
-    auto get = [&](const char *name) { return p.count(name) ? p.at(name) : 0.0; };
-    if (filter.name == "box") return std::pow(2 * get("radius") + 1, 2);
-    if (filter.name == "median") return std::pow(get("size"), 2) * 4;
-    if (filter.name == "gaussian" || filter.name == "gaussian_maxpool") return 25;
-    if (filter.name == "nlmeans") return std::pow(2 * get("search") + 1, 2) * std::pow(2 * get("patch") + 1, 2);
-    return 4;
+double reference_work_per_sample(const FilterInfo &filter, const ParamValues &params) {
+    return filter.work_per_sample(params);
 }
 
 std::string format_params(const ParamValues &values) {

@@ -17,10 +17,10 @@ using ParamValues = std::map<std::string, double>;
 
 struct ParamDef {
     std::string name;
-    double default_value;
-    double min, max;           // the contract's domain
+    double default_value = 0;
+    double min = 0, max = 0;       // the contract's domain
     bool integer = true;
-    bool min_exclusive = false;  // (min, max] instead of [min, max]
+    bool min_exclusive = false;   // (min, max] instead of [min, max]
     std::vector<double> allowed;  // when non-empty, only these values
     std::string help;
     bool accepts(double value) const;
@@ -35,14 +35,38 @@ struct Comparison {
     std::string describe() const;
 };
 
+// The noise a filter is there to remove, added to the gallery's pictures.
+struct GalleryNoise {
+    std::string kind;         // salt_pepper, gaussian, or empty: none
+    double amount = 0;        // density, or sigma
+    std::string amount_from;  // when set, the amount is this parameter's value
+    std::string why;
+};
+
+std::pair<int, int> same_size(int width, int height);
+std::pair<int, int> half_size(int width, int height);  // 2x2 pooling, stride 2
+
+// One filter of the contract, as data: adding a filter is one entry in
+// filters.cpp (its generator, schedules, kernels and tests aside).
 struct FilterInfo {
     std::string name;
     std::string summary;
     std::vector<ParamDef> params;
     bool exact = true;  // false: the nlmeans tolerance of FILTERS.md
-    std::function<std::pair<int, int>(int, int)> output_size;
+    std::function<std::pair<int, int>(int, int)> output_size = same_size;
     int min_side = 1;
     std::function<Image(const Image &, const ParamValues &)> reference;
+    // `filterlab check`'s parameter sets, each overlaid on the defaults:
+    // every value worth its own kernel instance, and a few for --quick.
+    // Empty: the defaults alone.
+    std::vector<ParamValues> check_params, quick_check_params;
+    // The sets also checked on the large images (the others on small ones
+    // only, where the reference is quick). Unset: every set.
+    std::function<bool(const ParamValues &)> check_on_large_images;
+    // About how many window samples the reference visits per output sample
+    // (check and bench leave out cases whose reference would be too slow).
+    std::function<double(const ParamValues &)> work_per_sample;
+    GalleryNoise gallery_noise;
 
     // Defaults overlaid with the given NAME=VALUE strings, each validated.
     ParamValues parse_params(const std::vector<std::string> &assignments) const;

@@ -22,24 +22,12 @@ namespace fs = std::filesystem;
 
 constexpr uint64_t kGallerySeed = 1;
 
-struct Noise {
-    std::string kind;  // salt_pepper, gaussian, or empty: none
-    double amount = 0;
-    std::string why;
-};
-
-// The noise each filter is there to remove.
-Noise noise_for(const std::string &filter, const ParamValues &params) {
-    if (filter == "median") return {"salt_pepper", 0.1, "impulse noise, which a median removes"};
-    if (filter == "maxpool") {
-        return {"", 0,
-                "max pooling downsamples, it does not denoise: the maximum would only spread the noise, and the "
-                "half-size output has no PSNR against the input"};
-    }
-    if (filter == "nlmeans") {
-        return {"gaussian", params.at("h"), "additive Gaussian noise of sigma = h, the noise level NL-means is set for"};
-    }
-    return {"gaussian", 20, "additive Gaussian noise, which smoothing reduces"};
+// The filter's gallery noise, its amount taken from a parameter where the
+// contract says so.
+GalleryNoise noise_for(const FilterInfo &info, const ParamValues &params) {
+    GalleryNoise noise = info.gallery_noise;
+    if (!noise.amount_from.empty()) noise.amount = params.at(noise.amount_from);
+    return noise;
 }
 
 using Histogram = std::array<uint64_t, 256>;
@@ -64,7 +52,7 @@ nlohmann::json psnr_json(const Image &clean, const Image &image) {
 
 nlohmann::json filter_gallery(const fs::path &dir, const FilterInfo &info, const ParamValues &params,
                               const std::vector<const Variant *> &variants, const Image &clean) {
-    const Noise noise = noise_for(info.name, params);
+    const GalleryNoise noise = noise_for(info, params);
     Image noisy = clean;
     if (noise.kind == "salt_pepper") add_salt_and_pepper(noisy, noise.amount, kGallerySeed);
     if (noise.kind == "gaussian") add_gaussian_noise(noisy, noise.amount, kGallerySeed);

@@ -14,6 +14,7 @@
 #include "bench_threads.h"
 #include "commands.h"
 #include "error.h"
+#include "filters.h"
 #include "image.h"
 #include "numbers.h"
 #include "report.h"
@@ -69,7 +70,9 @@ int main(int argc, char **argv) {
 
     RunOptions run;
     auto *run_cmd = app.add_subcommand("run", "Apply one variant to one image file");
-    run_cmd->add_option("--filter", run.filter, "Filter: box, median, gaussian, maxpool, nlmeans")->required();
+    std::string filter_names;  // the help follows the contract's list
+    for (const filterlab::FilterInfo &f : filterlab::all_filters()) filter_names += (filter_names.empty() ? "" : ", ") + f.name;
+    run_cmd->add_option("--filter", run.filter, "Filter: " + filter_names)->required();
     run_cmd->add_option("--variant", run.variant, "Variant name (see `filterlab list`)")->default_val("reference");
     run_cmd->add_option("--input,-i", run.input, "Input image: PNG, binary PGM/PPM or 24-bit BMP; - reads standard input")
         ->required();
