@@ -6,7 +6,7 @@
 // pixels are covered.
 #pragma once
 
-#include "cuda_check.h"
+#include "plane.h"
 
 namespace filterlab::handwritten {
 

@@ -1,6 +1,6 @@
 // The four classic 3x3 mean kernels of TECHNIQUES.md, made exact under
 // FILTERS.md (clamp border, (sum + 4) / 9). Gold: reference::box.
-#include "cuda_check.h"
+#include "plane.h"
 #include "registry.h"
 
 namespace filterlab::handwritten {
@@ -75,21 +75,18 @@ __global__ void texture_kernel(cudaTextureObject_t tex, uint8_t *out, std::ptrdi
 dim3 tiles(int w, int h) { return dim3((w + kTile - 1) / kTile, (h + kTile - 1) / kTile); }
 
 void run_one_block(const PlanarView &in, const PlanarView &out, const ParamValues &) {
-    for (int c = 0; c < in.channels; c++) one_block_kernel<<<1, dim3(16, 16)>>>(plane(in, out, c));
-    check_launch("box one_block_kernel");
+    for_each_plane(in, out, "box one_block_kernel", [](const Plane &p) { one_block_kernel<<<1, dim3(16, 16)>>>(p); });
 }
 
 void run_grid_stride(const PlanarView &in, const PlanarView &out, const ParamValues &) {
     int sms = 0;
     cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
-    for (int c = 0; c < in.channels; c++) grid_stride_kernel<<<sms * 8, 256>>>(plane(in, out, c));
-    check_launch("box grid_stride_kernel");
+    for_each_plane(in, out, "box grid_stride_kernel", [&](const Plane &p) { grid_stride_kernel<<<sms * 8, 256>>>(p); });
 }
 
 void run_shared_tile(const PlanarView &in, const PlanarView &out, const ParamValues &) {
-    for (int c = 0; c < in.channels; c++)
-        shared_tile_kernel<<<tiles(in.width, in.height), dim3(kTile, kTile)>>>(plane(in, out, c));
-    check_launch("box shared_tile_kernel");
+    for_each_plane(in, out, "box shared_tile_kernel",
+                   [&](const Plane &p) { shared_tile_kernel<<<tiles(in.width, in.height), dim3(kTile, kTile)>>>(p); });
 }
 
 void run_texture(const PlanarView &in, const PlanarView &out, const ParamValues &) {

@@ -12,7 +12,7 @@
 #include <array>
 #include <utility>
 
-#include "cuda_check.h"
+#include "plane.h"
 #include "strip_words.cuh"
 #include "registry.h"
 
@@ -195,11 +195,10 @@ constexpr auto make_launchers(std::index_sequence<Rs...>) {
 void run(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
     static constexpr auto launchers = make_launchers(std::make_index_sequence<15>{});
     const int radius = static_cast<int>(params.at("radius"));
-    for (int c = 0; c < in.channels; c++) {
-        if (radius == 1) launch_3x3(plane(in, out, c));
-        else launchers.at(radius - 1)(plane(in, out, c));
-    }
-    check_launch("box_wide_rows_kernel");
+    for_each_plane(in, out, "box_wide_rows_kernel", [&](const Plane &p) {
+        if (radius == 1) launch_3x3(p);
+        else launchers.at(radius - 1)(p);
+    });
 }
 
 const VariantRegistration registration{

@@ -3,7 +3,7 @@
 // Gold: reference::gaussian.
 #include <array>
 
-#include "cuda_check.h"
+#include "plane.h"
 #include "reference.h"
 #include "registry.h"
 
@@ -83,20 +83,18 @@ const dim3 kBlock(32, 8);
 
 void run_direct(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
     const Weights w = weights_for(params);
-    for (int c = 0; c < in.channels; c++) direct_kernel<<<grid_for(plane(in, out, c)), kBlock>>>(plane(in, out, c), w);
-    check_launch("gaussian direct_kernel");
+    for_each_plane(in, out, "gaussian direct_kernel",
+                   [&](const Plane &p) { direct_kernel<<<grid_for(p), kBlock>>>(p, w); });
 }
 
 void run_unrolled(const PlanarView &in, const PlanarView &out, const ParamValues &) {
-    for (int c = 0; c < in.channels; c++)
-        unrolled_sigma1_kernel<<<grid_for(plane(in, out, c)), kBlock>>>(plane(in, out, c));
-    check_launch("gaussian unrolled_sigma1_kernel");
+    for_each_plane(in, out, "gaussian unrolled_sigma1_kernel",
+                   [](const Plane &p) { unrolled_sigma1_kernel<<<grid_for(p), kBlock>>>(p); });
 }
 
 void run_lut(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
     const Weights w = weights_for(params);
-    for (int c = 0; c < in.channels; c++) lut_kernel<<<grid_for(plane(in, out, c)), kBlock>>>(plane(in, out, c), w);
-    check_launch("gaussian lut_kernel");
+    for_each_plane(in, out, "gaussian lut_kernel", [&](const Plane &p) { lut_kernel<<<grid_for(p), kBlock>>>(p, w); });
 }
 
 const VariantRegistration direct{{"gaussian", "hw_direct", Backend::cuda, Kind::handwritten, {}, run_direct}};

@@ -24,12 +24,10 @@ __global__ void __launch_bounds__(32 * kWarps) separable_kernel(Plane p, Gaussia
 template <int ROWS, int AHEAD>
 void run(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
     const GaussianWeights k = strip_weights(params);
-    for (int c = 0; c < in.channels; c++) {
-        const Plane p = plane(in, out, c);
+    for_each_plane(in, out, "gaussian separable_kernel", [&](const Plane &p) {
         const dim3 grid((p.width + 32 * 16 - 1) / (32 * 16), (p.height + kWarps * ROWS - 1) / (kWarps * ROWS));
         separable_kernel<ROWS, AHEAD><<<grid, dim3(32, kWarps)>>>(p, k);
-    }
-    check_launch("gaussian separable_kernel");
+    });
 }
 
 // Tuned on the H100 at 8192^2 (reports/gaussian/tuning.md): 4 rows a thread

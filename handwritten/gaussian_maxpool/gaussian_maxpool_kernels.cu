@@ -44,13 +44,11 @@ __global__ void __launch_bounds__(32 * kWarps) fused_kernel(Plane p, int out_wid
 
 void run_fused(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
     const GaussianWeights k = strip_weights(params);
-    for (int c = 0; c < in.channels; c++) {
-        const Plane p = plane(in, out, c);
+    for_each_plane(in, out, "gaussian_maxpool fused_kernel", [&](const Plane &p) {
         const int rows = 2 * out.height;
         const dim3 grid((p.width + 32 * 16 - 1) / (32 * 16), (rows + kWarps * kRows - 1) / (kWarps * kRows));
         fused_kernel<<<grid, dim3(32, kWarps)>>>(p, out.width, out.height, k);
-    }
-    check_launch("gaussian_maxpool fused_kernel");
+    });
 }
 
 // Two stages: our best Gaussian kernel into a device image, then our best

@@ -1,7 +1,7 @@
 // 2x2 max pooling, stride 2 (FILTERS.md): the naive kernel and a vectorised
 // one. Gold: reference::maxpool. The harness gives the output floor(W/2) x
 // floor(H/2); a last odd input column or row is never read.
-#include "cuda_check.h"
+#include "plane.h"
 #include "registry.h"
 #include "pool_word.cuh"
 #include "strip_words.cuh"
@@ -40,19 +40,17 @@ __global__ void vectorized_kernel(Pool q) {
     store_strip(q.p.out + y * q.p.out_pitch + x0, x0, q.out_width, out);
 }
 
-Pool pool(const PlanarView &in, const PlanarView &out, int c) { return {plane(in, out, c), out.width, out.height}; }
-
 void run_naive(const PlanarView &in, const PlanarView &out, const ParamValues &) {
-    for (int c = 0; c < in.channels; c++)
-        naive_kernel<<<dim3((out.width + 31) / 32, (out.height + 7) / 8), dim3(32, 8)>>>(pool(in, out, c));
-    check_launch("maxpool naive_kernel");
+    for_each_plane(in, out, "maxpool naive_kernel", [&](const Plane &p) {
+        naive_kernel<<<dim3((out.width + 31) / 32, (out.height + 7) / 8), dim3(32, 8)>>>(Pool{p, out.width, out.height});
+    });
 }
 
 void run_vectorized(const PlanarView &in, const PlanarView &out, const ParamValues &) {
     const int strips = (out.width + 15) / 16;
-    for (int c = 0; c < in.channels; c++)
-        vectorized_kernel<<<dim3((strips + 31) / 32, (out.height + 7) / 8), dim3(32, 8)>>>(pool(in, out, c));
-    check_launch("maxpool vectorized_kernel");
+    for_each_plane(in, out, "maxpool vectorized_kernel", [&](const Plane &p) {
+        vectorized_kernel<<<dim3((strips + 31) / 32, (out.height + 7) / 8), dim3(32, 8)>>>(Pool{p, out.width, out.height});
+    });
 }
 
 const VariantRegistration naive{{"maxpool", "hw_naive", Backend::cuda, Kind::handwritten, {}, run_naive}};

@@ -2,7 +2,7 @@
 // border instead of padding the image). Gold: reference::median.
 #include <algorithm>
 
-#include "cuda_check.h"
+#include "plane.h"
 #include "median_sizes.h"
 #include "registry.h"
 
@@ -78,18 +78,15 @@ void launch_bubble(const Plane &p) {
 
 void run_bubble(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
     const int k = static_cast<int>(params.at("size"));
-    for (int c = 0; c < in.channels; c++) {
-        with_median_size(k, [&](auto size) { launch_bubble<decltype(size)::value>(plane(in, out, c)); });
-    }
-    check_launch("median bubble_kernel");
+    for_each_plane(in, out, "median bubble_kernel", [&](const Plane &p) {
+        with_median_size(k, [&](auto size) { launch_bubble<decltype(size)::value>(p); });
+    });
 }
 
 void run_fast3x3(const PlanarView &in, const PlanarView &out, const ParamValues &) {
-    for (int c = 0; c < in.channels; c++) {
-        const Plane p = plane(in, out, c);
+    for_each_plane(in, out, "median fast3x3_kernel", [](const Plane &p) {
         fast3x3_kernel<<<dim3((p.width + kBlock - 3) / (kBlock - 2), std::min(p.height, 65535)), kBlock>>>(p);
-    }
-    check_launch("median fast3x3_kernel");
+    });
 }
 
 const VariantRegistration bubble{

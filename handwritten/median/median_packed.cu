@@ -14,7 +14,7 @@
 // reference::median.
 #include <utility>
 
-#include "cuda_check.h"
+#include "plane.h"
 #include "median_sizes.h"
 #include "registry.h"
 #include "strip_words.cuh"
@@ -250,10 +250,9 @@ void launch(const Plane &p) {
 
 void run(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
     const int k = static_cast<int>(params.at("size"));
-    for (int c = 0; c < in.channels; c++) {
-        with_median_size(k, [&](auto size) { launch<decltype(size)::value>(plane(in, out, c)); });
-    }
-    check_launch("median_packed_kernel");
+    for_each_plane(in, out, "median_packed_kernel", [&](const Plane &p) {
+        with_median_size(k, [&](auto size) { launch<decltype(size)::value>(p); });
+    });
 }
 
 const VariantRegistration registration{

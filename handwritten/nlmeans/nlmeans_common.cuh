@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <utility>
 
-#include "cuda_check.h"
+#include "plane.h"
 #include "registry.h"
 
 namespace filterlab::handwritten::nlmeans {

@@ -1,5 +1,6 @@
-// Host-side helpers shared by the handwritten kernels: every CUDA call and
-// every launch is checked, and a failure becomes a filterlab::Error.
+// What the handwritten kernels share: the channel plane a kernel takes, the
+// clamp border rule, and launching per plane with every launch checked (the
+// CUDA calls themselves are checked by filterlab::cuda_check, cuda_errors.h).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -29,6 +30,14 @@ struct Plane {
 inline Plane plane(const PlanarView &in, const PlanarView &out, int c) {
     return {in.data + c * in.plane_stride, out.data + c * out.plane_stride, in.width, in.height, in.row_stride,
             out.row_stride};
+}
+
+// Launches `launch(plane)` for every channel plane of `in` -> `out`, then
+// checks the launches (`kernel` names them in an error).
+template <typename Launch>
+void for_each_plane(const PlanarView &in, const PlanarView &out, const char *kernel, Launch &&launch) {
+    for (int c = 0; c < in.channels; c++) launch(plane(in, out, c));
+    check_launch(kernel);
 }
 
 __host__ __device__ inline int clamp_index(int v, int hi) { return v < 0 ? 0 : (v > hi ? hi : v); }
