@@ -49,7 +49,7 @@ void write_batch_results(const std::string &dir, const BenchOptions &o, const Ba
         std::string note = r.note;
         std::replace(note.begin(), note.end(), ',', ';');
         csv << fmt::format("{},{},{},{},{},{},{},{},{},{}", v.filter, v.name, to_string(v.backend), to_string(v.kind),
-                           b.images, b.width, b.height, r.channels, format_params(r.params), r.status);
+                           b.images, b.width, b.height, r.channels, format_params(r.params), to_string(r.status));
         for (const Stats &s : r.ms) csv << "," << cell(s);
         for (const Stats &s : r.ms) csv << "," << (s.samples ? fmt::format("{:.6f},{:.6f}", s.p25, s.p75) : ",");
         csv << fmt::format(",{},{},{},{},{},{},{}\n", k.samples, per_image, per_image_pinned, mp, mp_pinned, threads,
@@ -60,7 +60,7 @@ void write_batch_results(const std::string &dir, const BenchOptions &o, const Ba
         for (const Stats &s : r.ms) table += fmt::format(" {:>9}", shown(s));
         table += fmt::format(" {:>8} {:>8} {:>8}  {}\n", k.samples ? fmt::format("{:.3f}", k.median / b.images) : "-",
                              mp.empty() ? "-" : mp, mp_pinned.empty() ? "-" : mp_pinned,
-                             r.status == "ok" ? "ok" : r.status + ": " + r.note);
+                             r.status == Status::ok ? "ok" : std::string(to_string(r.status)) + ": " + r.note);
 
         nlohmann::json phases;
         for (int p = 0; p < Phase::count; p++) phases[kPhaseNames[p]] = stats_json(r.ms[p]);
@@ -73,7 +73,7 @@ void write_batch_results(const std::string &dir, const BenchOptions &o, const Ba
                         {"height", b.height},
                         {"channels", r.channels},
                         {"params", r.params},
-                        {"status", r.status},
+                        {"status", to_string(r.status)},
                         {"note", r.note},
                         {"phases", phases},
                         {"threads", threads},

@@ -32,10 +32,10 @@ Image check_first_image(const Variant &v, const FilterInfo &f, const Image &refe
     const Comparison cmp = compare_to_reference(f, reference, output);
     if (cmp.equal) return output;
     if (v.computes_contract) {
-        r.status = "wrong";
+        r.status = Status::wrong;
         r.note = cmp.describe();
     } else {
-        r.status = "differs";
+        r.status = Status::differs;
         r.note = fmt::format("not the contract's function: {}; PSNR {:.1f} dB against the reference", cmp.describe(),
                              psnr(reference, output));
     }
@@ -92,7 +92,7 @@ void time_cuda_batch(const BenchOptions &o, const std::vector<Image> &inputs, st
 void check_batch_outputs(const Image &checked, const std::vector<Image> &outputs, const DeviceBatch *device,
                          BatchResult &r) {
     auto differs = [&](const std::string &which) {
-        r.status = "error";
+        r.status = Status::error;
         r.note = "the batch's output of " + which + " differs from the checked run of the same input";
     };
     if (outputs.front() != checked) return differs(device ? "image 1 (downloaded to pageable memory)" : "image 1");

@@ -56,7 +56,7 @@ struct BatchResult {
     const Variant *variant;
     int channels;
     ParamValues params;
-    std::string status = "ok";  // ok, differs (a peer's other function, timed), wrong, error, skipped
+    Status status = Status::ok;
     std::string note;
     std::array<Stats, Phase::count> ms{};  // milliseconds per batch; samples == 0: not measured
 };

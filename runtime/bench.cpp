@@ -55,7 +55,7 @@ struct Result {
     const Variant *variant;
     int width, height, channels;
     ParamValues params;
-    std::string status;  // ok, wrong, error, skipped
+    Status status;
     std::string note;
     Stats stats;
     int buffers = 0;
@@ -114,6 +114,99 @@ const Image &validation_input(const FilterInfo &f, const ParamValues &params, co
     return it->second;
 }
 
+// A result as the schema's row: its throughput, share of the roofline and
+// spread computed once, here.
+BenchRow row_of(const Result &r, double roofline) {
+    const bool timed = r.status == Status::ok || r.status == Status::differs;
+    const double gbps = timed ? r.bytes / (r.stats.median * 1e3) : 0;
+    return {.filter = r.variant->filter,
+            .variant = r.variant->name,
+            .backend = to_string(r.variant->backend),
+            .kind = to_string(r.variant->kind),
+            .width = r.width,
+            .height = r.height,
+            .channels = r.channels,
+            .params = format_params(r.params),
+            .status = r.status,
+            .samples = r.stats.samples,
+            .buffers = r.buffers,
+            .median_us = r.stats.median,
+            .min_us = r.stats.min,
+            .max_us = r.stats.max,
+            .p25_us = r.stats.p25,
+            .p75_us = r.stats.p75,
+            .spread_pct = timed ? 100 * (r.stats.p75 - r.stats.p25) / r.stats.median : 0,
+            .gb_per_s = gbps,
+            .roofline_pct = timed && r.variant->backend == Backend::cuda && roofline > 0 ? 100 * gbps / roofline : 0,
+            .threads = r.variant->backend == Backend::cpu ? halide_thread_count() : 0,
+            .note = r.note};
+}
+
+// The iteration row of a timed case in Google Benchmark's format, then its aggregates.
+void add_benchmark_rows(nlohmann::json &benchmarks, const BenchRow &row, const Stats &stats) {
+    const std::string name =
+        fmt::format("{}/{}/{}x{}x{}/{}", row.filter, row.variant, row.width, row.height, row.channels, row.params);
+    benchmarks.push_back({{"name", name},           {"run_name", name},
+                          {"run_type", "iteration"}, {"repetitions", row.samples},
+                          {"iterations", 1},         {"real_time", row.median_us},
+                          {"cpu_time", row.median_us}, {"time_unit", "us"},
+                          {"bytes_per_second", row.gb_per_s * 1e9}, {"min_us", row.min_us},
+                          {"max_us", row.max_us},    {"p25_us", row.p25_us},
+                          {"p75_us", row.p75_us},    {"roofline_pct", row.roofline_pct},
+                          {"backend", row.backend},  {"kind", row.kind},
+                          {"buffers", row.buffers},  {"threads", row.threads},
+                          {"status", to_string(row.status)}});
+    for (const auto &aggregate : aggregate_rows(name, stats)) benchmarks.push_back(aggregate);
+}
+
+std::string transfer_lines(const nlohmann::json &transfers) {
+    std::string lines;
+    for (auto &t : transfers) {
+        lines += fmt::format(
+            "transfers {}x{}x{} ({} bytes): host->device {:.1f} us pageable, {:.1f} us pinned; device->host {:.1f} us "
+            "pageable, {:.1f} us pinned\n",
+            t["width"].get<int>(), t["height"].get<int>(), t["channels"].get<int>(), t["bytes"].get<std::size_t>(),
+            1e3 * t["h2d_pageable_ms"].get<double>(), 1e3 * t["h2d_pinned_ms"].get<double>(),
+            1e3 * t["d2h_pageable_ms"].get<double>(), 1e3 * t["d2h_pinned_ms"].get<double>());
+    }
+    return lines;
+}
+
+// results.csv (the schema's writer), results.json (Google Benchmark's
+// format), table.txt, and the table on stdout.
+void write_results(const std::string &dir, const BenchOptions &o, const std::vector<Result> &results,
+                   const nlohmann::json &context) {
+    std::ofstream csv(dir + "/" + kRunResultsCsv);
+    csv << results_csv_header() << "\n";
+    nlohmann::json benchmarks = nlohmann::json::array();
+    std::string table = fmt::format("{:<9} {:<20} {:<5} {:<12} {:>11} {:>11} {:>8} {:>9} {:>8} {:>7}  {}\n", "filter",
+                                    "variant", "back", "kind", "size", "median us", "spread%", "GB/s", "roof%",
+                                    "samples", "status");
+    const double roofline = context["copy_roofline_gb_per_s"].get<double>();
+    for (const Result &r : results) {
+        const BenchRow row = row_of(r, roofline);
+        csv << to_csv_line(row) << "\n";
+        table += fmt::format("{:<9} {:<20} {:<5} {:<12} {:>11} {:>11.2f} {:>8.1f} {:>9.1f} {:>8.1f} {:>7}  {}\n",
+                             row.filter, row.variant, row.backend, row.kind,
+                             fmt::format("{}x{}x{}", row.width, row.height, row.channels), row.median_us,
+                             row.spread_pct, row.gb_per_s, row.roofline_pct, row.samples,
+                             row.status == Status::ok ? "ok" : std::string(to_string(row.status)) + ": " + row.note);
+        if (row.timed()) add_benchmark_rows(benchmarks, row, r.stats);
+    }
+    std::ofstream(dir + "/" + kRunResultsJson) << nlohmann::json{{"context", context}, {"benchmarks", benchmarks}}.dump(2)
+                                               << "\n";
+    const auto &start = context["gpu_clocks_start"], &end = context["gpu_clocks_end"];
+    const std::string footer =
+        cuda::gpu_info().available
+            ? fmt::format("GPU clocks: start SM {} / memory {} MHz, end SM {} / memory {} MHz; roofline {:.0f} GB/s\n",
+                          start["sm_mhz"].get<int>(), start["memory_mhz"].get<int>(), end["sm_mhz"].get<int>(),
+                          end["memory_mhz"].get<int>(), roofline)
+            : "";
+    const std::string transfers = transfer_lines(context["transfers"]);
+    std::ofstream(dir + "/table.txt") << o.command_line << "\n\n" << table << "\n" << transfers << footer;
+    fmt::print("\n{}\n{}{}results: {}/{}, {}, table.txt\n", table, transfers, footer, dir, kRunResultsCsv, kRunResultsJson);
+}
+
 }  // namespace
 
 std::string run_bench(const BenchOptions &o) {
@@ -164,7 +257,7 @@ std::string run_bench(const BenchOptions &o) {
             std::map<int, Image> validation_inputs;
             for (const Variant *v : chosen) {
                 const FilterInfo &f = filter_info(v->filter);
-                Result r{v, size, size, channels, params_for(f, o.params), "ok", "", {}, 0, 0};
+                Result r{v, size, size, channels, params_for(f, o.params), Status::ok, "", {}, 0, 0};
                 bench_say(o, "[{}/{}{}] {} {} {}x{}x{} {} ... ", done + 1, total, time_left(started, done, total), v->filter, v->name, size, size, channels,
                            format_params(r.params));
                 done++;
@@ -186,15 +279,15 @@ std::string run_bench(const BenchOptions &o) {
                     const Image output = run_variant(*v, checked, r.params);
                     const Comparison cmp = compare_to_reference(f, ref.second, output);
                     if (!cmp.equal) {
-                        r.status = "wrong";
+                        r.status = Status::wrong;
                         r.note = cmp.describe();
                     }
                     if (!cmp.equal && !v->computes_contract) {  // a peer's other function: timed, and said so
-                        r.status = "differs";
+                        r.status = Status::differs;
                         r.note = fmt::format("not the contract's function: {}; PSNR {:.1f} dB against the reference",
                                              cmp.describe(), psnr(ref.second, output));
                     }
-                    if (r.status == "wrong") {
+                    if (r.status == Status::wrong) {
                         // a wrong variant is reported, never timed
                     } else if (v->backend == Backend::cuda) {
                         r.stats = time_gpu(o, *v, input, out_size, r.params, r.buffers);
@@ -202,98 +295,25 @@ std::string run_bench(const BenchOptions &o) {
                         r.stats = time_cpu(o, *v, input, out_size, r.params, r.buffers);
                     }
                 });
-                if (r.status == "ok" || r.status == "differs") {
-                    bench_say(o, "{:.1f} us{}\n", r.stats.median, r.status == "ok" ? "" : " (" + r.note + ")");
+                if (r.status == Status::ok || r.status == Status::differs) {
+                    bench_say(o, "{:.1f} us{}\n", r.stats.median, r.status == Status::ok ? "" : " (" + r.note + ")");
                 } else {
-                    bench_say(o, "{}: {}\n", r.status, r.note);
+                    bench_say(o, "{}: {}\n", to_string(r.status), r.note);
                 }
                 results.push_back(r);
             }
         }
-    const cuda::Clocks clocks_end = gpu.available ? cuda::current_clocks() : cuda::Clocks{};
     // The pictures and histograms `filterlab report` shows (gallery.h).
     bench_say(o, "{}\n", write_gallery(dir, chosen, [&](const FilterInfo &f) { return params_for(f, o.params); },
                                      o.images_dir));
 
-    // Files: CSV, JSON in Google Benchmark's format, and the table.
-    std::ofstream csv(dir + "/results.csv");
-    csv << "filter,variant,backend,kind,width,height,channels,params,status,samples,buffers,median_us,min_us,"
-           "max_us,p25_us,p75_us,spread_pct,gb_per_s,roofline_pct,threads,note\n";
-    nlohmann::json benchmarks = nlohmann::json::array();
-    std::string table = fmt::format("{:<9} {:<20} {:<5} {:<12} {:>11} {:>11} {:>8} {:>9} {:>8} {:>7}  {}\n", "filter",
-                                    "variant", "back", "kind", "size", "median us", "spread%", "GB/s", "roof%",
-                                    "samples", "status");
-    for (const Result &r : results) {
-        const bool ok = r.status == "ok" || r.status == "differs";
-        const double gbps = ok ? r.bytes / (r.stats.median * 1e3) : 0;
-        const double roof = ok && r.variant->backend == Backend::cuda && roofline > 0 ? 100 * gbps / roofline : 0;
-        const double spread = ok ? 100 * (r.stats.p75 - r.stats.p25) / r.stats.median : 0;
-        const int threads = r.variant->backend == Backend::cpu ? halide_thread_count() : 0;
-        std::string note = r.note;
-        std::replace(note.begin(), note.end(), ',', ';');
-        csv << fmt::format("{},{},{},{},{},{},{},{},{},{},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{:.2f},{:.2f},{:.2f},{},{}\n",
-                           r.variant->filter, r.variant->name, to_string(r.variant->backend),
-                           to_string(r.variant->kind), r.width, r.height, r.channels, format_params(r.params),
-                           r.status, r.stats.samples, r.buffers, r.stats.median, r.stats.min, r.stats.max,
-                           r.stats.p25, r.stats.p75, spread, gbps, roof, threads, note);
-        table += fmt::format("{:<9} {:<20} {:<5} {:<12} {:>11} {:>11.2f} {:>8.1f} {:>9.1f} {:>8.1f} {:>7}  {}\n",
-                             r.variant->filter, r.variant->name, to_string(r.variant->backend),
-                             to_string(r.variant->kind), fmt::format("{}x{}x{}", r.width, r.height, r.channels),
-                             r.stats.median, spread, gbps, roof, r.stats.samples,
-                             r.status == "ok" ? "ok" : r.status + ": " + r.note);
-        if (!ok) continue;
-        const std::string name = fmt::format("{}/{}/{}x{}x{}/{}", r.variant->filter, r.variant->name, r.width,
-                                             r.height, r.channels, format_params(r.params));
-        benchmarks.push_back({{"name", name},
-                              {"run_name", name},
-                              {"run_type", "iteration"},
-                              {"repetitions", r.stats.samples},
-                              {"iterations", 1},
-                              {"real_time", r.stats.median},
-                              {"cpu_time", r.stats.median},
-                              {"time_unit", "us"},
-                              {"bytes_per_second", gbps * 1e9},
-                              {"min_us", r.stats.min},
-                              {"max_us", r.stats.max},
-                              {"p25_us", r.stats.p25},
-                              {"p75_us", r.stats.p75},
-                              {"roofline_pct", roof},
-                              {"backend", to_string(r.variant->backend)},
-                              {"kind", to_string(r.variant->kind)},
-                              {"buffers", r.buffers},
-                              {"threads", threads},
-                              {"status", r.status}});
-        for (const auto &row : aggregate_rows(name, r.stats)) benchmarks.push_back(row);
-    }
-    char host[256] = "";
-    gethostname(host, sizeof host - 1);
-    context["host_name"] = host;
-    context["command"] = o.command_line;
     context["format"] = kRunFormat;  // run_format.h: what `filterlab report` reads
     context["copy_roofline_gb_per_s"] = roofline;
-    context["gpu_clocks_start"] = {{"sm_mhz", clocks_start.sm_mhz}, {"memory_mhz", clocks_start.memory_mhz}};
-    context["gpu_clocks_end"] = {{"sm_mhz", clocks_end.sm_mhz}, {"memory_mhz", clocks_end.memory_mhz}};
     context["transfers"] = transfers;
     context["num_cpus"] = context["cpu"]["hardware_threads"];
     context["library_build_type"] = "release";
-    std::ofstream(dir + "/results.json") << nlohmann::json{{"context", context}, {"benchmarks", benchmarks}}.dump(2)
-                                         << "\n";
-    std::string transfer_table;
-    for (auto &t : transfers) {
-        transfer_table += fmt::format(
-            "transfers {}x{}x{} ({} bytes): host->device {:.1f} us pageable, {:.1f} us pinned; device->host {:.1f} us "
-            "pageable, {:.1f} us pinned\n",
-            t["width"].get<int>(), t["height"].get<int>(), t["channels"].get<int>(), t["bytes"].get<std::size_t>(),
-            1e3 * t["h2d_pageable_ms"].get<double>(), 1e3 * t["h2d_pinned_ms"].get<double>(),
-            1e3 * t["d2h_pageable_ms"].get<double>(), 1e3 * t["d2h_pinned_ms"].get<double>());
-    }
-    const std::string footer =
-        gpu.available ? fmt::format("GPU clocks: start SM {} / memory {} MHz, end SM {} / memory {} MHz; roofline {:.0f} GB/s\n",
-                                    clocks_start.sm_mhz, clocks_start.memory_mhz, clocks_end.sm_mhz,
-                                    clocks_end.memory_mhz, roofline)
-                      : "";
-    std::ofstream(dir + "/table.txt") << o.command_line << "\n\n" << table << "\n" << transfer_table << footer;
-    fmt::print("\n{}\n{}{}results: {}/results.csv, results.json, table.txt\n", table, transfer_table, footer, dir);
+    close_run_context(context, o, clocks_start);
+    write_results(dir, o, results, context);
     return run_dir.keep();
 }
 

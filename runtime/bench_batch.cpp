@@ -108,7 +108,7 @@ Stats time_to_interleaved(const BenchOptions &o, const std::vector<Image> &plana
     });
 }
 
-bool measured(const BatchResult &r) { return r.status == "ok" || r.status == "differs"; }
+bool measured(const BatchResult &r) { return r.status == Status::ok || r.status == Status::differs; }
 
 // One filter's share of a batch at one channel count: what its variants share.
 struct FilterBatch {
@@ -126,7 +126,7 @@ struct FilterBatch {
 // Checks the variant on the first image, then times it on the whole batch;
 // whatever stops it ends in the result's status.
 BatchResult measure(const BenchOptions &o, const Variant &v, FilterBatch &fb) {
-    BatchResult r{&v, fb.channels, fb.params, "ok", "", {}};
+    BatchResult r{&v, fb.channels, fb.params, Status::ok, "", {}};
     const Image &first = fb.inputs.front();
     run_case(v, fb.params, r.status, r.note, [&] {
         if (double(first.size()) * reference_work_per_sample(fb.filter, fb.params) > kBenchReferenceBudget) {
@@ -241,21 +241,15 @@ std::string run_bench_batch(const BenchOptions &o) {
                 if (measured(r)) {
                     bench_say(o, "kernels {:.2f} ms per batch{}{}\n", r.ms[Phase::kernel].median,
                                e2e.samples ? fmt::format(", pinned end to end {:.2f} ms", e2e.median) : "",
-                               r.status == "ok" ? "" : " (" + r.note + ")");
+                               r.status == Status::ok ? "" : " (" + r.note + ")");
                 } else {
-                    bench_say(o, "{}: {}\n", r.status, r.note);
+                    bench_say(o, "{}: {}\n", to_string(r.status), r.note);
                 }
                 results.push_back(r);
             }
         }
     }
-    const cuda::Clocks clocks_end = gpu.available ? cuda::current_clocks() : cuda::Clocks{};
-    char host[256] = "";
-    gethostname(host, sizeof host - 1);
-    context["host_name"] = host;
-    context["command"] = o.command_line;
-    context["gpu_clocks_start"] = {{"sm_mhz", clocks_start.sm_mhz}, {"memory_mhz", clocks_start.memory_mhz}};
-    context["gpu_clocks_end"] = {{"sm_mhz", clocks_end.sm_mhz}, {"memory_mhz", clocks_end.memory_mhz}};
+    close_run_context(context, o, clocks_start);
     write_batch_results(dir, o, batch, results, context);
     return run_dir.keep();
 }

@@ -8,6 +8,8 @@
 
 #include "error.h"
 
+#include <unistd.h>
+
 namespace filterlab {
 
 bool selected(const std::vector<std::string> &list, const std::string &value) {
@@ -78,6 +80,16 @@ std::string make_run_dir(const std::string &root) {
         const std::string dir = root + "/" + stamp + (i ? fmt::format("-{}", i) : "");
         if (std::filesystem::create_directory(dir)) return dir;  // false: exists, never overwritten
     }
+}
+
+void close_run_context(nlohmann::json &context, const BenchOptions &o, const cuda::Clocks &start) {
+    const cuda::Clocks end = cuda::gpu_info().available ? cuda::current_clocks() : cuda::Clocks{};
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    context["host_name"] = host;
+    context["command"] = o.command_line;
+    context["gpu_clocks_start"] = {{"sm_mhz", start.sm_mhz}, {"memory_mhz", start.memory_mhz}};
+    context["gpu_clocks_end"] = {{"sm_mhz", end.sm_mhz}, {"memory_mhz", end.memory_mhz}};
 }
 
 NewRunDir::NewRunDir(const std::string &root) : root_(root) {

@@ -13,7 +13,11 @@
 #include <cstdio>
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 #include "bench.h"
+#include "cuda_support.h"
+#include "results_schema.h"
 #include "error.h"
 #include "filters.h"
 #include "registry.h"
@@ -63,24 +67,29 @@ void bench_say(const BenchOptions &o, fmt::format_string<Args...> format, Args &
 
 // Runs one case's work and records how it ended in `status` and `note`: a
 // variant that cannot take the case (not usable here, parameters it does not
-// support, or work throwing std::invalid_argument) is "skipped"; a failure
-// (Error) is "error". Otherwise status and note are as the work left them.
+// support, or work throwing std::invalid_argument) is skipped; a failure
+// (Error) is error. Otherwise status and note are as the work left them.
 template <typename Work>
-void run_case(const Variant &v, const ParamValues &params, std::string &status, std::string &note, Work &&work) {
+void run_case(const Variant &v, const ParamValues &params, Status &status, std::string &note, Work &&work) {
     try {
         if (std::string why = v.why_unavailable(); !why.empty()) throw std::invalid_argument(why);
         if (std::string why = v.unsupported_reason(params); !why.empty()) throw std::invalid_argument(why);
         work();
     } catch (const std::invalid_argument &e) {
-        status = "skipped";
+        status = Status::skipped;
         note = e.what();
     } catch (const MachineError &) {
         throw;  // the machine is short, not the variant: the command ends
     } catch (const Error &e) {
-        status = "error";
+        status = Status::error;
         note = e.what();
     }
 }
+
+// The run's close, written once for bench and its batch mode, into the
+// context of its results: the host, the command, the GPU clocks at the start
+// (`start`, read before the first case) and now, at the end.
+void close_run_context(nlohmann::json &context, const BenchOptions &o, const cuda::Clocks &start);
 
 // A new run directory under `root` (see make_run_dir) that is removed again
 // unless the run completes, with `root` too when this run made it: a run that

@@ -71,7 +71,7 @@ std::string markdown_table(const std::vector<std::string> &header, const std::ve
     return s + "\n";
 }
 
-std::string untimed_cell(const BenchRow &r) { return r.status; }
+std::string untimed_cell(const BenchRow &r) { return to_string(r.status); }
 
 std::string time_cell(const View &v, const BenchRow &r) {
     if (!r.timed()) return untimed_cell(r);
@@ -79,7 +79,7 @@ std::string time_cell(const View &v, const BenchRow &r) {
     if (is_best(v, &r)) s = "**" + s + "**";
     if (const BenchRow *ref = reference_at(v, {r.width, r.height}); ref && ref != &r)
         s += " ×" + format_amount(ref->median_us / r.median_us);
-    return s + (r.status == "differs" ? " †" : "");
+    return s + (r.status == Status::differs ? " †" : "");
 }
 
 std::string throughput_cell(const View &v, const BenchRow &r) {
@@ -117,7 +117,7 @@ std::string tables_section(const View &v) {
     s += markdown_table(header, rates);
     bool differs = false;
     for (auto &[name, cells] : v.cell)
-        for (auto &[size, r] : cells) differs = differs || r->status == "differs";
+        for (auto &[size, r] : cells) differs = differs || r->status == Status::differs;
     if (differs) s += "† a peer that computes another function than the contract's (timed; see the run's notes).\n\n";
     if (!v.not_measured.empty()) s += "Not measured on this machine — " + by_reason(v.not_measured) + ".\n\n";
     return s;

@@ -102,7 +102,7 @@ std::vector<View> views_of(const Machine &m, const std::string &filter) {
         v.category[r.variant] = category_of(r);
         const Size s{r.width, r.height};
         if (std::find(v.sizes.begin(), v.sizes.end(), s) == v.sizes.end()) v.sizes.push_back(s);
-        if (r.status == "skipped") continue;
+        if (r.status == Status::skipped) continue;
         v.by_threads[r.variant][s][r.threads] = &r;
         const BenchRow *&c = v.cell[r.variant][s];
         if (!c || r.threads >= c->threads) c = &r;

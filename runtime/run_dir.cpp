@@ -10,51 +10,9 @@
 
 namespace filterlab {
 
-const char *const kResultsCsvHeader =
-    "filter,variant,backend,kind,width,height,channels,params,status,samples,buffers,median_us,min_us,max_us,p25_us,"
-    "p75_us,spread_pct,gb_per_s,roofline_pct,threads,note";
-
 namespace {
 
 namespace fs = std::filesystem;
-
-std::vector<std::string> split(const std::string &line, char sep) {
-    std::vector<std::string> fields;
-    std::stringstream s(line);
-    std::string field;
-    while (std::getline(s, field, sep)) fields.push_back(field);
-    if (!line.empty() && line.back() == sep) fields.push_back("");
-    return fields;
-}
-
-BenchRow parse_row(const std::string &line) {
-    auto f = split(line, ',');
-    constexpr std::size_t kColumns = 21;
-    if (f.size() < kColumns) throw Error(fmt::format("{} fields, expected {}", f.size(), kColumns));
-    for (std::size_t i = kColumns; i < f.size(); i++) f[kColumns - 1] += "," + f[i];  // the note, last, may hold commas
-    auto number = [&](int i) {
-        std::size_t used = 0;
-        double v = 0;
-        try {
-            v = std::stod(f[i], &used);
-        } catch (const std::exception &) {
-            used = 0;
-        }
-        if (used == 0 || used != f[i].size()) throw Error(fmt::format("column {}: '{}' is not a number", i + 1, f[i]));
-        return v;
-    };
-    BenchRow r;
-    r.filter = f[0], r.variant = f[1], r.backend = f[2], r.kind = f[3];
-    r.width = int(number(4)), r.height = int(number(5)), r.channels = int(number(6));
-    r.params = f[7], r.status = f[8];
-    r.samples = int(number(9)), r.buffers = int(number(10));
-    r.median_us = number(11), r.min_us = number(12), r.max_us = number(13), r.p25_us = number(14);
-    r.p75_us = number(15), r.spread_pct = number(16), r.gb_per_s = number(17), r.roofline_pct = number(18);
-    r.threads = int(number(19));
-    r.note = f[20];
-    if (r.timed() && !(r.median_us > 0)) throw Error("a timed result with no time");
-    return r;
-}
 
 nlohmann::json read_json(const fs::path &path, const std::string &dir) {
     std::ifstream in(path);
@@ -100,13 +58,13 @@ RunDir load_run_dir(const std::string &path) {
 
     std::ifstream in(dir / kRunResultsCsv);
     std::string line;
-    if (!std::getline(in, line) || line != kResultsCsvHeader) {
-        throw Error(path + "/results.csv: unexpected columns (expected " + kResultsCsvHeader + ")");
+    if (!std::getline(in, line) || line != results_csv_header()) {
+        throw Error(path + "/results.csv: unexpected columns (expected " + results_csv_header() + ")");
     }
     for (int number = 2; std::getline(in, line); number++) {
         if (line.empty()) continue;
         try {
-            run.rows.push_back(parse_row(line));
+            run.rows.push_back(parse_csv_line(line));
         } catch (const Error &e) {
             throw Error(fmt::format("{}/results.csv line {}: {}", path, number, e.what()));
         }

@@ -121,7 +121,7 @@ TEST_CASE("report: a small bench run becomes tables, pictures and plots that agr
             const BenchRow &r = *csv.at({name, size});
             const std::string &t = times[i][2 + column], &g = rates[i][2 + column];
             if (!r.timed()) {
-                CHECK(t == r.status);
+                CHECK(t == to_string(r.status));
                 continue;
             }
             CHECK(microseconds(t) == doctest::Approx(r.median_us).epsilon(0.001));
@@ -298,4 +298,30 @@ TEST_CASE("report: missing, partial and old run directories are refused with one
     expect_failure("bench --filter box --variant opencv_blur --threads 2", "no Halide CPU variant");
     expect_usage_error("report " + run.string(), "--out is required");
     CHECK(!fs::exists(work() / "never"));
+}
+
+TEST_CASE("results schema: one writer and one reader, every column and status round-trips") {
+    for (Status status : {Status::ok, Status::differs, Status::wrong, Status::error, Status::skipped}) {
+        BenchRow row{.filter = "box", .variant = "cpu_tiled", .backend = "cpu", .kind = "halide", .width = 48,
+                     .height = 32, .channels = 3, .params = "radius=2", .status = status, .samples = 20, .buffers = 4,
+                     .median_us = 12.5, .min_us = 11.25, .max_us = 14.125, .p25_us = 12, .p75_us = 13,
+                     .spread_pct = 8, .gb_per_s = 1.25, .roofline_pct = 0.5, .threads = 16,
+                     .note = "a note, with commas, kept"};
+        CAPTURE(to_string(status));
+        const BenchRow back = parse_csv_line(to_csv_line(row));
+        CHECK(back.status == status);
+        CHECK(back.filter == row.filter);
+        CHECK(back.params == row.params);
+        CHECK(back.width == 48);
+        CHECK(back.channels == 3);
+        CHECK(back.median_us == doctest::Approx(12.5));
+        CHECK(back.max_us == doctest::Approx(14.125));
+        CHECK(back.threads == 16);
+        CHECK(back.note == "a note; with commas; kept");
+    }
+    CHECK(results_csv_header().rfind("filter,variant,backend,kind,width,height,channels,params,status,", 0) == 0);
+    CHECK_THROWS_AS(parse_status("fine"), Error);
+    CHECK_THROWS_WITH_AS(parse_csv_line("box,cpu_tiled"), doctest::Contains("2 fields, expected 21"), Error);
+    BenchRow untimed{.status = Status::ok};  // timed, with no time
+    CHECK_THROWS_WITH_AS(parse_csv_line(to_csv_line(untimed)), doctest::Contains("no time"), Error);
 }

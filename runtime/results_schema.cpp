@@ -1,0 +1,144 @@
+#include "results_schema.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <sstream>
+#include <vector>
+
+#include "error.h"
+
+namespace filterlab {
+namespace {
+
+constexpr std::array<std::pair<Status, const char *>, 5> kStatusNames = {
+    {{Status::ok, "ok"}, {Status::differs, "differs"}, {Status::wrong, "wrong"}, {Status::error, "error"},
+     {Status::skipped, "skipped"}}};
+
+// A column: its name, how a row's field is written, and how it is read back.
+struct Column {
+    const char *name;
+    std::function<std::string(const BenchRow &)> write;
+    std::function<void(BenchRow &, const std::string &)> read;
+};
+
+double number(const std::string &text) {
+    std::size_t used = 0;
+    double v = 0;
+    try {
+        v = std::stod(text, &used);
+    } catch (const std::exception &) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size()) throw Error(fmt::format("'{}' is not a number", text));
+    return v;
+}
+
+Column text(const char *name, std::string BenchRow::*field) {
+    return {name, [field](const BenchRow &r) { return r.*field; },
+            [field](BenchRow &r, const std::string &s) { r.*field = s; }};
+}
+
+Column integer(const char *name, int BenchRow::*field) {
+    return {name, [field](const BenchRow &r) { return std::to_string(r.*field); },
+            [field](BenchRow &r, const std::string &s) { r.*field = static_cast<int>(number(s)); }};
+}
+
+Column real(const char *name, double BenchRow::*field, int decimals) {
+    return {name, [field, decimals](const BenchRow &r) { return fmt::format("{:.{}f}", r.*field, decimals); },
+            [field](BenchRow &r, const std::string &s) { r.*field = number(s); }};
+}
+
+// The columns, in order: the one owner of results.csv's layout.
+const std::vector<Column> &columns() {
+    static const std::vector<Column> all = {
+        text("filter", &BenchRow::filter),
+        text("variant", &BenchRow::variant),
+        text("backend", &BenchRow::backend),
+        text("kind", &BenchRow::kind),
+        integer("width", &BenchRow::width),
+        integer("height", &BenchRow::height),
+        integer("channels", &BenchRow::channels),
+        text("params", &BenchRow::params),
+        {"status", [](const BenchRow &r) { return std::string(to_string(r.status)); },
+         [](BenchRow &r, const std::string &s) { r.status = parse_status(s); }},
+        integer("samples", &BenchRow::samples),
+        integer("buffers", &BenchRow::buffers),
+        real("median_us", &BenchRow::median_us, 3),
+        real("min_us", &BenchRow::min_us, 3),
+        real("max_us", &BenchRow::max_us, 3),
+        real("p25_us", &BenchRow::p25_us, 3),
+        real("p75_us", &BenchRow::p75_us, 3),
+        real("spread_pct", &BenchRow::spread_pct, 2),
+        real("gb_per_s", &BenchRow::gb_per_s, 2),
+        real("roofline_pct", &BenchRow::roofline_pct, 2),
+        integer("threads", &BenchRow::threads),
+        // Last, so that a note holding commas written by an older writer still reads.
+        {"note",
+         [](const BenchRow &r) {
+             std::string note = r.note;
+             std::replace(note.begin(), note.end(), ',', ';');
+             return note;
+         },
+         [](BenchRow &r, const std::string &s) { r.note = s; }},
+    };
+    return all;
+}
+
+std::vector<std::string> split(const std::string &line) {
+    std::vector<std::string> fields;
+    std::stringstream s(line);
+    for (std::string field; std::getline(s, field, ',');) fields.push_back(field);
+    if (!line.empty() && line.back() == ',') fields.push_back("");
+    return fields;
+}
+
+}  // namespace
+
+const char *to_string(Status status) {
+    for (auto &[s, name] : kStatusNames)
+        if (s == status) return name;
+    return "?";
+}
+
+Status parse_status(std::string_view text) {
+    for (auto &[s, name] : kStatusNames)
+        if (text == name) return s;
+    throw Error(fmt::format("'{}' is not a status (ok, differs, wrong, error, skipped)", text));
+}
+
+const std::string &results_csv_header() {
+    static const std::string header = [] {
+        std::string h;
+        for (const Column &c : columns()) h += (h.empty() ? "" : ",") + std::string(c.name);
+        return h;
+    }();
+    return header;
+}
+
+std::string to_csv_line(const BenchRow &row) {
+    std::string line;
+    for (const Column &c : columns()) line += (line.empty() ? "" : ",") + c.write(row);
+    return line;
+}
+
+BenchRow parse_csv_line(const std::string &line) {
+    std::vector<std::string> f = split(line);
+    const std::size_t n = columns().size();
+    if (f.size() < n) throw Error(fmt::format("{} fields, expected {}", f.size(), n));
+    for (std::size_t i = n; i < f.size(); i++) f[n - 1] += "," + f[i];  // the note, last
+    BenchRow row;
+    for (std::size_t i = 0; i < n; i++) {
+        try {
+            columns()[i].read(row, f[i]);
+        } catch (const Error &e) {
+            throw Error(fmt::format("column {} ({}): {}", i + 1, columns()[i].name, e.what()));
+        }
+    }
+    if (row.timed() && !(row.median_us > 0)) throw Error("a timed result with no time");
+    return row;
+}
+
+}  // namespace filterlab
