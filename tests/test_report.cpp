@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "cli_runner.h"
+#include "error.h"
 #include "image_io.h"
 #include "noise.h"
 #include "reference.h"
