@@ -49,13 +49,20 @@ namespace {
 
 int as_int(const ParamValues &p, const char *name) { return static_cast<int>(p.at(name)); }
 
+// Functions, not constants: the filters are made during static
+// initialisation (variants register themselves), before namespace-scope
+// objects of this file would be.
+
 // sigma > 0 in the contract; below 1e-3, 2 sigma^2 may underflow, so the suite
 // refuses it (the weights are [0, 0, 256, 0, 0] long before).
-const ParamDef kSigma{.name = "sigma", .default_value = 1.0, .min = 1e-3, .max = 1000, .integer = false,
-                      .help = "standard deviation of the weights"};
-const std::vector<ParamValues> kSigmaChecks = {{{"sigma", 1.0}}, {{"sigma", 0.6}}, {{"sigma", 2.5}}};
-const GalleryNoise kSmoothingNoise{.kind = "gaussian", .amount = 20,
-                                   .why = "additive Gaussian noise, which smoothing reduces"};
+ParamDef sigma_param() {
+    return {.name = "sigma", .default_value = 1.0, .min = 1e-3, .max = 1000, .integer = false,
+            .help = "standard deviation of the weights"};
+}
+std::vector<ParamValues> sigma_checks() { return {{{"sigma", 1.0}}, {{"sigma", 0.6}}, {{"sigma", 2.5}}}; }
+GalleryNoise smoothing_noise() {
+    return {.kind = "gaussian", .amount = 20, .why = "additive Gaussian noise, which smoothing reduces"};
+}
 
 FilterInfo box() {
     std::vector<ParamValues> radii;  // every radius of the contract: each may be its own kernel instance
@@ -72,7 +79,7 @@ FilterInfo box() {
                 return r <= 2 || r == 5 || r == 15;
             },
             .work_per_sample = [](const ParamValues &p) { return std::pow(2 * p.at("radius") + 1, 2); },
-            .gallery_noise = kSmoothingNoise};
+            .gallery_noise = smoothing_noise()};
 }
 
 FilterInfo median() {
@@ -89,11 +96,11 @@ FilterInfo median() {
 FilterInfo gaussian() {
     return {.name = "gaussian",
             .summary = "5x5 Gaussian in 8.8 fixed point",
-            .params = {kSigma},
+            .params = {sigma_param()},
             .reference = [](const Image &in, const ParamValues &p) { return reference::gaussian(in, p.at("sigma")); },
-            .check_params = kSigmaChecks,
+            .check_params = sigma_checks(),
             .work_per_sample = [](const ParamValues &) { return 25.0; },
-            .gallery_noise = kSmoothingNoise};
+            .gallery_noise = smoothing_noise()};
 }
 
 FilterInfo maxpool() {
@@ -113,15 +120,15 @@ FilterInfo maxpool() {
 FilterInfo gaussian_maxpool() {
     return {.name = "gaussian_maxpool",
             .summary = "gaussian (5x5, fixed point) then 2x2 max pooling",
-            .params = {kSigma},
+            .params = {sigma_param()},
             .output_size = half_size,
             .min_side = 2,
             .reference = [](const Image &in, const ParamValues &p) {
                 return reference::maxpool(reference::gaussian(in, p.at("sigma")));
             },
-            .check_params = kSigmaChecks,
+            .check_params = sigma_checks(),
             .work_per_sample = [](const ParamValues &) { return 25.0; },
-            .gallery_noise = kSmoothingNoise};
+            .gallery_noise = smoothing_noise()};
 }
 
 FilterInfo nlmeans() {

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <functional>
-#include <sstream>
 #include <vector>
 
 #include "error.h"
@@ -87,11 +86,14 @@ const std::vector<Column> &columns() {
     return all;
 }
 
+// Every field, empty ones included (",," and a trailing ',').
 std::vector<std::string> split(const std::string &line) {
     std::vector<std::string> fields;
-    std::stringstream s(line);
-    for (std::string field; std::getline(s, field, ',');) fields.push_back(field);
-    if (!line.empty() && line.back() == ',') fields.push_back("");
+    std::size_t start = 0;
+    for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1) {
+        fields.push_back(line.substr(start, comma - start));
+    }
+    fields.push_back(line.substr(start));
     return fields;
 }
 
@@ -112,7 +114,7 @@ Status parse_status(std::string_view text) {
 const std::string &results_csv_header() {
     static const std::string header = [] {
         std::string h;
-        for (const Column &c : columns()) h += (h.empty() ? "" : ",") + std::string(c.name);
+        for (std::size_t i = 0; i < columns().size(); i++) h += (i ? "," : "") + std::string(columns()[i].name);
         return h;
     }();
     return header;
@@ -120,7 +122,7 @@ const std::string &results_csv_header() {
 
 std::string to_csv_line(const BenchRow &row) {
     std::string line;
-    for (const Column &c : columns()) line += (line.empty() ? "" : ",") + c.write(row);
+    for (std::size_t i = 0; i < columns().size(); i++) line += (i ? "," : "") + columns()[i].write(row);
     return line;
 }
 
