@@ -207,6 +207,73 @@ void write_results(const std::string &dir, const BenchOptions &o, const std::vec
     fmt::print("\n{}\n{}{}results: {}/{}, {}, table.txt\n", table, transfers, footer, dir, kRunResultsCsv, kRunResultsJson);
 }
 
+// What the cases of one size and channel count share: the smaller inputs
+// checked where the reference would be too slow, and the last reference per
+// filter (it depends on the filter and its parameters only).
+struct CaseCache {
+    std::map<int, Image> validation_inputs;
+    std::map<std::string, std::pair<ParamValues, Image>> references;
+};
+
+// One variant at one size: checked against the reference (a wrong variant is
+// reported, never timed; a peer's other function is timed and said so), then
+// timed.
+Result measure_case(const BenchOptions &o, const Variant &v, const Image &input, CaseCache &cache) {
+    const FilterInfo &f = filter_info(v.filter);
+    Result r{&v, input.width(), input.height(), input.channels(), params_for(f, o.params), Status::ok, "", {}, 0, 0};
+    bench_say(o, "{} {} {}x{}x{} {} ... ", v.filter, v.name, r.width, r.height, r.channels, format_params(r.params));
+    const auto out_size = f.output_size(r.width, r.height);
+    r.bytes = double(input.size()) + double(out_size.first) * out_size.second * r.channels;
+    run_case(v, r.params, r.status, r.note, [&] {
+        // The reference is the oracle of every timed result. Where it would take
+        // too long at this size, the variant is checked on a smaller image of the
+        // same channels (validation_input), and the note says so.
+        const Image &checked = validation_input(f, r.params, input, cache.validation_inputs);
+        if (checked.width() != input.width()) {
+            r.note = fmt::format("checked at {}x{} (the reference would take too long at this size)", checked.width(),
+                                 checked.height());
+        }
+        auto &ref = cache.references[v.filter];
+        if (ref.second.size() == 0 || ref.first != r.params) ref = {r.params, f.reference(checked, r.params)};
+        const Image output = run_variant(v, checked, r.params);
+        const Comparison cmp = compare_to_reference(f, ref.second, output);
+        if (!cmp.equal) {
+            r.status = v.computes_contract ? Status::wrong : Status::differs;
+            r.note = v.computes_contract ? cmp.describe()
+                                         : fmt::format("not the contract's function: {}; PSNR {:.1f} dB against the "
+                                                       "reference",
+                                                       cmp.describe(), psnr(ref.second, output));
+        }
+        if (r.status == Status::wrong) return;  // reported, never timed
+        r.stats = v.backend == Backend::cuda ? time_gpu(o, v, input, out_size, r.params, r.buffers)
+                                             : time_cpu(o, v, input, out_size, r.params, r.buffers);
+    });
+    if (r.status == Status::ok || r.status == Status::differs) {
+        bench_say(o, "{:.1f} us{}\n", r.stats.median, r.status == Status::ok ? "" : " (" + r.note + ")");
+    } else {
+        bench_say(o, "{}: {}\n", to_string(r.status), r.note);
+    }
+    return r;
+}
+
+// The run's opening lines, and the copy roofline (GB/s; 0 without a GPU).
+double measure_roofline(const BenchOptions &o, const cuda::Clocks &clocks_start) {
+    const auto &gpu = cuda::gpu_info();
+    double roofline = 0;
+    if (gpu.available) {
+        roofline = cuda::copy_bandwidth_gbps(std::size_t(1) << 30, 20);
+        bench_say(o, "GPU {} ({} SMs, L2 {} MiB), clocks SM {} MHz / memory {} MHz\n", gpu.name, gpu.sm_count,
+                  gpu.l2_bytes >> 20, clocks_start.sm_mhz, clocks_start.memory_mhz);
+        bench_say(o, "copy roofline (1 GiB cudaMemcpy device to device, read + write): {:.0f} GB/s\n", roofline);
+    } else {
+        bench_say(o, "no GPU ({}): CUDA variants skipped\n", gpu.why_not);
+    }
+    bench_say(o, "CPU {}, {} Halide threads; commit {}\n", cpu_model(), halide_thread_count(), build_commit());
+    for (const PluginStatus &p : load_plugins()) bench_say(o, "peer plugin {}: {}\n", p.name, p.detail);
+    if (load_plugins().empty()) bench_say(o, "no peer plugins built (OpenCV absent at build time)\n");
+    return roofline;
+}
+
 }  // namespace
 
 std::string run_bench(const BenchOptions &o) {
@@ -225,19 +292,7 @@ std::string run_bench(const BenchOptions &o) {
     nlohmann::json context = machine_facts();
     const auto &gpu = cuda::gpu_info();
     const cuda::Clocks clocks_start = gpu.available ? cuda::current_clocks() : cuda::Clocks{};
-    double roofline = 0;
-    if (gpu.available) {
-        roofline = cuda::copy_bandwidth_gbps(std::size_t(1) << 30, 20);
-        bench_say(o, "GPU {} ({} SMs, L2 {} MiB), clocks SM {} MHz / memory {} MHz\n", gpu.name, gpu.sm_count,
-                   gpu.l2_bytes >> 20, clocks_start.sm_mhz, clocks_start.memory_mhz);
-        bench_say(o, "copy roofline (1 GiB cudaMemcpy device to device, read + write): {:.0f} GB/s\n", roofline);
-    } else {
-        bench_say(o, "no GPU ({}): CUDA variants skipped\n", gpu.why_not);
-    }
-    bench_say(o, "CPU {}, {} Halide threads; commit {}\n", cpu_model(), halide_thread_count(), build_commit());
-    for (const PluginStatus &p : load_plugins()) bench_say(o, "peer plugin {}: {}\n", p.name, p.detail);
-    if (load_plugins().empty()) bench_say(o, "no peer plugins built (OpenCV absent at build time)\n");
-
+    const double roofline = measure_roofline(o, clocks_start);
     std::vector<Result> results;
     nlohmann::json transfers = nlohmann::json::array();
     std::size_t total = 0, done = 0;
@@ -253,54 +308,11 @@ std::string run_bench(const BenchOptions &o) {
                                      {"d2h_pageable_ms", t.d2h_pageable}, {"h2d_pinned_ms", t.h2d_pinned},
                                      {"d2h_pinned_ms", t.d2h_pinned}});
             }
-            std::map<std::string, std::pair<ParamValues, Image>> references;
-            std::map<int, Image> validation_inputs;
+            CaseCache cache;
             for (const Variant *v : chosen) {
-                const FilterInfo &f = filter_info(v->filter);
-                Result r{v, size, size, channels, params_for(f, o.params), Status::ok, "", {}, 0, 0};
-                bench_say(o, "[{}/{}{}] {} {} {}x{}x{} {} ... ", done + 1, total, time_left(started, done, total), v->filter, v->name, size, size, channels,
-                           format_params(r.params));
+                bench_say(o, "[{}/{}{}] ", done + 1, total, time_left(started, done, total));
                 done++;
-                const auto out_size = f.output_size(size, size);
-                r.bytes = double(input.size()) + double(out_size.first) * out_size.second * channels;
-                run_case(*v, r.params, r.status, r.note, [&] {
-                    // The reference is the oracle of every timed result. Where it would take
-                    // too long at this size, the variant is checked on a smaller image of the
-                    // same channels (validation_input), and the note says so.
-                    const Image &checked = validation_input(f, r.params, input, validation_inputs);
-                    if (checked.width() != input.width()) {
-                        r.note = fmt::format("checked at {}x{} (the reference would take too long at this size)",
-                                             checked.width(), checked.height());
-                    }
-                    // Within one size and channel count, `checked` depends on the filter and
-                    // its parameters only: so does its reference.
-                    auto &ref = references[v->filter];
-                    if (ref.second.size() == 0 || ref.first != r.params) ref = {r.params, f.reference(checked, r.params)};
-                    const Image output = run_variant(*v, checked, r.params);
-                    const Comparison cmp = compare_to_reference(f, ref.second, output);
-                    if (!cmp.equal) {
-                        r.status = Status::wrong;
-                        r.note = cmp.describe();
-                    }
-                    if (!cmp.equal && !v->computes_contract) {  // a peer's other function: timed, and said so
-                        r.status = Status::differs;
-                        r.note = fmt::format("not the contract's function: {}; PSNR {:.1f} dB against the reference",
-                                             cmp.describe(), psnr(ref.second, output));
-                    }
-                    if (r.status == Status::wrong) {
-                        // a wrong variant is reported, never timed
-                    } else if (v->backend == Backend::cuda) {
-                        r.stats = time_gpu(o, *v, input, out_size, r.params, r.buffers);
-                    } else {
-                        r.stats = time_cpu(o, *v, input, out_size, r.params, r.buffers);
-                    }
-                });
-                if (r.status == Status::ok || r.status == Status::differs) {
-                    bench_say(o, "{:.1f} us{}\n", r.stats.median, r.status == Status::ok ? "" : " (" + r.note + ")");
-                } else {
-                    bench_say(o, "{}: {}\n", to_string(r.status), r.note);
-                }
-                results.push_back(r);
+                results.push_back(measure_case(o, *v, input, cache));
             }
         }
     // The pictures and histograms `filterlab report` shows (gallery.h).
