@@ -11,6 +11,7 @@
 #include <string>
 
 #include "check.h"
+#include "plugins.h"
 #include "cuda_support.h"
 #include "registry.h"
 #include "test_paths.h"
@@ -54,6 +55,7 @@ int main(int argc, char **argv) {
         std::cout << "SKIPPED: CUDA variants not run: no GPU (" << cuda::gpu_info().why_not << ")\n";
         return 77;
     }
+    load_plugins();  // the peers, as the CLI loads them
     context.applyCommandLine(argc, argv);
     return context.run();
 }

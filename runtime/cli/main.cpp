@@ -17,6 +17,7 @@
 #include "filters.h"
 #include "image.h"
 #include "numbers.h"
+#include "plugins.h"
 #include "report.h"
 #include "temp_files.h"
 
@@ -56,6 +57,7 @@ std::string command_line_of(int argc, char **argv) {
 int main(int argc, char **argv) {
     using namespace filterlab::cli;
     filterlab::install_signal_cleanup();
+    filterlab::load_plugins();  // the registry's peers, before anything reads it
     CLI::App app{"FilterLab: Halide schedules and handwritten CUDA kernels for image filters, side by side"};
     app.require_subcommand(1);
     app.set_help_all_flag("--help-all", "Print help for every verb");

@@ -1,5 +1,5 @@
-// Optional peers built as plugins: shared libraries that the registry loads at
-// start-up, so that a binary runs (and says so) where a peer's libraries are
+// Optional peers built as plugins: shared libraries that main loads at
+// start-up (load_plugins) before using the registry, so that a binary runs (and says so) where a peer's libraries are
 // missing, as OpenCV is on the GPU machine. A plugin exports
 //
 //     extern "C" void filterlab_plugin_variants(std::vector<filterlab::Variant> *variants,
@@ -36,7 +36,8 @@ namespace filterlab {
 
 inline std::size_t plugin_abi() { return sizeof(Variant) * 100 + kPluginAbiRevision; }
 
-// Loads the plugins once (all_variants() calls it) and reports on each one.
+// Loads the plugins once (main calls it first; later calls return the same
+// report) and reports on each one.
 const std::vector<PluginStatus> &load_plugins();
 
 }  // namespace filterlab

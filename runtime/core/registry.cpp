@@ -8,7 +8,6 @@
 
 #include "cuda_support.h"
 #include "error.h"
-#include "plugins.h"
 
 namespace filterlab {
 
@@ -126,10 +125,7 @@ bool is_registered(const std::string &filter, const std::string &name) {
                        [&](const Variant &v) { return v.filter == filter && v.name == name; });
 }
 
-const std::vector<Variant> &all_variants() {
-    load_plugins();
-    return registry();
-}
+const std::vector<Variant> &all_variants() { return registry(); }
 
 const Variant &find_variant(const std::string &filter, const std::string &name) {
     filter_info(filter);  // an unknown filter gets its own message

@@ -61,8 +61,11 @@ struct Variant {
 };
 
 void register_variant(Variant variant);  // a name registered twice is a programming error: aborts
-bool is_registered(const std::string &filter, const std::string &name);  // without loading plugins
-const std::vector<Variant> &all_variants();  // ordered by filter, then registration order
+bool is_registered(const std::string &filter, const std::string &name);
+// Ordered by filter, then registration order. The registry is a leaf: it holds
+// what was registered; loading the plugins (plugins.h) is the caller's job,
+// done once at the start of main.
+const std::vector<Variant> &all_variants();
 const Variant &find_variant(const std::string &filter, const std::string &name);  // throws Error
 
 struct VariantRegistration {
