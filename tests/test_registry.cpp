@@ -59,7 +59,7 @@ TEST_CASE("parameter support specs") {
     const Variant &v = find_variant("box", "cuda_register_rows");
     CHECK(v.unsupported_reason({{"radius", 1}}).empty());
     CHECK(v.unsupported_reason({{"radius", 2}}).find("radius in {1}") != std::string::npos);
-    CHECK(v.params_json()["radius"] == nlohmann::json::array({1}));
+    CHECK(v.params_json()["radius"]["values"] == nlohmann::json::array({1}));
 }
 
 TEST_CASE("parameters are parsed and validated against the contract") {

@@ -117,7 +117,7 @@ const Image &validation_input(const FilterInfo &f, const ParamValues &params, co
 // A result as the schema's row: its throughput, share of the roofline and
 // spread computed once, here.
 BenchRow row_of(const Result &r, double roofline) {
-    const bool timed = r.status == Status::ok || r.status == Status::differs;
+    const bool timed = is_timed(r.status);
     const double gbps = timed ? r.bytes / (r.stats.median * 1e3) : 0;
     return {.filter = r.variant->filter,
             .variant = r.variant->name,
@@ -248,7 +248,7 @@ Result measure_case(const BenchOptions &o, const Variant &v, const Image &input,
         r.stats = v.backend == Backend::cuda ? time_gpu(o, v, input, out_size, r.params, r.buffers)
                                              : time_cpu(o, v, input, out_size, r.params, r.buffers);
     });
-    if (r.status == Status::ok || r.status == Status::differs) {
+    if (is_timed(r.status)) {
         bench_say(o, "{:.1f} us{}\n", r.stats.median, r.status == Status::ok ? "" : " (" + r.note + ")");
     } else {
         bench_say(o, "{}: {}\n", to_string(r.status), r.note);

@@ -108,7 +108,7 @@ Stats time_to_interleaved(const BenchOptions &o, const std::vector<Image> &plana
     });
 }
 
-bool measured(const BatchResult &r) { return r.status == Status::ok || r.status == Status::differs; }
+bool measured(const BatchResult &r) { return is_timed(r.status); }
 
 // One filter's share of a batch at one channel count: what its variants share.
 struct FilterBatch {

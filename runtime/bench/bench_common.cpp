@@ -31,13 +31,6 @@ Stats summarise(std::vector<double> samples) {
     return {static_cast<int>(samples.size()), at(0.5), samples.front(), samples.back(), at(0.25), at(0.75), mean, stddev};
 }
 
-std::string time_left(std::chrono::steady_clock::time_point start, std::size_t done, std::size_t total) {
-    if (done == 0 || done >= total) return "";
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const int left = static_cast<int>(elapsed / done * (total - done) + 0.5);
-    return fmt::format(", {}:{:02d} left", left / 60, left % 60);
-}
-
 void check_common_options(const BenchOptions &o) {
     for (auto &f : o.filters) filter_info(f);
     for (int c : o.channels)

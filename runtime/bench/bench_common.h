@@ -17,6 +17,7 @@
 
 #include "bench.h"
 #include "cuda_support.h"
+#include "progress.h"
 #include "results_schema.h"
 #include "error.h"
 #include "filters.h"
@@ -53,10 +54,6 @@ Stats repeat(const BenchOptions &o, Sample &&sample) {
     }
     return summarise(times);
 }
-
-// ", 3:05 left" after `done` of `total` cases begun `start`; empty before
-// the first is done.
-std::string time_left(std::chrono::steady_clock::time_point start, std::size_t done, std::size_t total);
 
 // Progress and notices of a bench run: standard error (standard output holds
 // the results), nothing with --quiet.

@@ -221,6 +221,12 @@ std::vector<VariantResult> run_check(const CheckOptions &options, std::ostream &
     return results;
 }
 
+CheckTotals totals(const std::vector<VariantResult> &results) {
+    CheckTotals t;
+    for (const VariantResult &r : results) t.passed += r.passed, t.failed += r.failed, t.skipped += r.skipped, t.differs += r.differs;
+    return t;
+}
+
 std::string VariantResult::verdict() const {
     if (failed) return "FAIL";
     if (differs) return fmt::format("DIFFERS from the contract in {} cases (peer)", differs);

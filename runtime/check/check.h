@@ -52,6 +52,13 @@ std::vector<CheckCase> check_cases(const FilterInfo &filter, const CheckOptions 
 // unwritten sample cannot match by chance.
 std::vector<VariantResult> run_check(const CheckOptions &options, std::ostream &log);
 
+// The counts over all variants (variant x case), for the summary line and
+// the machine-readable reports.
+struct CheckTotals {
+    int passed = 0, failed = 0, skipped = 0, differs = 0;
+};
+CheckTotals totals(const std::vector<VariantResult> &results);
+
 // The summary table.
 void print_check_table(const std::vector<VariantResult> &results, std::ostream &out);
 

@@ -28,7 +28,6 @@ std::string xml_escaped(const std::string &text) {
 
 nlohmann::json check_json(const std::vector<VariantResult> &results) {
     nlohmann::json variants = nlohmann::json::array();
-    int passed = 0, failed = 0, skipped = 0, differs = 0;
     for (const VariantResult &r : results) {
         const Variant &v = *r.variant;
         variants.push_back({{"filter", v.filter},
@@ -44,13 +43,13 @@ nlohmann::json check_json(const std::vector<VariantResult> &results) {
                             {"seconds", r.seconds},
                             {"skip_reason", r.skip_reason.empty() ? nlohmann::json() : nlohmann::json(r.skip_reason)},
                             {"failures", r.failures}});
-        passed += r.passed, failed += r.failed, skipped += r.skipped, differs += r.differs;
     }
+    const CheckTotals t = totals(results);
     return {{"format_version", kCheckJsonFormat},
-            {"passed", passed},
-            {"failed", failed},
-            {"skipped", skipped},
-            {"differs", differs},
+            {"passed", t.passed},
+            {"failed", t.failed},
+            {"skipped", t.skipped},
+            {"differs", t.differs},
             {"variants", variants}};
 }
 

@@ -47,34 +47,6 @@ namespace {
 
 constexpr int kListJsonFormat = 1;
 
-// A parameter value as JSON: integers as integers.
-nlohmann::json number(const ParamDef &def, double value) {
-    return def.integer ? nlohmann::json(static_cast<long long>(value)) : nlohmann::json(value);
-}
-
-// What a variant takes of each parameter: its default, and the values or
-// range it supports (its own restriction, else the contract's domain).
-nlohmann::json variant_params_json(const Variant &v) {
-    nlohmann::json params = nlohmann::json::object();
-    for (const ParamDef &def : filter_info(v.filter).params) {
-        nlohmann::json p = {{"default", number(def, def.default_value)}, {"integer", def.integer}};
-        auto s = std::find_if(v.supports.begin(), v.supports.end(), [&](auto &x) { return x.name == def.name; });
-        const std::vector<double> *values = s != v.supports.end() && !s->values.empty() ? &s->values
-                                            : s == v.supports.end() && !def.allowed.empty() ? &def.allowed
-                                                                                              : nullptr;
-        if (values) {
-            p["values"] = nlohmann::json::array();
-            for (double x : *values) p["values"].push_back(number(def, x));
-        } else {
-            p["min"] = number(def, s != v.supports.end() ? s->min : def.min);
-            p["max"] = number(def, s != v.supports.end() ? s->max : def.max);
-            p["min_exclusive"] = s == v.supports.end() && def.min_exclusive;
-        }
-        params[def.name] = p;
-    }
-    return params;
-}
-
 nlohmann::json variant_json(const Variant &v) {
     const std::string why = v.why_unavailable();
     return {{"filter", v.filter},
@@ -85,7 +57,7 @@ nlohmann::json variant_json(const Variant &v) {
             {"tolerance", filter_info(v.filter).tolerance()},
             {"available", why.empty()},
             {"why_unavailable", why.empty() ? nlohmann::json() : nlohmann::json(why)},
-            {"params", variant_params_json(v)}};
+            {"params", v.params_json()}};
 }
 
 }  // namespace
@@ -238,17 +210,16 @@ int check_variants(const CheckOptionsCli &options) {
     const auto results = run_check(check, log);
     if (results.empty()) throw Error("no variant matches");
     if (!options.junit.empty()) write_file_atomically(options.junit, check_junit_xml(results));
-    int failed = 0, passed = 0, skipped = 0, differs = 0;
-    for (auto &r : results) failed += r.failed, passed += r.passed, skipped += r.skipped, differs += r.differs;
+    const CheckTotals t = totals(results);
     if (options.json) {
         std::cout << check_json(results).dump(2) << "\n";
     } else {
         std::cout << "\n";
         print_check_table(results, std::cout);
-        fmt::print("\n{} passed, {} failed, {} skipped (variant x case)", passed, failed, skipped);
-        fmt::print("{}\n", differs ? fmt::format("; {} where a peer computes another function", differs) : "");
+        fmt::print("\n{} passed, {} failed, {} skipped (variant x case)", t.passed, t.failed, t.skipped);
+        fmt::print("{}\n", t.differs ? fmt::format("; {} where a peer computes another function", t.differs) : "");
     }
-    return failed ? kExitFailure : kExitOk;
+    return t.failed ? kExitFailure : kExitOk;
 }
 
 int show_info(bool json) {

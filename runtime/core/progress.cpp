@@ -7,6 +7,13 @@
 
 namespace filterlab {
 
+std::string time_left(std::chrono::steady_clock::time_point start, std::size_t done, std::size_t total) {
+    if (done == 0 || done >= total) return "";
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const int left = static_cast<int>(elapsed / done * (total - done) + 0.5);
+    return fmt::format(", {}:{:02d} left", left / 60, left % 60);
+}
+
 Progress::Progress(std::string what, std::size_t total, bool quiet)
     : what_(std::move(what)), total_(total), enabled_(!quiet && total > 0 && ::isatty(2)),
       start_(std::chrono::steady_clock::now()) {}
@@ -29,12 +36,10 @@ void Progress::draw() {
     if (!enabled_) return;
     constexpr int kWidth = 24;
     const double fraction = total_ ? static_cast<double>(done_) / total_ : 1.0;
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    const int left = done_ ? static_cast<int>(elapsed / done_ * (total_ - done_) + 0.5) : -1;
     const int filled = static_cast<int>(fraction * kWidth);
     const std::string bar = std::string(filled, '#') + std::string(kWidth - filled, '.');
-    const std::string eta = left < 0 ? "" : fmt::format(", {}:{:02d} left", left / 60, left % 60);
-    fmt::print(stderr, "\r\033[K{} [{}] {}/{} ({:.0f}%){}", what_, bar, done_, total_, 100 * fraction, eta);
+    fmt::print(stderr, "\r\033[K{} [{}] {}/{} ({:.0f}%){}", what_, bar, done_, total_, 100 * fraction,
+               time_left(start_, done_, total_));
     std::fflush(stderr);
 }
 

@@ -9,6 +9,10 @@
 
 namespace filterlab {
 
+// ", 3:05 left" after `done` of `total` steps begun at `start`, at the pace so
+// far; empty before the first step is done and after the last.
+std::string time_left(std::chrono::steady_clock::time_point start, std::size_t done, std::size_t total);
+
 class Progress {
 public:
     // Draws nothing when `quiet` or when standard error is not a terminal.

@@ -74,20 +74,33 @@ std::string Variant::unsupported_reason(const ParamValues &values) const {
     return "";
 }
 
+namespace {
+
+// A parameter value as JSON: integers as integers.
+nlohmann::json param_value(const ParamDef &def, double value) {
+    return def.integer ? nlohmann::json(static_cast<long long>(value)) : nlohmann::json(value);
+}
+
+}  // namespace
+
 nlohmann::json Variant::params_json() const {
     nlohmann::json params = nlohmann::json::object();
-    for (auto &def : filter_info(filter).params) {
-        auto s = std::find_if(supports.begin(), supports.end(), [&](auto &p) { return p.name == def.name; });
-        if (s != supports.end() && !s->values.empty()) {
-            params[def.name] = s->values;
-        } else if (s != supports.end()) {
-            params[def.name] = {{"min", s->min}, {"max", s->max}};
-        } else if (!def.allowed.empty()) {
-            params[def.name] = def.allowed;
+    for (const ParamDef &def : filter_info(filter).params) {
+        nlohmann::json p = {{"default", param_value(def, def.default_value)}, {"integer", def.integer}};
+        auto s = std::find_if(supports.begin(), supports.end(), [&](auto &x) { return x.name == def.name; });
+        const bool restricted = s != supports.end();
+        const std::vector<double> *values = restricted && !s->values.empty()    ? &s->values
+                                            : !restricted && !def.allowed.empty() ? &def.allowed
+                                                                                  : nullptr;
+        if (values) {
+            p["values"] = nlohmann::json::array();
+            for (double x : *values) p["values"].push_back(param_value(def, x));
         } else {
-            params[def.name] = {{"min", def.min}, {"max", def.max}, {"min_exclusive", def.min_exclusive},
-                                {"integer", def.integer}};
+            p["min"] = param_value(def, restricted ? s->min : def.min);
+            p["max"] = param_value(def, restricted ? s->max : def.max);
+            p["min_exclusive"] = !restricted && def.min_exclusive;
         }
+        params[def.name] = p;
     }
     return params;
 }

@@ -56,7 +56,9 @@ struct Variant {
     std::string why_unavailable() const;
     // Empty when the variant takes these values, else why not.
     std::string unsupported_reason(const ParamValues &values) const;
-    // The parameter values of the contract this variant takes (for `list`).
+    // Per parameter of the contract (for `list --json`): its default, whether
+    // it is an integer, and the values or min/max this variant takes, the
+    // integers as JSON integers.
     nlohmann::json params_json() const;
 };
 

@@ -69,6 +69,11 @@ extern "C" void on_cleanup_signal(int signal_number) {
     errno = saved_errno;
 }
 
+// The folder a file at `path` lands in.
+std::filesystem::path folder_of(const std::filesystem::path &path) {
+    return path.has_parent_path() ? path.parent_path() : ".";
+}
+
 // ".name." and 12 random letters or digits.
 std::string random_suffix() {
     static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -94,7 +99,7 @@ mode_t new_file_mode() {
 
 TempFile::TempFile(const std::string &target) : target_(target) {
     const std::filesystem::path t(target);
-    const std::filesystem::path dir = t.has_parent_path() ? t.parent_path() : ".";
+    const std::filesystem::path dir = folder_of(t);
     for (int attempt = 0; attempt < 8; attempt++) {
         const std::string name = (dir / ("." + t.filename().string() + "." + random_suffix())).string();
         if (name.size() >= PATH_MAX) throw Error(target + ": cannot create output: " + std::strerror(ENAMETOOLONG));
@@ -139,23 +144,21 @@ void TempFile::rename_onto_target() {
 }
 
 void rename_all_onto_targets(const std::vector<TempFile *> &files) {
-    committing.store(1);
-    try {
-        for (TempFile *file : files) file->rename_onto_target();
-    } catch (...) {
-        committing.store(0);
-        if (const int sig = deferred_signal.exchange(0)) end_by_signal(sig);
-        throw;
-    }
-    committing.store(0);
-    if (const int sig = deferred_signal.exchange(0)) end_by_signal(sig);
+    // However the renames end, a signal that came meanwhile takes effect then.
+    struct Committing {
+        Committing() { committing.store(1); }
+        ~Committing() {
+            committing.store(0);
+            if (const int sig = deferred_signal.exchange(0)) end_by_signal(sig);
+        }
+    } guard;
+    for (TempFile *file : files) file->rename_onto_target();
 }
 
 void check_output_folder(const std::string &path) {
     const std::filesystem::path target(path);
-    const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
     std::error_code ec;
-    const bool is_dir = std::filesystem::is_directory(dir, ec);
+    const bool is_dir = std::filesystem::is_directory(folder_of(target), ec);
     if (ec && ec != std::errc::no_such_file_or_directory) throw Error(path + ": cannot create output: " + ec.message());
     if (!is_dir) throw Error(path + ": cannot create output: no such folder");
     if (std::filesystem::is_directory(target, ec)) throw Error(path + ": is a directory");

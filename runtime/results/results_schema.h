@@ -14,6 +14,7 @@ namespace filterlab {
 // skipped: could not run here or with these parameters).
 enum class Status { ok, differs, wrong, error, skipped };
 const char *to_string(Status status);
+inline bool is_timed(Status status) { return status == Status::ok || status == Status::differs; }
 Status parse_status(std::string_view text);  // throws Error
 
 // One line of results.csv.
@@ -27,7 +28,7 @@ struct BenchRow {
     double spread_pct = 0, gb_per_s = 0, roofline_pct = 0;
     int threads = 0;
     std::string note;
-    bool timed() const { return status == Status::ok || status == Status::differs; }
+    bool timed() const { return is_timed(status); }
 };
 
 // results.csv's first line: the column names, in order.
