@@ -1,5 +1,5 @@
 # Build helpers: Halide targets, the shared runtime, and the one-line
-# registration of schedules (see generators/schedule_registry.h).
+# registration of schedules (see schedules/schedule_registry.h).
 
 # Explicit targets, never `host`: the build machine and the GPU machine differ.
 # CPU libraries are multi-target: Halide's runtime picks the first entry the
@@ -24,6 +24,47 @@ target_link_libraries(filterlab_variants PUBLIC filterlab_core)
 
 set(_filterlab_template "${CMAKE_CURRENT_LIST_DIR}/halide_variant.cpp.in")
 
+# The one reader of schedule registrations. Each line of `source` that starts
+# with FILTERLAB_SCHEDULE(<filter>, <backend>, <name>, "<supports>") is one
+# schedule; its body ends at the first following line that is exactly "}".
+# Sets `out` to one "backend|name|supports|first line|last line" per schedule.
+function(_filterlab_read_schedules FILTER source out)
+    file(READ ${source} text)
+    set(pattern "^FILTERLAB_SCHEDULE\\(${FILTER}, (cpu|cuda), ([a-z0-9_]+), \"([^\"|&]*)\"\\) {$")
+    set(found "")
+    set(line 1)  # the line `text` starts on
+    while (TRUE)
+        string(FIND "${text}" "\nFILTERLAB_SCHEDULE" at)
+        if (at EQUAL -1)
+            break()
+        endif ()
+        math(EXPR at "${at} + 1")
+        string(SUBSTRING "${text}" 0 ${at} before)
+        string(SUBSTRING "${text}" ${at} -1 text)
+        string(REGEX MATCHALL "\n" newlines "${before}")
+        list(LENGTH newlines skipped)
+        math(EXPR line "${line} + ${skipped}")
+        string(FIND "${text}" "\n" end_of_header)
+        string(SUBSTRING "${text}" 0 ${end_of_header} header)
+        if (NOT header MATCHES "${pattern}")
+            message(FATAL_ERROR "${source}:${line}: cannot read schedule registration: ${header}")
+        endif ()
+        # Several parameters' supports are joined by ';', a list separator here.
+        string(REPLACE ";" "&" supports "${CMAKE_MATCH_3}")
+        set(registration "${CMAKE_MATCH_1}|${CMAKE_MATCH_2}|${supports}|${line}")
+        string(FIND "${text}" "\n}\n" close)
+        if (close EQUAL -1)
+            message(FATAL_ERROR "${source}:${line}: the schedule's body must end with a line that is exactly \"}\"")
+        endif ()
+        string(SUBSTRING "${text}" 0 ${close} body)
+        string(REGEX MATCHALL "\n" newlines "${body}")
+        list(LENGTH newlines body_lines)
+        math(EXPR last "${line} + ${body_lines} + 1")
+        list(APPEND found "${registration}|${last}")
+    endwhile ()
+    set(${out} "${found}" PARENT_SCOPE)
+endfunction()
+
 # filterlab_halide_filter(<filter> [GENERATOR_PARAM <name>] SCHEDULES <schedule sources...>)
 #
 # Builds generators/<filter>_generator.cpp with the schedule sources, then one
@@ -37,20 +78,22 @@ function(filterlab_halide_filter FILTER)
     cmake_parse_arguments(ARG "" "GENERATOR_PARAM" "SCHEDULES" ${ARGN})
     add_halide_generator(${FILTER}.generator
                          SOURCES ${PROJECT_SOURCE_DIR}/generators/${FILTER}_generator.cpp ${ARG_SCHEDULES})
-    target_include_directories(${FILTER}.generator PRIVATE ${PROJECT_SOURCE_DIR}/generators)
-
-    set(pattern "^FILTERLAB_SCHEDULE\\(${FILTER}, (cpu|cuda), ([a-z0-9_]+), \"([^\"]*)\"\\)")
+    target_include_directories(${FILTER}.generator PRIVATE ${PROJECT_SOURCE_DIR}/generators
+                                                           ${PROJECT_SOURCE_DIR}/schedules)
     set(found 0)
+
     foreach (source IN LISTS ARG_SCHEDULES)
         set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${source})
-        file(STRINGS ${source} lines REGEX "^FILTERLAB_SCHEDULE\\(")
-        foreach (line IN LISTS lines)
-            if (NOT line MATCHES "${pattern}")
-                message(FATAL_ERROR "${source}: cannot read schedule registration: ${line}")
-            endif ()
-            set(BACKEND ${CMAKE_MATCH_1})
-            set(SCHEDULE ${CMAKE_MATCH_2})
-            set(SUPPORTS ${CMAKE_MATCH_3})
+        _filterlab_read_schedules(${FILTER} ${source} registrations)
+        foreach (registration IN LISTS registrations)
+            string(REPLACE "|" ";" fields "${registration}")
+            list(GET fields 0 BACKEND)
+            list(GET fields 1 SCHEDULE)
+            list(GET fields 2 SUPPORTS)
+            string(REPLACE "&" ";" SUPPORTS "${SUPPORTS}")
+            list(GET fields 3 FIRST_LINE)
+            list(GET fields 4 LAST_LINE)
+            file(RELATIVE_PATH SOURCE_FILE ${PROJECT_SOURCE_DIR} ${source})
             set(LIB ${FILTER}_${BACKEND}_${SCHEDULE})
             if (BACKEND STREQUAL "cuda")
                 set(targets ${FILTERLAB_CUDA_TARGET})
@@ -91,11 +134,30 @@ function(filterlab_halide_filter FILTER)
             endforeach ()
             configure_file(${_filterlab_template} ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp @ONLY)
             target_sources(filterlab_variants PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp)
+            string(JSON entry SET "{}" filter "\"${FILTER}\"")
+            foreach (field IN ITEMS BACKEND SCHEDULE SUPPORTS SOURCE_FILE)
+                string(TOLOWER ${field} key)
+                string(JSON entry SET "${entry}" ${key} "\"${${field}}\"")
+            endforeach ()
+            string(JSON entry SET "${entry}" first_line ${FIRST_LINE})
+            string(JSON entry SET "${entry}" last_line ${LAST_LINE})
+            string(REPLACE ";" "&" entry "${entry}")  # one list item, whatever SUPPORTS holds
+            set_property(GLOBAL APPEND PROPERTY FILTERLAB_SCHEDULE_MANIFEST "${entry}")
             math(EXPR found "${found} + 1")
         endforeach ()
     endforeach ()
     target_include_directories(filterlab_variants PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/${FILTER})
     message(STATUS "FilterLab: ${FILTER}: ${found} Halide schedules")
+endfunction()
+
+# filterlab_write_schedule_manifest(<file>): every schedule registered so far,
+# as JSON (filter, backend, schedule, supports, source_file, first_line,
+# last_line), for tools; the variants carry the same facts (Variant::source).
+function(filterlab_write_schedule_manifest file)
+    get_property(entries GLOBAL PROPERTY FILTERLAB_SCHEDULE_MANIFEST)
+    list(JOIN entries ",\n" joined)
+    string(REPLACE "&" ";" joined "${joined}")
+    file(CONFIGURE OUTPUT ${file} CONTENT "{\"format_version\": 1, \"schedules\": [\n${joined}\n]}\n")
 endfunction()
 
 # filterlab_sanitize(<targets...>): with FILTERLAB_SANITIZE, compiles the

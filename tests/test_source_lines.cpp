@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "registry.h"
 #include "source_lines.h"
 
 namespace fs = std::filesystem;
@@ -44,7 +45,7 @@ FILTERLAB_SCHEDULE(box, cpu, blocked, "radius=1") {
 }
 )";
     // A helper beside the schedules (the filter's own) and one of another
-    // filter's schedules (shared), each calling the generators' helper.
+    // filter's schedules (shared), each calling the shared helper.
     std::ofstream(root / "schedules" / "box" / "box_blocks.h") << R"(#pragma once
 inline void box_blocks(P &p) {
     strips(p, 2);
@@ -57,7 +58,7 @@ inline void blur_blocks(P &p) {
     strips(p, 4);
 }
 )";
-    std::ofstream(root / "generators" / "schedule_helpers.h") << R"(#pragma once
+    std::ofstream(root / "schedules" / "schedule_helpers.h") << R"(#pragma once
 namespace filterlab::schedules {
 // Splits into strips.
 template <typename P>
@@ -113,22 +114,27 @@ TEST_CASE("line counts: comments and blank lines never count") {
 
 TEST_CASE("line counts: a schedule's body, and the shared helpers it calls") {
     const fs::path root = tree();
-    const auto plain = schedule_lines(root.string(), "box", "cpu_plain");
+    const std::string file = "schedules/box/box_cpu.cpp";
+    const auto plain = schedule_lines(root.string(), "box", {file, 6, 12});
     REQUIRE(plain);
     CHECK(plain->own == 2);
     CHECK(plain->shared == 0);
     CHECK(plain->file == "schedules/box/box_cpu.cpp");
-    const auto helped = schedule_lines(root.string(), "box", "cpu_helped");
+    const auto helped = schedule_lines(root.string(), "box", {file, 14, 16});
     REQUIRE(helped);
     CHECK(helped->own == 1);
     CHECK(helped->shared == 4);  // template line, signature, body, brace; `unused` is not reached
     CHECK(helped->shared_parts == std::vector<std::string>{"strips"});
-    const auto blocked = schedule_lines(root.string(), "box", "cpu_blocked");
+    const auto blocked = schedule_lines(root.string(), "box", {file, 18, 21});
     REQUIRE(blocked);
     CHECK(blocked->own == 2 + 3);  // the body; box_blocks
     CHECK(blocked->shared == 4 + 4);  // blur_blocks; strips
-    CHECK(!schedule_lines(root.string(), "box", "cpu_absent"));
-    CHECK(!schedule_lines(root.string(), "median", "cpu_plain"));
+    // A span that no longer fits a definition (the file changed since the
+    // build read it), a missing file, no span at all: not counted.
+    CHECK(!schedule_lines(root.string(), "box", {file, 6, 11}));
+    CHECK(!schedule_lines(root.string(), "box", {file, 7, 12}));
+    CHECK(!schedule_lines(root.string(), "box", {"schedules/box/box_absent.cpp", 6, 12}));
+    CHECK(!schedule_lines(root.string(), "box", {}));
     CHECK(algorithm_lines(root.string(), "box") == 3);
     fs::remove_all(root);
 }
@@ -149,4 +155,30 @@ TEST_CASE("line counts: a kernel with its helpers, wrapper and registration, not
     CHECK(std::find(second->own_parts.begin(), second->own_parts.end(), "second_kernel") != second->own_parts.end());
     CHECK(!handwritten_lines(root.string(), "box", "hw_absent"));
     fs::remove_all(root);
+}
+
+// The build's reading of the registrations (cmake/FilterLab.cmake) on the real
+// tree: every Halide variant knows where its schedule is, and that is where it is.
+TEST_CASE("line counts: every Halide schedule's span, as the build read it, is its definition") {
+    int schedules = 0;
+    for (const Variant &v : all_variants()) {
+        // test_check.cpp's broken stand-ins are registered as Halide variants too.
+        if (v.kind != Kind::halide || v.name.rfind("test_", 0) == 0) continue;
+        CAPTURE(v.filter);
+        CAPTURE(v.name);
+        REQUIRE(!v.source.file.empty());
+        std::ifstream in(fs::path(FILTERLAB_SOURCE_DIR) / v.source.file);
+        std::vector<std::string> lines;
+        for (std::string line; std::getline(in, line);) lines.push_back(line);
+        REQUIRE(v.source.first_line >= 1);
+        REQUIRE(v.source.last_line <= static_cast<int>(lines.size()));
+        const std::string backend = to_string(v.backend), name = v.name.substr(backend.size() + 1);
+        CHECK(lines[v.source.first_line - 1].rfind("FILTERLAB_SCHEDULE(" + v.filter + ", " + backend + ", " + name + ",", 0) == 0);
+        CHECK(lines[v.source.last_line - 1] == "}");
+        const auto counted = schedule_lines(FILTERLAB_SOURCE_DIR, v.filter, v.source);
+        REQUIRE(counted);
+        CHECK(counted->own >= 1);
+        schedules++;
+    }
+    CHECK(schedules >= 30);
 }

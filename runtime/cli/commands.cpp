@@ -57,7 +57,11 @@ nlohmann::json variant_json(const Variant &v) {
             {"tolerance", filter_info(v.filter).tolerance()},
             {"available", why.empty()},
             {"why_unavailable", why.empty() ? nlohmann::json() : nlohmann::json(why)},
-            {"params", v.params_json()}};
+            {"params", v.params_json()},
+            {"source", v.source.file.empty() ? nlohmann::json()
+                                             : nlohmann::json{{"file", v.source.file},
+                                                              {"first_line", v.source.first_line},
+                                                              {"last_line", v.source.last_line}}}};
 }
 
 }  // namespace

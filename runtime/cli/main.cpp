@@ -17,6 +17,7 @@
 #include "filters.h"
 #include "image.h"
 #include "numbers.h"
+#include "registry.h"
 #include "plugins.h"
 #include "report.h"
 #include "temp_files.h"
@@ -195,6 +196,8 @@ int main(int argc, char **argv) {
         }
         if (*report_cmd) {
             report.command_line = command_line_of(argc, argv);
+            for (const filterlab::Variant &v : filterlab::all_variants())
+                if (!v.source.file.empty()) report.schedule_sources[{v.filter, v.name}] = v.source;
             const auto written = filterlab::write_report(report);
             if (!written.plots_made) fmt::print(stderr, "filterlab: notice: plots skipped: {}\n", written.plots_why);
             fmt::print("report: {}\n", written.path);

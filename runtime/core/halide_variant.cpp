@@ -78,7 +78,12 @@ int halide_thread_count() {
 
 Variant halide_variant(const std::string &filter, const std::string &name, Backend backend,
                        const std::string &supports, HalideCall call) {
-    Variant v{filter, name, backend, Kind::halide, parse_supports(supports), {}};
+    Variant v;
+    v.filter = filter;
+    v.name = name;
+    v.backend = backend;
+    v.kind = Kind::halide;
+    v.supports = parse_supports(supports);
     v.run = [call = std::move(call), backend, id = filter + "/" + name](const PlanarView &in, const PlanarView &out,
                                                                        const ParamValues &params) {
         install_handlers();

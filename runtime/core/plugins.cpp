@@ -33,7 +33,8 @@ std::vector<PluginStatus> load_all() {
             if (file.rfind("libfilterlab_", 0) != 0 || entry.path().extension() != ".so") continue;
             if (std::find(seen.begin(), seen.end(), file) != seen.end()) continue;  // the first folder wins
             seen.push_back(file);
-            PluginStatus s{file.substr(13, file.size() - 16)};
+            PluginStatus s;
+            s.name = file.substr(13, file.size() - 16);
             void *handle = dlopen(entry.path().c_str(), RTLD_NOW | RTLD_LOCAL);
             auto entry_point = handle ? reinterpret_cast<PluginEntry>(dlsym(handle, "filterlab_plugin_variants")) : nullptr;
             auto abi = handle ? reinterpret_cast<std::size_t (*)()>(dlsym(handle, "filterlab_plugin_abi")) : nullptr;

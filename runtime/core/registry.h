@@ -11,6 +11,7 @@
 
 #include "filters.h"
 #include "image.h"
+#include "source_span.h"
 
 namespace filterlab {
 
@@ -51,6 +52,9 @@ struct Variant {
     // rounding, other weights, another formula): their differences are
     // reported, not failed. Everything else must match the contract.
     bool computes_contract = true;
+    // Halide schedules: their FILTERLAB_SCHEDULE function, as the build read it
+    // (cmake/FilterLab.cmake; the same facts are in schedule_manifest.json).
+    SourceSpan source;
 
     // Empty when the variant can run here (its library, a GPU), else why not.
     std::string why_unavailable() const;
@@ -69,6 +73,11 @@ bool is_registered(const std::string &filter, const std::string &name);
 // done once at the start of main.
 const std::vector<Variant> &all_variants();
 const Variant &find_variant(const std::string &filter, const std::string &name);  // throws Error
+
+inline Variant with_source(Variant variant, SourceSpan source) {
+    variant.source = std::move(source);
+    return variant;
+}
 
 struct VariantRegistration {
     explicit VariantRegistration(Variant variant) { register_variant(std::move(variant)); }

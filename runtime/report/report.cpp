@@ -252,15 +252,19 @@ struct Counted {
     std::optional<LineCount> lines;
 };
 
-std::vector<Counted> line_counts(const std::vector<View> &views, const std::string &source_dir) {
+std::vector<Counted> line_counts(const std::vector<View> &views, const ReportOptions &o) {
     std::vector<Counted> counted;
     for (const View &v : views)
         for (auto &[name, c] : v.category) {
             if (c != Category::halide_cpu && c != Category::halide_cuda && c != Category::handwritten) continue;
             if (std::any_of(counted.begin(), counted.end(), [&](auto &k) { return k.variant == name; })) continue;
-            counted.push_back({name, c,
-                               c == Category::handwritten ? handwritten_lines(source_dir, v.filter, name)
-                                                          : schedule_lines(source_dir, v.filter, name)});
+            std::optional<LineCount> lines;
+            if (c == Category::handwritten) {
+                lines = handwritten_lines(o.source_dir, v.filter, name);
+            } else if (auto s = o.schedule_sources.find({v.filter, name}); s != o.schedule_sources.end()) {
+                lines = schedule_lines(o.source_dir, v.filter, s->second);
+            }
+            counted.push_back({name, c, lines});
         }
     std::stable_sort(counted.begin(), counted.end(), [](auto &a, auto &b) { return a.category < b.category; });
     return counted;
@@ -274,11 +278,12 @@ std::string lines_phrase(const std::vector<Counted> &counted, const std::string 
     return "lines not counted";
 }
 
-std::string verdict_section(const std::string &filter, const std::vector<View> &views, const std::string &source_dir) {
+std::string verdict_section(const std::string &filter, const std::vector<View> &views, const ReportOptions &o) {
+    const std::string &source_dir = o.source_dir;
     std::string s = "### DSL versus hand: " + filter + "\n\n";
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> sentences;
-    const std::vector<Counted> counted = line_counts(views, source_dir);
+    const std::vector<Counted> counted = line_counts(views, o);
     for (const View &v : views) {
         std::string last;
         for (Size size : v.sizes) {
@@ -558,7 +563,7 @@ ReportResult write_report(const ReportOptions &o) {
             }
             body += pictures_section(m, f, out, plots);
         }
-        body += verdict_section(f, views[f], o.source_dir);
+        body += verdict_section(f, views[f], o);
     }
 
     const PlotOutcome outcome = make_plots(plots, out, o.source_dir);
@@ -578,7 +583,7 @@ ReportResult write_report(const ReportOptions &o) {
         "(non-blank, non-comment): a schedule's own lines are the body of its `FILTERLAB_SCHEDULE`; a handwritten "
         "kernel's are every definition of its `.cu` file (and of the headers beside it) that its registration "
         "reaches — kernels, device helpers, host wrapper, registration. *Shared* lines are the helpers of the "
-        "headers every filter uses (`generators/schedule_helpers.h`; `handwritten/*.h`, `*.cuh`) that a variant "
+        "headers every filter uses (`schedules/schedule_helpers.h`; `handwritten/*.h`, `*.cuh`) that a variant "
         "reaches.\n\n",
         o.source_dir);
     std::string page = head + summary_section(filters, views) + body + runs_section(machines);

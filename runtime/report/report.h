@@ -11,8 +11,12 @@
 // skipped, and why, and is otherwise complete.
 #pragma once
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "source_span.h"
 
 namespace filterlab {
 
@@ -20,6 +24,9 @@ struct ReportOptions {
     std::vector<std::string> run_dirs;
     std::string out_dir;
     std::string source_dir;  // for the line counts and scripts/plots.py
+    // Where each Halide schedule is defined, by (filter, variant): the build's
+    // reading of the registrations, for the line counts.
+    std::map<std::pair<std::string, std::string>, SourceSpan> schedule_sources;
     std::string command_line;
 };
 

@@ -1,6 +1,7 @@
 #include "source_lines.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -70,7 +71,11 @@ struct Chunk {
     std::set<std::string> identifiers;
     bool shared = false;
     std::string file;
+    int first_line = 0, last_line = 0;
 };
+
+// The macro every schedule is defined with (schedules/schedule_registry.h).
+constexpr const char *kScheduleMacro = "FILTERLAB_SCHEDULE";
 
 const std::regex kIdentifier{R"([A-Za-z_]\w*)"};
 
@@ -107,9 +112,12 @@ std::vector<Chunk> chunks_of(const fs::path &path, const std::string &relative, 
     std::vector<Chunk> chunks;
     int depth = 0, parens = 0;
     std::size_t start = std::string::npos;
+    auto line_of = [&](std::size_t i) { return 1 + static_cast<int>(std::count(s.begin(), s.begin() + i, '\n')); };
     auto finish = [&](std::size_t end) {
         Chunk c;
         c.text = s.substr(start, end + 1 - start);
+        c.first_line = line_of(start);
+        c.last_line = line_of(end);
         c.name = defined_name(c.text);
         for (auto it = std::sregex_iterator(c.text.begin(), c.text.end(), kIdentifier); it != std::sregex_iterator();
              ++it)
@@ -197,41 +205,35 @@ void add_chunks(std::vector<Chunk> &pool, const fs::path &file, const fs::path &
 int count_code_lines(const std::string &text) { return count_nonblank_lines(strip_comments(text)); }
 
 std::optional<LineCount> schedule_lines(const std::string &source_dir, const std::string &filter,
-                                        const std::string &variant) {
-    const fs::path root = source_dir;
-    const std::regex macro(R"(^\s*FILTERLAB_SCHEDULE\s*\(\s*(\w+)\s*,\s*(\w+)\s*,\s*(\w+))");
-    for (const fs::path &file : files_in(root / "schedules" / filter, {".cpp"})) {
-        std::vector<Chunk> pool;
-        add_chunks(pool, file, root, false);
-        std::optional<std::size_t> seed;
-        for (std::size_t i = 0; i < pool.size(); i++) {
-            std::smatch m;
-            if (!std::regex_search(pool[i].text, m, macro)) continue;
-            if (m[1] == filter && std::string(m[2]) + "_" + std::string(m[3]) == variant) seed = i;
-            pool[i].name.clear();  // schedules are not called by name
-        }
-        if (!seed) continue;
-        // Headers beside the schedules are the filter's own; those of other
-        // filters' schedules (a composed pipeline reusing a blur's register
-        // blocking, say) and the generators' schedule_helpers.h are shared.
-        for (const fs::path &h : files_in(root / "schedules" / filter, {".h"})) add_chunks(pool, h, root, false);
-        std::error_code ec;
-        for (auto it = fs::directory_iterator(root / "schedules", ec); !ec && it != fs::directory_iterator();
-             it.increment(ec))
-            if (it->is_directory() && it->path().filename() != filter)
-                for (const fs::path &h : files_in(it->path(), {".h"})) add_chunks(pool, h, root, true);
-        for (const fs::path &h : files_in(root / "generators", {".h"}))
-            if (h.filename() == "schedule_helpers.h") add_chunks(pool, h, root, true);
-        LineCount count = reachable(pool, {*seed}, [](const Chunk &c) {
-            const std::size_t open = c.text.find('{'), close = c.text.rfind('}');
-            return open < close ? count_nonblank_lines(c.text.substr(open + 1, close - open - 1)) : 0;
-        });
-        count.file = fs::relative(file, root).string();
-        count.own_parts.front() = "body of FILTERLAB_SCHEDULE(" + filter + ", " + variant.substr(0, variant.find('_')) +
-                                  ", " + variant.substr(variant.find('_') + 1) + ")";
-        return count;
+                                        const SourceSpan &span) {
+    const fs::path root = source_dir, file = root / span.file;
+    if (span.file.empty() || !fs::is_regular_file(file)) return std::nullopt;
+    std::vector<Chunk> pool;
+    add_chunks(pool, file, root, false);
+    std::optional<std::size_t> seed;
+    for (std::size_t i = 0; i < pool.size(); i++) {
+        if (pool[i].first_line == span.first_line && pool[i].last_line == span.last_line) seed = i;
+        if (pool[i].name == kScheduleMacro) pool[i].name.clear();  // schedules are not called by name
     }
-    return std::nullopt;
+    if (!seed) return std::nullopt;  // the source changed since the build read it
+    // Headers beside the schedules are the filter's own; those of other
+    // filters' schedules (a composed pipeline reusing a blur's register
+    // blocking, say) and schedules/schedule_helpers.h are shared.
+    const fs::path schedules = root / "schedules";
+    for (const fs::path &h : files_in(schedules / filter, {".h"})) add_chunks(pool, h, root, false);
+    for (const fs::path &h : files_in(schedules, {".h"}))
+        if (h.filename() == "schedule_helpers.h") add_chunks(pool, h, root, true);
+    std::error_code ec;
+    for (auto it = fs::directory_iterator(schedules, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+        if (it->is_directory() && it->path().filename() != filter)
+            for (const fs::path &h : files_in(it->path(), {".h"})) add_chunks(pool, h, root, true);
+    LineCount count = reachable(pool, {*seed}, [](const Chunk &c) {
+        const std::size_t open = c.text.find('{'), close = c.text.rfind('}');
+        return open < close ? count_nonblank_lines(c.text.substr(open + 1, close - open - 1)) : 0;
+    });
+    count.file = span.file;
+    count.own_parts.front() = fmt::format("the schedule's body (lines {}–{})", span.first_line, span.last_line);
+    return count;
 }
 
 std::optional<LineCount> handwritten_lines(const std::string &source_dir, const std::string &filter,

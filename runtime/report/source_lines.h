@@ -1,12 +1,13 @@
 // Lines of code of one variant, counted from the source tree for the report's
 // DSL-versus-hand verdict: non-blank lines that are not only comment.
 //
-// A Halide variant counts the body of its FILTERLAB_SCHEDULE function and the
-// helpers it reaches in the headers beside it (schedules/<filter>/*.h); a
+// A Halide variant counts the body of its FILTERLAB_SCHEDULE function (where
+// the build found it: Variant::source) and the helpers it reaches in the
+// headers beside it (schedules/<filter>/*.h); a
 // handwritten one counts every top-level definition of its .cu file (and of
 // the headers beside it) reachable from its registration: kernels, device
 // helpers, constants, the host wrapper, the registration itself. Helpers from
-// the headers shared between filters (generators/schedule_helpers.h, other
+// the headers shared between filters (schedules/schedule_helpers.h, other
 // filters' schedules/*/*.h; handwritten/*.h, *.cuh) that the variant reaches
 // are counted apart, as "shared". The Halide algorithm (generators/<filter>.h) is counted once per
 // filter: every schedule of the filter shares it.
@@ -15,6 +16,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "source_span.h"
 
 namespace filterlab {
 
@@ -29,9 +32,10 @@ struct LineCount {
 // Non-blank lines left once comments are removed.
 int count_code_lines(const std::string &text);
 
-// nullopt when the variant's source is not found under `source_dir`.
+// nullopt when the variant's source is not found under `source_dir` (for a
+// schedule: no definition spans exactly `schedule`'s lines any more).
 std::optional<LineCount> schedule_lines(const std::string &source_dir, const std::string &filter,
-                                        const std::string &variant);
+                                        const SourceSpan &schedule);
 std::optional<LineCount> handwritten_lines(const std::string &source_dir, const std::string &filter,
                                            const std::string &variant);
 // The code lines of generators/<filter>.h; nullopt when absent.

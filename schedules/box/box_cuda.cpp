@@ -30,12 +30,16 @@ FILTERLAB_SCHEDULE(box, cuda, shared_tile, "radius=1..15") {
 
 namespace {
 
+using filterlab::schedules::BlockShape;
+using filterlab::schedules::ThreadLoops;
+
 // For radius 1 only (other radii fail with a clear message); see thread_blocks.
-Var radius1_thread_blocks(filterlab::box_pipeline::Pipeline &p, const char *id, int vector, int rows, int warps) {
+ThreadLoops radius1_thread_blocks(filterlab::box_pipeline::Pipeline &p, const char *id, const BlockShape &shape) {
     // The specialisation carries the schedule; any other radius fails cleanly.
-    filterlab::schedules::thread_blocks(p.output.specialize(p.radius == 1), p.x, p.y, p.c, vector, rows, warps);
+    const ThreadLoops loops =
+        filterlab::schedules::thread_blocks(p.output.specialize(p.radius == 1), p.x, p.y, p.c, shape);
     p.output.specialize_fail(std::string(id) + " is compiled for radius 1 only");
-    return Var("xt");
+    return loops;
 }
 
 }  // namespace
@@ -45,10 +49,10 @@ Var radius1_thread_blocks(filterlab::box_pipeline::Pipeline &p, const char *id, 
 // summed once per thread rather than 2r+1 times. Register storage needs a
 // fixed window, hence radius 1 only.
 FILTERLAB_SCHEDULE(box, cuda, register_rows, "radius=1") {
-    const Var xt = radius1_thread_blocks(p, "box/cuda_register_rows", 4, 8, 8);
-    Var rx{"rx"}, yr{"yr"};  // yr: the helper's unrolled row loop, found by name
-    p.row_sum.store_at(p.output, xt)
-        .compute_at(p.output, yr)
+    const ThreadLoops loops = radius1_thread_blocks(p, "box/cuda_register_rows", {.vector = 4, .rows = 8, .warps = 8});
+    Var rx{"rx"};
+    p.row_sum.store_at(p.output, loops.xt)
+        .compute_at(p.output, loops.yr)
         .split(p.x, rx, p.x, 4, TailStrategy::RoundUp)
         .vectorize(p.x);
 }
@@ -59,5 +63,5 @@ FILTERLAB_SCHEDULE(box, cuda, register_rows, "radius=1") {
 // store_at), so each input sample is loaded 10/8 times per thread.
 // (Tuned on the H100 against 4x4, 8x4, 4x2 and 8x16 outputs per thread: reports/box/tuning.md.)
 FILTERLAB_SCHEDULE(box, cuda, rows8, "radius=1") {
-    radius1_thread_blocks(p, "box/cuda_rows8", 4, 8, 4);
+    radius1_thread_blocks(p, "box/cuda_rows8", {.vector = 4, .rows = 8, .warps = 4});
 }

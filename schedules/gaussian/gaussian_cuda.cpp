@@ -3,6 +3,7 @@
 #include "schedule_registry.h"
 
 using namespace Halide;
+using filterlab::schedules::gaussian_thread_blocks;
 
 // One thread per output, both passes inlined: 25 loads per thread, mostly L1 hits.
 FILTERLAB_SCHEDULE(gaussian, cuda, tile, "") {
@@ -28,14 +29,14 @@ FILTERLAB_SCHEDULE(gaussian, cuda, shared_rows, "") {
 // (Tuned on the H100 against 4x4, 2x8, 8x8, 4x16 outputs per thread, 2 and 8
 // warps, and the input left in L1: reports/gaussian/tuning.md.)
 FILTERLAB_SCHEDULE(gaussian, cuda, rows8, "") {
-    filterlab::schedules::gaussian_thread_blocks(p, p.output, p.x, p.y, p.c, 4, 8, 4, 1, true);
+    gaussian_thread_blocks(p, p.output, p.x, p.y, p.c, {.threads = {.vector = 4, .rows = 8, .warps = 4}, .input_too = true});
 }
 
 // rows8, but the block's input tile (and its 2-pixel halo) is staged in shared
 // memory by all threads together, one clamped byte load per sample, rather
 // than each thread loading its overlapping 8 x 12 window into registers.
 FILTERLAB_SCHEDULE(gaussian, cuda, staged_rows8, "") {
-    filterlab::schedules::gaussian_thread_blocks(p, p.output, p.x, p.y, p.c, 4, 8, 4, 1, false);
+    gaussian_thread_blocks(p, p.output, p.x, p.y, p.c, {.threads = {.vector = 4, .rows = 8, .warps = 4}, .input_too = false});
     Var sxo{"sxo"}, syo{"syo"}, sxi{"sxi"}, syi{"syi"};
     p.clamped.compute_at(p.output, p.c)  // the innermost block loop
         .tile(p.x, p.y, sxo, syo, sxi, syi, 32, 4, TailStrategy::RoundUp)

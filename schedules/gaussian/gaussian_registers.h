@@ -18,15 +18,22 @@ inline void gaussian_in_registers(gaussian_pipeline::Pipeline &blur, const Halid
     if (input_too) in_registers(blur.clamped, blur.x, blur.y, consumer, thread, width + 4, height + 4);
 }
 
-// thread_blocks of `consumer` (vector x rows outputs per thread), with the
-// blur under each thread's outputs in registers as above; `scale` is how many
-// blurred pixels lie under one output across and down (1 for the blur itself,
-// 2 under 2x2 pooling). One call, so the block's shape is stated once.
-inline void gaussian_thread_blocks(gaussian_pipeline::Pipeline &blur, Halide::Func consumer,
-                                   const Halide::Var &x, const Halide::Var &y, const Halide::Var &c, int vector,
-                                   int rows, int warps, int scale, bool input_too) {
-    thread_blocks(consumer, x, y, c, vector, rows, warps);
-    gaussian_in_registers(blur, consumer, Halide::Var("xt"), vector * scale, rows * scale, input_too);
+// How gaussian_thread_blocks lays out a consumer of the blur.
+struct BlurBlocks {
+    BlockShape threads;      // the consumer's thread blocks (see thread_blocks)
+    int scale = 1;           // blurred pixels under one output, across and down (2 under 2x2 pooling)
+    bool input_too = false;  // also load the input bytes under each thread into registers once
+};
+
+// thread_blocks of `consumer`, with the blur under each thread's outputs in
+// registers as above. One call, so the block's shape is stated once.
+inline ThreadLoops gaussian_thread_blocks(gaussian_pipeline::Pipeline &blur, Halide::Func consumer,
+                                          const Halide::Var &x, const Halide::Var &y, const Halide::Var &c,
+                                          const BlurBlocks &b) {
+    const ThreadLoops loops = thread_blocks(consumer, x, y, c, b.threads);
+    gaussian_in_registers(blur, consumer, loops.xt, b.threads.vector * b.scale, b.threads.rows * b.scale,
+                          b.input_too);
+    return loops;
 }
 
 }  // namespace filterlab::schedules

@@ -2,10 +2,10 @@
 // trade-off. Output tiles use GuardWithIf, so any size is correct.
 #include "../gaussian/gaussian_registers.h"
 #include "gaussian_maxpool.h"
-#include "schedule_helpers.h"
 #include "schedule_registry.h"
 
 using namespace Halide;
+using filterlab::schedules::gaussian_thread_blocks;
 using filterlab::schedules::thread_blocks;
 
 // Two kernels: the blur at root with gaussian's cuda_rows8 schedule (4x8
@@ -14,8 +14,9 @@ using filterlab::schedules::thread_blocks;
 // read back from device memory.
 FILTERLAB_SCHEDULE(gaussian_maxpool, cuda, root, "") {
     p.blurred.compute_root();
-    filterlab::schedules::gaussian_thread_blocks(p.blur, p.blurred, p.blur.x, p.blur.y, p.blur.c, 4, 8, 4, 1, true);
-    thread_blocks(p.output, p.x, p.y, p.c, 4, 2, 8);
+    gaussian_thread_blocks(p.blur, p.blurred, p.blur.x, p.blur.y, p.blur.c,
+                           {.threads = {.vector = 4, .rows = 8, .warps = 4}, .input_too = true});
+    thread_blocks(p.output, p.x, p.y, p.c, {.vector = 4, .rows = 2, .warps = 8});
 }
 
 // One kernel: each thread computes 2x4 pooled outputs from the 4x8 blurred
@@ -25,5 +26,6 @@ FILTERLAB_SCHEDULE(gaussian_maxpool, cuda, root, "") {
 // registers. (4x2 and 4x4 pooled outputs per thread, tried on the H100,
 // were 2.7x and 4.8x slower: reports/gaussian/tuning.md.)
 FILTERLAB_SCHEDULE(gaussian_maxpool, cuda, fused, "") {
-    filterlab::schedules::gaussian_thread_blocks(p.blur, p.output, p.x, p.y, p.c, 2, 4, 4, 2, true);
+    gaussian_thread_blocks(p.blur, p.output, p.x, p.y, p.c,
+                           {.threads = {.vector = 2, .rows = 4, .warps = 4}, .scale = 2, .input_too = true});
 }

@@ -8,5 +8,5 @@ using namespace Halide;
 // Each thread produces 4 adjacent outputs (one 32-bit store) on 2 rows, from
 // two 8-byte reads of each of its 4 input rows.
 FILTERLAB_SCHEDULE(maxpool, cuda, vectorized, "") {
-    filterlab::schedules::thread_blocks(p.output, p.x, p.y, p.c, 4, 2, 8);
+    filterlab::schedules::thread_blocks(p.output, p.x, p.y, p.c, {.vector = 4, .rows = 2, .warps = 8});
 }

@@ -46,8 +46,8 @@ FILTERLAB_SCHEDULE(median, cuda, register_columns, "size=3,5,7") {
 FILTERLAB_SCHEDULE(median, cuda, register_block, "size=3") {
     using namespace filterlab::schedules;
     const int block = 4;
-    thread_blocks(p.output, p.x, p.y, p.c, block, block, 8, Across::unrolled);
-    const Var xt{"xt"};  // thread_blocks' thread loop
-    in_registers(p.columns, p.x, p.y, p.output, xt, block + p.size - 1, block);
-    in_registers(p.clamped, p.x, p.y, p.output, xt, block + p.size - 1, block + p.size - 1);
+    const ThreadLoops loops =
+        thread_blocks(p.output, p.x, p.y, p.c, {.vector = block, .rows = block, .warps = 8, .across = Across::unrolled});
+    in_registers(p.columns, p.x, p.y, p.output, loops.xt, block + p.size - 1, block);
+    in_registers(p.clamped, p.x, p.y, p.output, loops.xt, block + p.size - 1, block + p.size - 1);
 }

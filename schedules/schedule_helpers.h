@@ -33,22 +33,38 @@ namespace filterlab::schedules {
 // as median's per-byte networks).
 enum class Across { vectorized, unrolled };
 
-// GPU blocks of 32 x `warps` threads, each thread computing `vector`
-// adjacent pixels on `rows` rows, the rows unrolled. Works on a Func or on a
-// specialisation (Stage). The thread loops are named "xt" and "yt", the
-// unrolled rows "yr", for compute_at by name.
+// The shape of thread_blocks' GPU blocks: 32 x `warps` threads, each thread
+// computing `vector` adjacent pixels on `rows` rows.
+struct BlockShape {
+    int vector = 1;
+    int rows = 1;
+    int warps = 1;
+    Across across = Across::vectorized;
+};
+
+// The loops thread_blocks creates, for the stages computed inside them:
+// blocks (xo, yo), threads (xt, yt), a thread's pixels across (xv) and its
+// unrolled rows (yr).
+struct ThreadLoops {
+    Halide::Var xo{"xo"}, yo{"yo"}, xt{"xt"}, yt{"yt"}, xv{"xv"}, yr{"yr"};
+};
+
+// GPU blocks of the given shape, the rows unrolled. Works on a Func or on a
+// specialisation (Stage).
 template <typename Schedulable>
-void thread_blocks(Schedulable &&s, const Halide::Var &x, const Halide::Var &y, const Halide::Var &c, int vector,
-                   int rows, int warps, Across across = Across::vectorized) {
+ThreadLoops thread_blocks(Schedulable &&s, const Halide::Var &x, const Halide::Var &y, const Halide::Var &c,
+                          const BlockShape &shape) {
     using namespace Halide;
-    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, xt{"xt"}, yt{"yt"}, xv{"xv"}, yr{"yr"};
-    s.tile(x, y, xo, yo, xi, yi, 32 * vector, warps * rows, TailStrategy::GuardWithIf)
-        .split(xi, xt, xv, vector, TailStrategy::GuardWithIf)
-        .split(yi, yt, yr, rows, TailStrategy::GuardWithIf)
-        .reorder(xv, yr, xt, yt, c, xo, yo);
-    if (across == Across::vectorized) s.vectorize(xv);
-    else s.unroll(xv);
-    s.unroll(yr).gpu_blocks(xo, yo, c).gpu_threads(xt, yt);
+    ThreadLoops l;
+    Var xi{"xi"}, yi{"yi"};
+    s.tile(x, y, l.xo, l.yo, xi, yi, 32 * shape.vector, shape.warps * shape.rows, TailStrategy::GuardWithIf)
+        .split(xi, l.xt, l.xv, shape.vector, TailStrategy::GuardWithIf)
+        .split(yi, l.yt, l.yr, shape.rows, TailStrategy::GuardWithIf)
+        .reorder(l.xv, l.yr, l.xt, l.yt, c, l.xo, l.yo);
+    if (shape.across == Across::vectorized) s.vectorize(l.xv);
+    else s.unroll(l.xv);
+    s.unroll(l.yr).gpu_blocks(l.xo, l.yo, c).gpu_threads(l.xt, l.yt);
+    return l;
 }
 
 }  // namespace filterlab::schedules
