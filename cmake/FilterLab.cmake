@@ -123,14 +123,19 @@ function(filterlab_halide_filter FILTER)
                     set(params ${ARG_GENERATOR_PARAM}=${value})
                     set(fixed "{{\"${ARG_GENERATOR_PARAM}\", ${value}}}")
                 endif ()
+                # The entry point is filterlab::halide::<lib> (a C++ namespace:
+                # installed next to a user's own code, no name can clash).
                 add_halide_library(${lib} FROM ${FILTER}.generator
                                    GENERATOR ${FILTER}
+                                   FUNCTION_NAME filterlab::halide::${lib}
+                                   FEATURES c_plus_plus_name_mangling
                                    PARAMS schedule=${BACKEND}_${SCHEDULE} ${params}
                                    TARGETS ${targets}
                                    USE_RUNTIME filterlab_halide_runtime)
                 target_link_libraries(filterlab_variants PUBLIC ${lib})
                 string(APPEND INCLUDES "#include \"${lib}.h\"\n")
-                string(APPEND ENTRIES "{${fixed}, &${lib}}, ")
+                string(APPEND ENTRIES "{${fixed}, &filterlab::halide::${lib}}, ")
+                set_property(GLOBAL APPEND PROPERTY FILTERLAB_HALIDE_LIBRARIES ${lib})
             endforeach ()
             configure_file(${_filterlab_template} ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp @ONLY)
             target_sources(filterlab_variants PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp)

@@ -1,5 +1,6 @@
 // What the handwritten kernels share: the channel plane a kernel takes, the
-// clamp border rule, and launching per plane with every launch checked (the
+// clamp border rule, the stream to launch on, and launching per plane with
+// every launch checked (the
 // CUDA calls themselves are checked by filterlab::cuda_check, cuda_errors.h).
 #pragma once
 
@@ -8,12 +9,17 @@
 #include <string>
 
 #include "cuda_errors.h"
+#include "cuda_support.h"
 #include "error.h"
 #include "image.h"
 
 namespace filterlab::handwritten {
 
 using filterlab::cuda_check;
+
+// The stream every launch and stream-ordered call goes on: the caller's
+// (cuda::StreamScope), else the legacy default stream.
+inline cudaStream_t stream() { return static_cast<cudaStream_t>(cuda::current_stream()); }
 
 // After a launch: configuration errors surface here, execution errors at the
 // harness's next synchronisation.

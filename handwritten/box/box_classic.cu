@@ -75,18 +75,18 @@ __global__ void texture_kernel(cudaTextureObject_t tex, uint8_t *out, std::ptrdi
 dim3 tiles(int w, int h) { return dim3((w + kTile - 1) / kTile, (h + kTile - 1) / kTile); }
 
 void run_one_block(const PlanarView &in, const PlanarView &out, const ParamValues &) {
-    for_each_plane(in, out, "box one_block_kernel", [](const Plane &p) { one_block_kernel<<<1, dim3(16, 16)>>>(p); });
+    for_each_plane(in, out, "box one_block_kernel", [](const Plane &p) { one_block_kernel<<<1, dim3(16, 16), 0, stream()>>>(p); });
 }
 
 void run_grid_stride(const PlanarView &in, const PlanarView &out, const ParamValues &) {
     int sms = 0;
     cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
-    for_each_plane(in, out, "box grid_stride_kernel", [&](const Plane &p) { grid_stride_kernel<<<sms * 8, 256>>>(p); });
+    for_each_plane(in, out, "box grid_stride_kernel", [&](const Plane &p) { grid_stride_kernel<<<sms * 8, 256, 0, stream()>>>(p); });
 }
 
 void run_shared_tile(const PlanarView &in, const PlanarView &out, const ParamValues &) {
     for_each_plane(in, out, "box shared_tile_kernel",
-                   [&](const Plane &p) { shared_tile_kernel<<<tiles(in.width, in.height), dim3(kTile, kTile)>>>(p); });
+                   [&](const Plane &p) { shared_tile_kernel<<<tiles(in.width, in.height), dim3(kTile, kTile), 0, stream()>>>(p); });
 }
 
 void run_texture(const PlanarView &in, const PlanarView &out, const ParamValues &) {
@@ -97,9 +97,9 @@ void run_texture(const PlanarView &in, const PlanarView &out, const ParamValues 
         cuda_check(cudaMallocArray(&array, &format, p.width, p.height), "cudaMallocArray");
         cudaTextureObject_t tex = 0;
         try {
-            cuda_check(cudaMemcpy2DToArray(array, 0, 0, p.in, p.in_pitch, p.width, p.height,
-                                           cudaMemcpyDeviceToDevice),
-                       "cudaMemcpy2DToArray");
+            cuda_check(cudaMemcpy2DToArrayAsync(array, 0, 0, p.in, p.in_pitch, p.width, p.height,
+                                                cudaMemcpyDeviceToDevice, stream()),
+                       "cudaMemcpy2DToArrayAsync");
             cudaResourceDesc resource{};
             resource.resType = cudaResourceTypeArray;
             resource.res.array.array = array;
@@ -109,11 +109,11 @@ void run_texture(const PlanarView &in, const PlanarView &out, const ParamValues 
             texture.readMode = cudaReadModeElementType;
             texture.normalizedCoords = 1;
             cuda_check(cudaCreateTextureObject(&tex, &resource, &texture, nullptr), "cudaCreateTextureObject");
-            texture_kernel<<<tiles(p.width, p.height), dim3(kTile, kTile)>>>(tex, p.out, p.out_pitch, p.width,
+            texture_kernel<<<tiles(p.width, p.height), dim3(kTile, kTile), 0, stream()>>>(tex, p.out, p.out_pitch, p.width,
                                                                            p.height);
             check_launch("box texture_kernel");
             // Destroying waits for nothing: keep the array until the kernel is done.
-            cuda_check(cudaStreamSynchronize(0), "box texture_kernel");
+            cuda_check(cudaStreamSynchronize(stream()), "box texture_kernel");
         } catch (...) {
             if (tex) cudaDestroyTextureObject(tex);
             cudaFreeArray(array);

@@ -176,7 +176,7 @@ __global__ void __launch_bounds__(kThreads, 8) box3x3_packed_kernel(Plane p) {
 void launch_3x3(const Plane &p) {
     const int chunks = (p.width + 15) / 16;
     const dim3 block(32, kThreads / 32);
-    box3x3_packed_kernel<<<dim3((chunks + 31) / 32, (p.height + kRows3 * block.y - 1) / (kRows3 * block.y)), block>>>(p);
+    box3x3_packed_kernel<<<dim3((chunks + 31) / 32, (p.height + kRows3 * block.y - 1) / (kRows3 * block.y)), block, 0, stream()>>>(p);
 }
 
 template <int R>
@@ -184,7 +184,7 @@ void launch(const Plane &p) {
     constexpr int kRows = R <= 2 ? 16 : 32;
     const int chunks = (p.width + 15) / 16;
     const dim3 grid((chunks + kThreads - 1) / kThreads, (p.height + kRows - 1) / kRows);
-    box_wide_rows_kernel<R><<<grid, kThreads>>>(p);
+    box_wide_rows_kernel<R><<<grid, kThreads, 0, stream()>>>(p);
 }
 
 template <std::size_t... Rs>

@@ -84,17 +84,17 @@ const dim3 kBlock(32, 8);
 void run_direct(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
     const Weights w = weights_for(params);
     for_each_plane(in, out, "gaussian direct_kernel",
-                   [&](const Plane &p) { direct_kernel<<<grid_for(p), kBlock>>>(p, w); });
+                   [&](const Plane &p) { direct_kernel<<<grid_for(p), kBlock, 0, stream()>>>(p, w); });
 }
 
 void run_unrolled(const PlanarView &in, const PlanarView &out, const ParamValues &) {
     for_each_plane(in, out, "gaussian unrolled_sigma1_kernel",
-                   [](const Plane &p) { unrolled_sigma1_kernel<<<grid_for(p), kBlock>>>(p); });
+                   [](const Plane &p) { unrolled_sigma1_kernel<<<grid_for(p), kBlock, 0, stream()>>>(p); });
 }
 
 void run_lut(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
     const Weights w = weights_for(params);
-    for_each_plane(in, out, "gaussian lut_kernel", [&](const Plane &p) { lut_kernel<<<grid_for(p), kBlock>>>(p, w); });
+    for_each_plane(in, out, "gaussian lut_kernel", [&](const Plane &p) { lut_kernel<<<grid_for(p), kBlock, 0, stream()>>>(p, w); });
 }
 
 const VariantRegistration direct{{"gaussian", "hw_direct", Backend::cuda, Kind::handwritten, {}, run_direct}};

@@ -26,7 +26,7 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &params)
     const GaussianWeights k = strip_weights(params);
     for_each_plane(in, out, "gaussian separable_kernel", [&](const Plane &p) {
         const dim3 grid((p.width + 32 * 16 - 1) / (32 * 16), (p.height + kWarps * ROWS - 1) / (kWarps * ROWS));
-        separable_kernel<ROWS, AHEAD><<<grid, dim3(32, kWarps)>>>(p, k);
+        separable_kernel<ROWS, AHEAD><<<grid, dim3(32, kWarps), 0, stream()>>>(p, k);
     });
 }
 

@@ -47,7 +47,7 @@ void run_fused(const PlanarView &in, const PlanarView &out, const ParamValues &p
     for_each_plane(in, out, "gaussian_maxpool fused_kernel", [&](const Plane &p) {
         const int rows = 2 * out.height;
         const dim3 grid((p.width + 32 * 16 - 1) / (32 * 16), (rows + kWarps * kRows - 1) / (kWarps * kRows));
-        fused_kernel<<<grid, dim3(32, kWarps)>>>(p, out.width, out.height, k);
+        fused_kernel<<<grid, dim3(32, kWarps), 0, stream()>>>(p, out.width, out.height, k);
     });
 }
 

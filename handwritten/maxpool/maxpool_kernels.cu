@@ -42,14 +42,14 @@ __global__ void vectorized_kernel(Pool q) {
 
 void run_naive(const PlanarView &in, const PlanarView &out, const ParamValues &) {
     for_each_plane(in, out, "maxpool naive_kernel", [&](const Plane &p) {
-        naive_kernel<<<dim3((out.width + 31) / 32, (out.height + 7) / 8), dim3(32, 8)>>>(Pool{p, out.width, out.height});
+        naive_kernel<<<dim3((out.width + 31) / 32, (out.height + 7) / 8), dim3(32, 8), 0, stream()>>>(Pool{p, out.width, out.height});
     });
 }
 
 void run_vectorized(const PlanarView &in, const PlanarView &out, const ParamValues &) {
     const int strips = (out.width + 15) / 16;
     for_each_plane(in, out, "maxpool vectorized_kernel", [&](const Plane &p) {
-        vectorized_kernel<<<dim3((strips + 31) / 32, (out.height + 7) / 8), dim3(32, 8)>>>(Pool{p, out.width, out.height});
+        vectorized_kernel<<<dim3((strips + 31) / 32, (out.height + 7) / 8), dim3(32, 8), 0, stream()>>>(Pool{p, out.width, out.height});
     });
 }
 

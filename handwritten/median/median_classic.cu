@@ -73,7 +73,7 @@ __global__ void fast3x3_kernel(Plane p) {
 
 template <int K>
 void launch_bubble(const Plane &p) {
-    bubble_kernel<K><<<dim3((p.width + 15) / 16, (p.height + 15) / 16), dim3(16, 16)>>>(p);
+    bubble_kernel<K><<<dim3((p.width + 15) / 16, (p.height + 15) / 16), dim3(16, 16), 0, stream()>>>(p);
 }
 
 void run_bubble(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
@@ -85,7 +85,7 @@ void run_bubble(const PlanarView &in, const PlanarView &out, const ParamValues &
 
 void run_fast3x3(const PlanarView &in, const PlanarView &out, const ParamValues &) {
     for_each_plane(in, out, "median fast3x3_kernel", [](const Plane &p) {
-        fast3x3_kernel<<<dim3((p.width + kBlock - 3) / (kBlock - 2), std::min(p.height, 65535)), kBlock>>>(p);
+        fast3x3_kernel<<<dim3((p.width + kBlock - 3) / (kBlock - 2), std::min(p.height, 65535)), kBlock, 0, stream()>>>(p);
     });
 }
 

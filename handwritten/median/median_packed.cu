@@ -245,7 +245,7 @@ void launch(const Plane &p) {
     constexpr int kRows = rows_per_thread(K);
     const int strips = (p.width + 15) / 16;
     const dim3 block(32, kThreads / 32);
-    median_packed_kernel<K><<<dim3((strips + 31) / 32, (p.height + kRows * block.y - 1) / (kRows * block.y)), block>>>(p);
+    median_packed_kernel<K><<<dim3((strips + 31) / 32, (p.height + kRows * block.y - 1) / (kRows * block.y)), block, 0, stream()>>>(p);
 }
 
 void run(const PlanarView &in, const PlanarView &out, const ParamValues &params) {

@@ -19,7 +19,7 @@ __global__ void normalise_kernel(Planes p, const float *accum) {
 
 void normalise(const Planes &p, const float *accum) {
     const dim3 block(32, 8);
-    normalise_kernel<<<pixel_grid(p.width, p.height, block), block>>>(p, accum);
+    normalise_kernel<<<pixel_grid(p.width, p.height, block), block, 0, stream()>>>(p, accum);
     check_launch("nlmeans normalise_kernel");
 }
 

@@ -58,19 +58,19 @@ template <typename T>
 class Scratch {
 public:
     explicit Scratch(std::size_t count) {
-        cuda_check(cudaMallocAsync(reinterpret_cast<void **>(&data_), count * sizeof(T), 0), "cudaMallocAsync");
-        const cudaError_t status = cudaMemsetAsync(data_, 0, count * sizeof(T), 0);
-        if (status != cudaSuccess) cudaFreeAsync(data_, 0);  // the constructor fails: no destructor
+        cuda_check(cudaMallocAsync(reinterpret_cast<void **>(&data_), count * sizeof(T), stream()), "cudaMallocAsync");
+        const cudaError_t status = cudaMemsetAsync(data_, 0, count * sizeof(T), stream());
+        if (status != cudaSuccess) cudaFreeAsync(data_, stream());  // the constructor fails: no destructor
         cuda_check(status, "cudaMemsetAsync");
     }
     // Checked release, at the end of a call.
     void release() {
         T *data = std::exchange(data_, nullptr);
-        cuda_check(cudaFreeAsync(data, 0), "cudaFreeAsync");
+        cuda_check(cudaFreeAsync(data, stream()), "cudaFreeAsync");
     }
     // Unchecked, only when a call throws before release(): its error is the one to report.
     ~Scratch() {
-        if (data_) cudaFreeAsync(data_, 0);
+        if (data_) cudaFreeAsync(data_, stream());
     }
     Scratch(const Scratch &) = delete;
     Scratch &operator=(const Scratch &) = delete;

@@ -182,7 +182,7 @@ void launch(const Planes &img, const Params &prm) {
     const dim3 grid((img.width + Tile<P>::width - 1) / Tile<P>::width, (img.height + kRows - 1) / kRows);
     // exp(-S * k) = 2^(-S * k * log2(e)): the prescaled argument of ex2.
     const float scale = static_cast<float>(-prm.inverse_scale * 1.4426950408889634);
-    fused_kernel<P, C><<<grid, kThreads, bytes>>>(img, prm.search, scale);
+    fused_kernel<P, C><<<grid, kThreads, bytes, stream()>>>(img, prm.search, scale);
     check_launch("nlmeans fused_kernel");
 }
 

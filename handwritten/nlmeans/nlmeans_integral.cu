@@ -93,13 +93,13 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &values,
     for (int dy = -s; dy <= s; dy++)
         for (int dx = -s; dx <= s; dx += per_launch) {
             t.dx_first = dx;
-            difference_kernel<<<dim3(padded.x, padded.y, per_launch), block>>>(img, t, prm.patch, dy);
+            difference_kernel<<<dim3(padded.x, padded.y, per_launch), block, 0, stream()>>>(img, t, prm.patch, dy);
             check_launch("nlmeans difference_kernel");
-            row_prefix_kernel<<<rows, line>>>(t);
+            row_prefix_kernel<<<rows, line, 0, stream()>>>(t);
             check_launch("nlmeans row_prefix_kernel");
-            column_prefix_kernel<<<columns, line>>>(t);
+            column_prefix_kernel<<<columns, line, 0, stream()>>>(t);
             check_launch("nlmeans column_prefix_kernel");
-            weights_kernel<<<pixels, block>>>(img, t, prm, dy, accum.get());
+            weights_kernel<<<pixels, block, 0, stream()>>>(img, t, prm, dy, accum.get());
             check_launch("nlmeans weights_kernel");
         }
     normalise(img, accum.get());

@@ -126,3 +126,15 @@ std::vector<uint8_t> DeviceImage::download_all() const {
 }
 
 }  // namespace filterlab::cuda
+
+namespace filterlab::cuda {
+namespace {
+thread_local void *stream_of_thread = nullptr;
+}
+
+void *current_stream() { return stream_of_thread; }
+
+StreamScope::StreamScope(void *stream) : previous_(stream_of_thread) { stream_of_thread = stream; }
+StreamScope::~StreamScope() { stream_of_thread = previous_; }
+
+}  // namespace filterlab::cuda

@@ -29,6 +29,21 @@ void require_gpu();
 void *primary_context();
 void synchronize(const char *what);  // cudaDeviceSynchronize + error check
 
+// The CUDA stream (a cudaStream_t) that CUDA variants issue their work on, per
+// thread: the legacy default stream (nullptr) unless a StreamScope names
+// another, as the public API does for a caller's stream.
+void *current_stream();
+class StreamScope {
+public:
+    explicit StreamScope(void *stream);
+    ~StreamScope();
+    StreamScope(const StreamScope &) = delete;
+    StreamScope &operator=(const StreamScope &) = delete;
+
+private:
+    void *previous_;
+};
+
 // An image in device memory, planar, each row padded to a multiple of 64
 // bytes (so rows start 16-byte aligned), with kGuardBytes of guard before
 // and after the image. Padding and guards are part of the allocation, which

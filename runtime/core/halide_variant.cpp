@@ -29,8 +29,8 @@ int acquire_primary_context(void *, void **context, bool) {
     return 0;
 }
 int release_context(void *) { return 0; }
-int default_stream(void *, void *, void **stream) {
-    *stream = nullptr;  // the legacy default stream, which the harness synchronises with
+int current_stream(void *, void *, void **stream) {
+    *stream = cuda::current_stream();  // the legacy default stream unless a caller named one
     return 0;
 }
 
@@ -40,7 +40,7 @@ void install_handlers() {
         halide_set_error_handler(record_error);
         halide_set_cuda_acquire_context(acquire_primary_context);
         halide_set_cuda_release_context(release_context);
-        halide_set_cuda_get_stream(default_stream);
+        halide_set_cuda_get_stream(current_stream);
     });
 }
 

@@ -1,0 +1,129 @@
+// The public C++ API (filterlab/filterlab.h) over the registry and harness.
+#include "filterlab/filterlab.h"
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
+#include <exception>
+#include <new>
+
+#include "cuda_support.h"
+#include "default_variant.h"
+#include "error.h"
+#include "filters.h"
+#include "harness.h"
+#include "image_refs.h"
+#include "machine.h"
+#include "registry.h"
+
+namespace filterlab {
+namespace {
+
+Backend backend_for(Memory memory) { return memory == Memory::cuda_device ? Backend::cuda : Backend::cpu; }
+
+const Variant &choose(const FilterInfo &filter, const ImageRef &in, const ParamValues &params, const Options &o) {
+    if (o.variant.empty()) return api::default_variant(filter.name, backend_for(in.memory), params);
+    const Variant &v = find_variant(filter.name, o.variant);
+    if (v.kind == Kind::peer) throw Error(filter.name + "/" + v.name + " is a peer, not part of the library");
+    if (std::string why = v.why_unavailable(); !why.empty()) throw Error(filter.name + "/" + v.name + ": " + why);
+    if (std::string why = v.unsupported_reason(params); !why.empty()) throw Error(why);
+    return v;
+}
+
+void check_shapes(const FilterInfo &filter, const ImageRef &in, const ImageRef &out) {
+    api::check_image(in, "input");
+    api::check_image(out, "output");
+    if (in.width < filter.min_side || in.height < filter.min_side) {
+        throw Error(fmt::format("{} needs an image of at least {}x{}, got {}x{}", filter.name, filter.min_side,
+                                filter.min_side, in.width, in.height));
+    }
+    const auto [w, h] = filter.output_size(in.width, in.height);
+    if (out.width != w || out.height != h || out.channels != in.channels) {
+        throw Error(fmt::format("{}: the output must be {}x{} with {} channels, got {}x{} with {}", filter.name, w, h,
+                                in.channels, out.width, out.height, out.channels));
+    }
+}
+
+// In place when both images are in the variant's memory and layout: a CUDA
+// variant is then asynchronous on the caller's stream. Else through copies.
+void run_variant_on(const Variant &v, const ImageRef &in, const ImageRef &out, const ParamValues &params,
+                    const Options &o) {
+    const auto stream = static_cast<cudaStream_t>(o.cuda_stream);
+    const Memory native = v.backend == Backend::cuda ? Memory::cuda_device : Memory::host;
+    if (in.memory == native && out.memory == native) {
+        const bool aligned = v.backend == Backend::cuda;
+        const PlanarView in_view = api::view_in_place(in, aligned), out_view = api::view_in_place(out, aligned);
+        if (in_view.data && out_view.data) {
+            const cuda::StreamScope scope(o.cuda_stream);
+            v.run(in_view, out_view, params);
+            return;
+        }
+    }
+    api::scatter(run_variant(v, api::gather(in, stream), params), out, stream);
+}
+
+Outcome run_checked(const std::string &filter_name, const ImageRef &in, const ImageRef &out,
+                    const std::map<std::string, double> &given, const Options &o) {
+    Outcome outcome;
+    try {
+        const FilterInfo &filter = filter_info(filter_name);
+        ParamValues params = filter.defaults();
+        for (auto &[name, value] : given) {
+            if (!params.count(name)) throw Error(filter.name + " has no parameter '" + name + "'");
+            params[name] = value;
+        }
+        filter.validate(params);
+        check_shapes(filter, in, out);
+        const Variant &v = choose(filter, in, params, o);
+        outcome.variant = v.name;
+        run_variant_on(v, in, out, params, o);
+    } catch (const std::bad_alloc &) {
+        outcome = {false, "out of memory", outcome.variant};
+    } catch (const std::exception &e) {
+        outcome = {false, e.what(), outcome.variant};
+    }
+    return outcome;
+}
+
+}  // namespace
+
+Outcome run(const std::string &filter, const ImageRef &in, const ImageRef &out,
+            const std::map<std::string, double> &params, const Options &options) {
+    return run_checked(filter, in, out, params, options);
+}
+
+Outcome box(const ImageRef &in, const ImageRef &out, int radius, const Options &o) {
+    return run("box", in, out, {{"radius", radius}}, o);
+}
+Outcome median(const ImageRef &in, const ImageRef &out, int size, const Options &o) {
+    return run("median", in, out, {{"size", size}}, o);
+}
+Outcome gaussian(const ImageRef &in, const ImageRef &out, double sigma, const Options &o) {
+    return run("gaussian", in, out, {{"sigma", sigma}}, o);
+}
+Outcome maxpool(const ImageRef &in, const ImageRef &out, const Options &o) { return run("maxpool", in, out, {}, o); }
+Outcome gaussian_maxpool(const ImageRef &in, const ImageRef &out, double sigma, const Options &o) {
+    return run("gaussian_maxpool", in, out, {{"sigma", sigma}}, o);
+}
+Outcome nlmeans(const ImageRef &in, const ImageRef &out, int patch, int search, double h, const Options &o) {
+    return run("nlmeans", in, out, {{"patch", patch}, {"search", search}, {"h", h}}, o);
+}
+
+std::vector<VariantInfo> variants() {
+    std::vector<VariantInfo> all;
+    for (const Variant &v : all_variants()) {
+        if (v.kind == Kind::peer) continue;
+        std::string supports;
+        for (const ParamSupport &s : v.supports) supports += (supports.empty() ? "" : ";") + s.describe();
+        all.push_back({v.filter, v.name, v.backend == Backend::cuda, v.kind == Kind::handwritten, supports});
+    }
+    return all;
+}
+
+std::string default_variant(const std::string &filter, Memory memory) {
+    return api::default_variant(filter, backend_for(memory), filter_info(filter).defaults()).name;
+}
+
+std::string version() { return fmt::format("{} (commit {})", FILTERLAB_VERSION, build_commit()); }
+
+}  // namespace filterlab

@@ -1,0 +1,88 @@
+// FilterLab's public API (C++17): every filter of FILTERS.md, run by any of
+// its variants — a Halide schedule or a handwritten CUDA kernel — on the
+// caller's image as it is. No Halide or CUDA header is needed to use it.
+//
+//   filterlab::ImageRef in{pixels, width, height, 3, width * 3, filterlab::Layout::interleaved};
+//   filterlab::ImageRef out{result, width, height, 3, width * 3, filterlab::Layout::interleaved};
+//   if (filterlab::Outcome r = filterlab::box(in, out, 2); !r) std::cerr << r.message << "\n";
+//
+// Images are 8-bit, `channels` planes or interleaved samples, any row pitch,
+// in host memory or CUDA device memory (of the current device). A call never
+// aborts the process: every failure comes back as an Outcome with a message.
+//
+// Memory and synchronisation. When the variant's backend matches the memory
+// (a CPU variant on host images, a CUDA variant on device images) and the
+// images are planar — for CUDA with rows and planes on 16-byte boundaries —
+// the variant works on the images in place; on device memory it is then
+// asynchronous on `Options::cuda_stream` (0: the legacy default stream), like
+// a kernel launch. Otherwise the images are copied to a layout the variant
+// takes and back, and the call returns when the output is written.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace filterlab {
+
+enum class Layout { planar, interleaved };
+enum class Memory { host, cuda_device };
+
+struct ImageRef {
+    std::uint8_t *data = nullptr;
+    int width = 0, height = 0, channels = 1;
+    // Bytes from one row to the next; 0: packed (width, or width x channels
+    // when interleaved).
+    std::ptrdiff_t row_pitch = 0;
+    Layout layout = Layout::planar;
+    Memory memory = Memory::host;
+    // Planar only: bytes from one channel plane to the next; 0: row_pitch x height.
+    std::ptrdiff_t plane_pitch = 0;
+};
+
+struct Options {
+    // A variant of `filterlab list`, e.g. "cpu_tiled" or "hw_packed"; empty:
+    // the default, the fastest measured on the H100 for the images' memory
+    // (default_variant()).
+    std::string variant;
+    // A cudaStream_t for device images; nullptr: the legacy default stream.
+    void *cuda_stream = nullptr;
+};
+
+struct Outcome {
+    bool ok = true;
+    std::string message;  // why not, when not ok
+    std::string variant;  // the variant that ran (or was to run)
+    explicit operator bool() const { return ok; }
+};
+
+// One call per filter, with the contract's parameters (FILTERS.md).
+Outcome box(const ImageRef &in, const ImageRef &out, int radius = 1, const Options &options = {});
+Outcome median(const ImageRef &in, const ImageRef &out, int size = 3, const Options &options = {});
+Outcome gaussian(const ImageRef &in, const ImageRef &out, double sigma = 1.0, const Options &options = {});
+// The output is floor(width / 2) x floor(height / 2).
+Outcome maxpool(const ImageRef &in, const ImageRef &out, const Options &options = {});
+Outcome gaussian_maxpool(const ImageRef &in, const ImageRef &out, double sigma = 1.0, const Options &options = {});
+Outcome nlmeans(const ImageRef &in, const ImageRef &out, int patch = 3, int search = 10, double h = 10.0,
+                const Options &options = {});
+
+// Any filter by name, its parameters by name (those left out take their defaults).
+Outcome run(const std::string &filter, const ImageRef &in, const ImageRef &out,
+            const std::map<std::string, double> &params = {}, const Options &options = {});
+
+struct VariantInfo {
+    std::string filter, name;
+    bool cuda = false;       // runs on the GPU
+    bool handwritten = false;  // a CUDA kernel by hand, else a Halide schedule (or the reference)
+    std::string supports;    // the parameter values it takes beyond the contract's, e.g. "size=3"
+};
+// The variants this library holds (FilterLab's own: no peers).
+std::vector<VariantInfo> variants();
+// The variant a call without Options::variant runs for images in `memory`.
+std::string default_variant(const std::string &filter, Memory memory);
+// "0.5.0 (commit abc1234)".
+std::string version();
+
+}  // namespace filterlab
