@@ -9,7 +9,8 @@ public:
     GeneratorParam<std::string> schedule{"schedule", ""};
 
     Input<Buffer<uint8_t, 3>> input{"input"};
-    Input<int32_t> radius{"radius"};
+    // Default and range as in FILTERS.md, so the library's _metadata() tells them.
+    Input<int32_t> radius{"radius", 1, 1, 15};
     Output<Buffer<uint8_t, 3>> output{"output"};
 
     void generate() {

@@ -10,7 +10,8 @@ public:
 
     Input<Buffer<uint8_t, 3>> input{"input"};
     // The contract's weights for the caller's sigma: w0 the centre, w1 and w2 the sides.
-    Input<int32_t> w0{"w0"}, w1{"w1"}, w2{"w2"};
+    // The fixed-point weights of sigma (w0 + 2 w1 + 2 w2 = 256); the defaults are sigma = 1's.
+    Input<int32_t> w0{"w0", 102, 0, 256}, w1{"w1", 63, 0, 128}, w2{"w2", 14, 0, 128};
     Output<Buffer<uint8_t, 3>> output{"output"};
 
     void generate() {

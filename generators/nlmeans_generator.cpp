@@ -9,9 +9,10 @@ public:
     GeneratorParam<std::string> schedule{"schedule", ""};
 
     Input<Buffer<uint8_t, 3>> input{"input"};
-    Input<int32_t> patch{"patch"};    // p: the patch is (2p+1)^2
-    Input<int32_t> search{"search"};  // s: the search window is (2s+1)^2
-    Input<float> h{"h"};
+    // Defaults and ranges as in FILTERS.md, so the library's _metadata() tells them.
+    Input<int32_t> patch{"patch", 3, 0, 10};     // p: the patch is (2p+1)^2
+    Input<int32_t> search{"search", 10, 1, 30};  // s: the search window is (2s+1)^2
+    Input<float> h{"h", 10.0f, 1e-3f, 1000.0f};
     Output<Buffer<uint8_t, 3>> output{"output"};
 
     void generate() {

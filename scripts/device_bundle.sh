@@ -2,7 +2,7 @@
 # Gathers what the GPU machine needs into .device-build/bundle.tar.xz (ignored
 # by git; compressed, as what travels there is limited to 64 MiB): the CLI, the
 # test binaries, the OpenCV plugin and the shared libraries it loads that the
-# GPU machine lacks. Run after a build; the GPU machine then runs
+# GPU machine lacks, libfilterlab.so and the examples built against it. Run after a build; the GPU machine then runs
 #   tar -xJf .device-build/bundle.tar.xz -C .device-build
 #   export FILTERLAB_IMAGES=$PWD/tests/images FILTERLAB_EXE=$PWD/.device-build/filterlab \
 #          LD_LIBRARY_PATH=$PWD/.device-build/lib
@@ -17,7 +17,14 @@ for t in build/tests/test_*; do
     [ -x "$t" ] && [ -f "$t" ] && cp "$t" "$out/"
 done
 cp build/plugins/libfilterlab_*.so "$out/plugins/"
-strip "$out"/filterlab "$out"/test_* "$out"/plugins/*.so
+# The public API's library, and the examples built against an installed copy
+# of it (scripts/test_install.sh), which find it through LD_LIBRARY_PATH there.
+cp -P build/runtime/api/libfilterlab.so* "$out/lib/"
+bash scripts/test_install.sh build "$out/install" >/dev/null
+mkdir -p "$out/examples"
+cp "$out"/install/cmake/{box_api,box_schedule,median_cuda} "$out"/install/gaussian_c "$out/examples/"
+rm -rf "$out/install"
+strip "$out"/filterlab "$out"/test_* "$out"/plugins/*.so "$out"/examples/* "$out"/lib/libfilterlab.so.*.*.*
 # OpenCV and what it pulls in that Ubuntu's CUDA image does not have.
 for lib in libopencv_core.so.406 libopencv_imgproc.so.406 libopencv_photo.so.406 libtbb.so.12 \
     libblas.so.3 liblapack.so.3 libgfortran.so.5 libquadmath.so.0 libGLX.so.0 libGLdispatch.so.0 \

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-packages=(g++ python3-venv libpng-dev zlib1g-dev doctest-dev libcli11-dev libfmt-dev nlohmann-json3-dev libopencv-dev)
+packages=(g++ make cmake pkg-config python3-venv libpng-dev zlib1g-dev doctest-dev libcli11-dev libfmt-dev nlohmann-json3-dev libopencv-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

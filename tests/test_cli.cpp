@@ -42,7 +42,7 @@ TEST_CASE("list: one variant per line, and JSON with the supported parameters") 
     int seen = 0;
     for (auto &v : doc["variants"]) {
         for (const char *key : {"filter", "variant", "backend", "kind", "params", "computes_contract", "tolerance",
-                                "available", "why_unavailable"}) {
+                                "available", "why_unavailable", "source", "libraries", "api"}) {
             CHECK(v.contains(key));
         }
         CHECK(v["available"] == v["why_unavailable"].is_null());
@@ -51,6 +51,14 @@ TEST_CASE("list: one variant per line, and JSON with the supported parameters") 
             CHECK(v["params"]["radius"]["values"][0].is_number_integer());  // integers as integers
             CHECK(v["params"]["radius"]["default"] == 1);
             CHECK(v["available"] == cuda::gpu_info().available);
+            CHECK(v["source"]["file"] == "schedules/box/box_cuda.cpp");
+            CHECK(v["libraries"][0]["entry_point"] == "filterlab::halide::box_cuda_register_rows");
+            seen++;
+        }
+        if (v["filter"] == "median" && v["variant"] == "cpu_naive") {  // one library per size
+            CHECK(v["libraries"].size() == 3);
+            CHECK(v["libraries"][2]["library"] == "libmedian_cpu_naive_size7.a");
+            CHECK(v["api"] == "filterlab::run(\"median\", in, out, params, {\"cpu_naive\"})");
             seen++;
         }
         if (v["variant"] == "npp_box" || v["variant"] == "opencv_gaussian_blur") {
@@ -64,7 +72,7 @@ TEST_CASE("list: one variant per line, and JSON with the supported parameters") 
             seen++;
         }
     }
-    CHECK(seen >= 3);
+    CHECK(seen >= 4);
 }
 
 TEST_CASE("the CLI's conventions: --version, exit statuses, info --json, check --json and JUnit, stdin and stdout") {

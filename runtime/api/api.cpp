@@ -22,7 +22,7 @@ namespace {
 Backend backend_for(Memory memory) { return memory == Memory::cuda_device ? Backend::cuda : Backend::cpu; }
 
 const Variant &choose(const FilterInfo &filter, const ImageRef &in, const ParamValues &params, const Options &o) {
-    if (o.variant.empty()) return api::default_variant(filter.name, backend_for(in.memory), params);
+    if (o.variant.empty()) return default_variant(filter.name, backend_for(in.memory), params);
     const Variant &v = find_variant(filter.name, o.variant);
     if (v.kind == Kind::peer) throw Error(filter.name + "/" + v.name + " is a peer, not part of the library");
     if (std::string why = v.why_unavailable(); !why.empty()) throw Error(filter.name + "/" + v.name + ": " + why);
@@ -121,7 +121,7 @@ std::vector<VariantInfo> variants() {
 }
 
 std::string default_variant(const std::string &filter, Memory memory) {
-    return api::default_variant(filter, backend_for(memory), filter_info(filter).defaults()).name;
+    return default_variant(filter, backend_for(memory), filter_info(filter).defaults()).name;
 }
 
 std::string version() { return fmt::format("{} (commit {})", FILTERLAB_VERSION, build_commit()); }

@@ -15,6 +15,7 @@
 #include "check.h"
 #include "check_reports.h"
 #include "cuda_support.h"
+#include "default_variant.h"
 #include "error.h"
 #include "harness.h"
 #include "image_io.h"
@@ -47,6 +48,16 @@ namespace {
 
 constexpr int kListJsonFormat = 1;
 
+// A Halide schedule's static libraries as installed (lib/filterlab/lib<name>.a)
+// with their entry points; every variant but a peer is also in libfilterlab.so.
+nlohmann::json libraries_json(const Variant &v) {
+    nlohmann::json libraries = nlohmann::json::array();
+    for (const std::string &lib : v.libraries)
+        libraries.push_back({{"library", "lib" + lib + ".a"}, {"header", "filterlab/halide/" + lib + ".h"},
+                             {"entry_point", "filterlab::halide::" + lib}});
+    return libraries;
+}
+
 nlohmann::json variant_json(const Variant &v) {
     const std::string why = v.why_unavailable();
     return {{"filter", v.filter},
@@ -61,7 +72,11 @@ nlohmann::json variant_json(const Variant &v) {
             {"source", v.source.file.empty() ? nlohmann::json()
                                              : nlohmann::json{{"file", v.source.file},
                                                               {"first_line", v.source.first_line},
-                                                              {"last_line", v.source.last_line}}}};
+                                                              {"last_line", v.source.last_line}}},
+            {"libraries", libraries_json(v)},
+            {"api", v.kind == Kind::peer ? nlohmann::json()
+                                         : nlohmann::json(fmt::format("filterlab::run(\"{}\", in, out, params, {{\"{}\"}})",
+                                                                      v.filter, v.name))}};
 }
 
 }  // namespace
@@ -226,10 +241,27 @@ int check_variants(const CheckOptionsCli &options) {
     return t.failed ? kExitFailure : kExitOk;
 }
 
+// The public API's default variant per filter, for host and device images:
+// the fastest of the H100 runs in reports/h100 (default_variant.h).
+nlohmann::json api_defaults() {
+    nlohmann::json defaults = nlohmann::json::object();
+    for (const FilterInfo &f : all_filters()) {
+        for (auto [memory, backend] : {std::pair{"host", Backend::cpu}, std::pair{"device", Backend::cuda}}) {
+            try {
+                defaults[f.name][memory] = default_variant(f.name, backend, f.defaults()).name;
+            } catch (const Error &) {
+                defaults[f.name][memory] = nullptr;  // no variant of that backend
+            }
+        }
+    }
+    return defaults;
+}
+
 int show_info(bool json) {
     if (json) {
         nlohmann::json facts = machine_facts();
         facts["format_version"] = 1;
+        facts["api_defaults"] = api_defaults();
         std::cout << facts.dump(2) << "\n";
         return kExitOk;
     }
@@ -242,6 +274,15 @@ int show_info(bool json) {
     fmt::print("build commit:   {}\n", build_commit());
     for (const PluginStatus &p : load_plugins()) fmt::print("plugin:         {}: {}\n", p.name, p.detail);
     if (load_plugins().empty()) fmt::print("plugins:        none built (OpenCV peers need libopencv-dev at build time)\n");
+    const nlohmann::json defaults = api_defaults();
+    for (auto it = defaults.begin(); it != defaults.end(); ++it) {
+        auto name = [&](const char *memory) {
+            const nlohmann::json &v = it.value()[memory];
+            return v.is_null() ? std::string("none") : v.get<std::string>();
+        };
+        fmt::print("API default:    {}: {} on host images, {} on device images (fastest in reports/h100)\n", it.key(),
+                   name("host"), name("device"));
+    }
     const auto &gpu = cuda::gpu_info();
     if (!gpu.available) {
         fmt::print("GPU:            none ({})\n", gpu.why_not);

@@ -55,6 +55,9 @@ struct Variant {
     // Halide schedules: their FILTERLAB_SCHEDULE function, as the build read it
     // (cmake/FilterLab.cmake; the same facts are in schedule_manifest.json).
     SourceSpan source;
+    // Halide schedules: their static libraries (one per compile-time value,
+    // such as median's size), each with the entry point filterlab::halide::<library>.
+    std::vector<std::string> libraries;
 
     // Empty when the variant can run here (its library, a GPU), else why not.
     std::string why_unavailable() const;
@@ -74,8 +77,10 @@ bool is_registered(const std::string &filter, const std::string &name);
 const std::vector<Variant> &all_variants();
 const Variant &find_variant(const std::string &filter, const std::string &name);  // throws Error
 
-inline Variant with_source(Variant variant, SourceSpan source) {
+// What the build knows of a Halide schedule (cmake/halide_variant.cpp.in).
+inline Variant with_build_facts(Variant variant, SourceSpan source, std::vector<std::string> libraries) {
     variant.source = std::move(source);
+    variant.libraries = std::move(libraries);
     return variant;
 }
 

@@ -2,7 +2,7 @@
 
 #include "error.h"
 
-namespace filterlab::api {
+namespace filterlab {
 
 const std::vector<Ranking> &rankings() {
     static const std::vector<Ranking> all = {
@@ -14,7 +14,8 @@ const std::vector<Ranking> &rankings() {
 namespace {
 
 bool takes(const Variant &v, const ParamValues &params) {
-    return v.kind != Kind::peer && v.why_unavailable().empty() && v.unsupported_reason(params).empty();
+    // Availability is not asked: a CUDA default where there is no GPU fails when run, saying so.
+    return v.kind != Kind::peer && v.unsupported_reason(params).empty();
 }
 
 const Variant *registered(const std::string &filter, const std::string &name) {
@@ -51,4 +52,4 @@ const Variant &default_variant(const std::string &filter, Backend backend, const
     throw Error(filter + ": no " + to_string(backend) + " variant takes " + format_params(params));
 }
 
-}  // namespace filterlab::api
+}  // namespace filterlab

@@ -8,7 +8,7 @@
 
 #include "registry.h"
 
-namespace filterlab::api {
+namespace filterlab {
 
 struct Ranking {
     const char *filter, *backend, *params;
@@ -20,4 +20,4 @@ const std::vector<Ranking> &rankings();
 // Throws Error when no variant of `backend` takes these parameters.
 const Variant &default_variant(const std::string &filter, Backend backend, const ParamValues &params);
 
-}  // namespace filterlab::api
+}  // namespace filterlab

@@ -1,0 +1,49 @@
+# `cmake --install build --prefix P` and `cpack`: what a user takes away.
+#   lib/libfilterlab.so*               the API, every variant inside (FilterLab::filterlab)
+#   lib/filterlab/lib<schedule>.a      one static library per Halide schedule (FilterLab::<schedule>)
+#   lib/filterlab/libfilterlab_halide_runtime.a   their one Halide runtime (FilterLab::halide_runtime)
+#   include/filterlab/                 filterlab.h, filterlab_c.h
+#   include/filterlab/halide/          each schedule's generated header, Halide's runtime headers
+#   lib/cmake/FilterLab/, lib/pkgconfig/filterlab.pc, share/doc/filterlab/ (Halide's licence)
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+install(TARGETS filterlab_api EXPORT FilterLabTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/api/include/filterlab DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT FilterLabTargets NAMESPACE FilterLab:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/FilterLab)
+
+get_property(FILTERLAB_SCHEDULE_LIBRARIES GLOBAL PROPERTY FILTERLAB_HALIDE_LIBRARIES)
+set(halide_headers ${CMAKE_INSTALL_INCLUDEDIR}/filterlab/halide)
+foreach (lib IN LISTS FILTERLAB_SCHEDULE_LIBRARIES)
+    install(FILES $<TARGET_FILE:${lib}> DESTINATION ${CMAKE_INSTALL_LIBDIR}/filterlab)
+    install(FILES ${PROJECT_BINARY_DIR}/schedules/${lib}.h DESTINATION ${halide_headers})
+endforeach ()
+install(FILES $<TARGET_FILE:filterlab_halide_runtime> DESTINATION ${CMAKE_INSTALL_LIBDIR}/filterlab
+        RENAME libfilterlab_halide_runtime.a)
+get_target_property(halide_include Halide::Runtime INTERFACE_INCLUDE_DIRECTORIES)
+install(FILES ${halide_include}/HalideRuntime.h ${halide_include}/HalideRuntimeCuda.h ${halide_include}/HalideBuffer.h
+        DESTINATION ${halide_headers})
+install(FILES ${halide_include}/../share/doc/Halide/LICENSE.txt DESTINATION ${CMAKE_INSTALL_DOCDIR} RENAME HALIDE_LICENSE.txt)
+
+# The package: the exported API target, then the schedule libraries as
+# imported targets, written from the build's list of them.
+list(JOIN FILTERLAB_SCHEDULE_LIBRARIES " " FILTERLAB_SCHEDULE_LIST)
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/package/FilterLabConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/package/FilterLabConfig.cmake
+                              INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/FilterLab)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/package/FilterLabConfigVersion.cmake
+                                 COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/package/FilterLabConfig.cmake
+              ${PROJECT_BINARY_DIR}/package/FilterLabConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/FilterLab)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/package/filterlab.pc.in ${PROJECT_BINARY_DIR}/package/filterlab.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/package/filterlab.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+set(CPACK_GENERATOR TGZ)
+set(CPACK_PACKAGE_NAME filterlab)
+set(CPACK_PACKAGE_VENDOR FilterLab)
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "8-bit image filters: Halide schedules and handwritten CUDA kernels")
+set(CPACK_PACKAGE_FILE_NAME filterlab-${PROJECT_VERSION}-linux-x86_64)
+include(CPack)
