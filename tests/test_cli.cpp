@@ -261,7 +261,7 @@ double number(const std::map<std::string, std::string> &row, const std::string &
 }
 
 const char *const kTransferColumns[] = {"h2d_pageable_ms", "h2d_pinned_ms",     "d2h_pageable_ms",
-                                        "d2h_pinned_ms",   "total_pageable_ms", "total_pinned_ms"};
+                                        "d2h_pinned_ms",   "total_pageable_ms", "total_pinned_ms", "total_streams_ms"};
 
 }  // namespace
 

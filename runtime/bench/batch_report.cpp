@@ -33,10 +33,10 @@ void write_batch_results(const std::string &dir, const BenchOptions &o, const Ba
     for (const char *phase : kPhaseNames) csv << "," << phase << "_p25_ms," << phase << "_p75_ms";
     csv << ",samples,per_image_ms,per_image_pinned_ms,mp_per_s,mp_per_s_pinned,threads,note\n";
     std::string table = fmt::format(
-        "{:<16} {:<20} {:<4} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} "
+        "{:<16} {:<20} {:<4} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>8} "
         "{:>8} {:>8}  {}\n",
         "filter", "variant", "back", "to_planar", "to_interl", "h2d_page", "h2d_pin", "kernel", "d2h_page", "d2h_pin",
-        "e2e_page", "e2e_pin", "ms/image", "MP/s", "MP/s e2e", "status");
+        "e2e_page", "e2e_pin", "e2e_strm", "ms/image", "MP/s", "MP/s e2e", "status");
     nlohmann::json rows = nlohmann::json::array();
     for (const BatchResult &r : results) {
         const Variant &v = *r.variant;
@@ -85,10 +85,11 @@ void write_batch_results(const std::string &dir, const BenchOptions &o, const Ba
     std::ofstream(dir + "/batch.json") << nlohmann::json{{"context", context}, {"results", rows}}.dump(2) << "\n";
     const std::string legend = fmt::format(
         "milliseconds per batch of {} images of {}x{} (medians; quartiles in batch.csv). Conversions: host, one "
-        "thread. Transfers and kernels: CUDA events, one after the other, no overlap (variants take no stream). "
-        "e2e: upload + kernels + download, conversions excluded. ms/image and MP/s (input megapixels): kernels "
-        "only; MP/s e2e: pinned end to end.\n",
-        b.images, b.width, b.height);
+        "thread. Transfers and kernels: CUDA events. e2e: upload + kernels + download, conversions excluded, one "
+        "after the other (page: pageable, pin: pinned); e2e_strm: pinned, image i's upload, kernels and download on "
+        "stream i mod {}, so copies overlap kernels. ms/image and MP/s (input megapixels): kernels only; MP/s e2e: "
+        "pinned end to end, one after the other.\n",
+        b.images, b.width, b.height, kOverlapStreams);
     std::ofstream(dir + "/batch.txt") << o.command_line << "\n\n" << table << "\n" << legend;
     fmt::print("\n{}\n{}results: {}/batch.csv, batch.json, batch.txt\n", table, legend, dir);
 }

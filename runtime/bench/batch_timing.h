@@ -45,12 +45,17 @@ struct Phase {
         d2h_pinned,      // ... to pinned memory
         total_pageable,  // uploads + kernels + downloads, pageable, end to end
         total_pinned,    // ... pinned
+        total_streams,   // ... pinned, each image's upload, kernels and download on one of kOverlapStreams streams
         count
     };
 };
-constexpr std::array<const char *, Phase::count> kPhaseNames = {"to_planar",  "to_interleaved", "h2d_pageable",
-                                                                "h2d_pinned", "kernel",         "d2h_pageable",
-                                                                "d2h_pinned", "total_pageable", "total_pinned"};
+constexpr std::array<const char *, Phase::count> kPhaseNames = {
+    "to_planar",  "to_interleaved", "h2d_pageable", "h2d_pinned",   "kernel",
+    "d2h_pageable", "d2h_pinned",   "total_pageable", "total_pinned", "total_streams"};
+// Streams of the overlapped end-to-end phase: while one image's kernels run,
+// the next one's upload and the previous one's download can (the H100 has a
+// copy engine each way).
+constexpr int kOverlapStreams = 3;
 
 struct BatchResult {
     const Variant *variant;

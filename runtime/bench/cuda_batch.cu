@@ -34,18 +34,37 @@ PinnedBuffer::PinnedBuffer(std::size_t bytes) : bytes_(bytes) {
 
 PinnedBuffer::~PinnedBuffer() { cudaFreeHost(data_); }
 
-void copy_to_device(const uint8_t *host, const PlanarView &device) {
+void copy_to_device(const uint8_t *host, const PlanarView &device, void *stream) {
     require_contiguous_planes(device);
     cuda_check(cudaMemcpy2DAsync(device.data, device.row_stride, host, device.width, device.width,
-                            static_cast<std::size_t>(device.height) * device.channels, cudaMemcpyHostToDevice, 0),
+                            static_cast<std::size_t>(device.height) * device.channels, cudaMemcpyHostToDevice,
+                                 static_cast<cudaStream_t>(stream)),
           "the host-to-device copy");
 }
 
-void copy_to_host(const PlanarView &device, uint8_t *host) {
+void copy_to_host(const PlanarView &device, uint8_t *host, void *stream) {
     require_contiguous_planes(device);
     cuda_check(cudaMemcpy2DAsync(host, device.width, device.data, device.row_stride, device.width,
-                            static_cast<std::size_t>(device.height) * device.channels, cudaMemcpyDeviceToHost, 0),
+                            static_cast<std::size_t>(device.height) * device.channels, cudaMemcpyDeviceToHost,
+                                 static_cast<cudaStream_t>(stream)),
           "the device-to-host copy");
+}
+
+StreamSet::StreamSet(int count) {
+    for (int i = 0; i < count; i++) {
+        cudaStream_t s = nullptr;
+        const cudaError_t status = cudaStreamCreate(&s);  // blocking: ordered with the legacy default stream
+        if (status != cudaSuccess) {
+            this->~StreamSet();
+            cuda_check(status, "cudaStreamCreate");
+        }
+        streams_.push_back(s);
+    }
+}
+
+StreamSet::~StreamSet() {
+    for (void *s : streams_) cudaStreamDestroy(static_cast<cudaStream_t>(s));
+    streams_.clear();
 }
 
 }  // namespace filterlab::cuda

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "image.h"
 
@@ -32,7 +33,23 @@ private:
 // planes follow each other at its row pitch (a DeviceImage's view), and back.
 // From pageable memory the driver stages the copy and returns late; from
 // pinned memory it returns at once: time them with an EventTimer.
-void copy_to_device(const uint8_t *host, const PlanarView &device);
-void copy_to_host(const PlanarView &device, uint8_t *host);
+// `stream` (a cudaStream_t): nullptr, the legacy default stream.
+void copy_to_device(const uint8_t *host, const PlanarView &device, void *stream = nullptr);
+void copy_to_host(const PlanarView &device, uint8_t *host, void *stream = nullptr);
+
+// CUDA streams that synchronise with the legacy default stream (an event
+// recorded there after them waits for them all), destroyed with the set.
+class StreamSet {
+public:
+    explicit StreamSet(int count);
+    ~StreamSet();
+    StreamSet(const StreamSet &) = delete;
+    StreamSet &operator=(const StreamSet &) = delete;
+    int size() const { return static_cast<int>(streams_.size()); }
+    void *operator[](int i) const { return streams_[i]; }
+
+private:
+    std::vector<void *> streams_;
+};
 
 }  // namespace filterlab::cuda
