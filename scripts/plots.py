@@ -25,6 +25,7 @@ COLOURS = {
     "halide_cpu": "tab:blue",
     "halide_cuda": "tab:green",
     "handwritten": "tab:red",
+    "handwritten_cpu": "tab:orange",
     "peer": "tab:gray",
 }
 KIND_NAMES = {
@@ -32,6 +33,7 @@ KIND_NAMES = {
     "halide_cpu": "Halide CPU",
     "halide_cuda": "Halide CUDA",
     "handwritten": "handwritten CUDA",
+    "handwritten_cpu": "handwritten CPU",
     "peer": "peer",
 }
 MARKERS = "os^vD<>ph*"

@@ -215,7 +215,7 @@ TEST_CASE("report: bench --threads gives CPU scaling; another machine gets its o
         const RunDir run = load_run_dir((t == 1 ? one : two).string());
         for (const BenchRow &r : run.rows) {
             CHECK(r.backend == "cpu");
-            CHECK((r.kind == "halide" || r.kind == "reference"));  // peers keep their own thread pools
+            CHECK(r.kind != "peer");  // peers keep their own thread pools
             CHECK(r.threads == t);
         }
     }
@@ -240,6 +240,31 @@ TEST_CASE("report: bench --threads gives CPU scaling; another machine gets its o
     REQUIRE(scaling.size() == 1);
     CHECK(scaling[0].size() >= 2 + 3);
     CHECK(page.find("CPU thread scaling: not measured") != std::string::npos);
+}
+
+TEST_CASE("report: the CPU half of the verdict, Halide against the OpenMP and Pthreads baselines") {
+    const fs::path runs = work() / "runs_cpu_verdict";
+    const Result bench = run_cli("bench --filter gaussian --backend cpu --variant cpu_tiled --variant omp_direct "
+                                 "--variant pthreads_rows --sizes 48 --min-reps 3 --min-time 0 --out " + runs.string());
+    INFO(bench.out, bench.err);
+    REQUIRE(bench.status == 0);
+    const fs::path run = fs::directory_iterator(runs)->path();
+    const fs::path out = work() / "report_cpu_verdict";
+    const Result r = run_cli("report " + run.string() + " --out " + out.string());
+    INFO(r.out, r.err);
+    REQUIRE(r.status == 0);
+    const std::string page = slurp(out / "report.md");
+    INFO(page);
+    const auto verdict = tables(page, "| machine | device |");
+    REQUIRE(verdict.size() == 1);
+    REQUIRE(verdict[0].size() == 3);  // header, rule, one row: m1 on the CPU at 48x48
+    CHECK(verdict[0][2][1] == "CPU");
+    CHECK(verdict[0][2][4].find("`cpu_tiled`") != std::string::npos);
+    CHECK((verdict[0][2][5].find("`omp_direct`") != std::string::npos ||
+           verdict[0][2][5].find("`pthreads_rows`") != std::string::npos));
+    // Both baselines' lines are counted from their sources.
+    CHECK(page.find("`handwritten/gaussian/gaussian_openmp.cpp`") != std::string::npos);
+    CHECK(page.find("`handwritten/gaussian/gaussian_pthreads.cpp`") != std::string::npos);
 }
 
 TEST_CASE("report: missing, partial and old run directories are refused with one clear line") {
@@ -296,7 +321,7 @@ TEST_CASE("report: missing, partial and old run directories are refused with one
     expect_failure("bench --filter box --images /no/such/folder", "no such folder of images");
     expect_usage_error("bench --filter box --threads 0", "--threads: '0' is not");
     expect_failure("bench --filter box --threads 2 --backend cuda", "CPU variants only");
-    expect_failure("bench --filter box --variant opencv_blur --threads 2", "no Halide CPU variant");
+    expect_failure("bench --filter box --variant opencv_blur --threads 2", "no Halide or handwritten CPU variant");
     expect_usage_error("report " + run.string(), "--out is required");
     CHECK(!fs::exists(work() / "never"));
 }

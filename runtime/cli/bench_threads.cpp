@@ -24,12 +24,14 @@ std::vector<std::string> bench_thread_counts(BenchOptions options, const std::ve
     options.filters.clear();
     options.variants.clear();
     for (const Variant &v : all_variants()) {
-        if (v.backend != Backend::cpu || v.kind != Kind::halide || !chosen(filters, v.filter)) continue;
+        // Halide's schedules and the OpenMP and Pthreads baselines follow the thread count; peers keep their own pools.
+        const bool follows = v.kind == Kind::halide || v.kind == Kind::handwritten;
+        if (v.backend != Backend::cpu || !follows || !chosen(filters, v.filter)) continue;
         if (std::find(options.filters.begin(), options.filters.end(), v.filter) == options.filters.end())
             options.filters.push_back(v.filter);
         if (chosen(variants, v.name)) options.variants.push_back(v.name);
     }
-    if (options.variants.empty()) throw Error("--threads: no Halide CPU variant matches");
+    if (options.variants.empty()) throw Error("--threads: no Halide or handwritten CPU variant matches");
     options.variants.push_back("reference");
     std::vector<std::string> dirs;
     for (int t : threads) {

@@ -24,7 +24,7 @@ std::string gpu_name(const json &context) {
 Category category_of(const std::string &kind, const std::string &backend) {
     if (kind == "reference") return Category::reference;
     if (kind == "halide") return backend == "cuda" ? Category::halide_cuda : Category::halide_cpu;
-    if (kind == "handwritten") return Category::handwritten;
+    if (kind == "handwritten") return backend == "cuda" ? Category::handwritten : Category::handwritten_cpu;
     return Category::peer;
 }
 Category category_of(const BenchRow &r) { return category_of(r.kind, r.backend); }
@@ -35,6 +35,7 @@ const char *label(Category c) {
     case Category::halide_cpu: return "Halide CPU";
     case Category::halide_cuda: return "Halide CUDA";
     case Category::handwritten: return "handwritten CUDA";
+    case Category::handwritten_cpu: return "handwritten CPU";
     case Category::peer: return "peer";
     }
     return "";
@@ -46,6 +47,7 @@ const char *plot_group(Category c) {
     case Category::halide_cpu: return "halide_cpu";
     case Category::halide_cuda: return "halide_cuda";
     case Category::handwritten: return "handwritten";
+    case Category::handwritten_cpu: return "handwritten_cpu";
     case Category::peer: return "peer";
     }
     return "";

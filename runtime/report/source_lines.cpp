@@ -240,7 +240,7 @@ std::optional<LineCount> handwritten_lines(const std::string &source_dir, const 
                                            const std::string &variant) {
     const fs::path root = source_dir, dir = root / "handwritten" / filter;
     const std::string literal = "\"" + variant + "\"";
-    for (const fs::path &file : files_in(dir, {".cu"})) {
+    for (const fs::path &file : files_in(dir, {".cu", ".cpp"})) {
         std::vector<Chunk> pool;
         add_chunks(pool, file, root, false);
         std::vector<std::size_t> seeds;
