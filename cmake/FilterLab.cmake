@@ -30,9 +30,10 @@ set(_filterlab_template "${CMAKE_CURRENT_LIST_DIR}/halide_variant.cpp.in")
 # Sets `out` to one "backend|name|supports|first line|last line" per schedule.
 function(_filterlab_read_schedules FILTER source out)
     file(READ ${source} text)
+    string(PREPEND text "\n")  # so that a registration on line 1 starts with a newline too
     set(pattern "^FILTERLAB_SCHEDULE\\(${FILTER}, (cpu|cuda), ([a-z0-9_]+), \"([^\"|&]*)\"\\) {$")
     set(found "")
-    set(line 1)  # the line `text` starts on
+    set(line 0)  # the line `text` starts on (0: the newline put in front)
     while (TRUE)
         string(FIND "${text}" "\nFILTERLAB_SCHEDULE" at)
         if (at EQUAL -1)
@@ -57,6 +58,10 @@ function(_filterlab_read_schedules FILTER source out)
             message(FATAL_ERROR "${source}:${line}: the schedule's body must end with a line that is exactly \"}\"")
         endif ()
         string(SUBSTRING "${text}" 0 ${close} body)
+        if (body MATCHES "\nFILTERLAB_SCHEDULE")
+            message(FATAL_ERROR "${source}:${line}: the schedule's body must end with a line that is exactly \"}\" "
+                                "before the next FILTERLAB_SCHEDULE")
+        endif ()
         string(REGEX MATCHALL "\n" newlines "${body}")
         list(LENGTH newlines body_lines)
         math(EXPR last "${line} + ${body_lines} + 1")

@@ -38,6 +38,8 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/package/FilterLabConfigVe
 install(FILES ${PROJECT_BINARY_DIR}/package/FilterLabConfig.cmake
               ${PROJECT_BINARY_DIR}/package/FilterLabConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/FilterLab)
+# The prefix relative to the .pc file's folder, so that the package can move.
+file(RELATIVE_PATH FILTERLAB_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 configure_file(${PROJECT_SOURCE_DIR}/cmake/package/filterlab.pc.in ${PROJECT_BINARY_DIR}/package/filterlab.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/package/filterlab.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 

@@ -26,6 +26,6 @@ inline HostPlane host_plane(const PlanarView &in, const PlanarView &out, int c) 
 
 inline int clamp_index(int v, int hi) { return v < 0 ? 0 : (v > hi ? hi : v); }
 
-inline int threads() { return halide_thread_count(); }
+inline int threads() { return halide_thread_count() > 0 ? halide_thread_count() : 1; }
 
 }  // namespace filterlab::handwritten::cpu

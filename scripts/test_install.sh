@@ -24,12 +24,12 @@ cp -r examples "$work/examples"
 "${clean_env[@]}" /usr/bin/cmake -S "$work/examples/cmake" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" \
     -DWITH_CUDA=ON -DCUDAToolkit_ROOT=/usr/local/cuda >/dev/null
 "${clean_env[@]}" /usr/bin/cmake --build "$work/cmake" >/dev/null
-"${clean_env[@]}" PKG_CONFIG_PATH="$prefix/lib/pkgconfig" make -s -C "$work/examples/pkgconfig" >/dev/null
+"${clean_env[@]}" PKG_CONFIG_PATH="$prefix/lib/pkgconfig" make -B -s -C "$work/examples/pkgconfig" >/dev/null
 mv "$work/examples/pkgconfig/gaussian_c" "$work/gaussian_c"
 
 # The consumers must not reach back into the source tree or the venv.
-for exe in "$work"/cmake/box_api "$work"/cmake/box_schedule "$work"/gaussian_c; do
-    if ldd "$exe" | grep -q -e "$root/build" -e "$root/.venv"; then
+for exe in "$work"/cmake/box_api "$work"/cmake/box_schedule "$work"/cmake/median_cuda "$work"/gaussian_c; do
+    if ldd "$exe" | grep -q -e "$build" -e "$root/.venv"; then
         echo "test_install: $exe links into the build tree" >&2
         exit 1
     fi

@@ -113,6 +113,16 @@ TEST_CASE("api: the typed calls pass the contract's parameters") {
     CHECK(out.image() == fl::filter_info("gaussian").reference(input, {{"sigma", 2.5}}));
 }
 
+TEST_CASE("api: input and output may be the same image") {
+    const fl::Image input = fl::random_image(31, 19, 3, 9);
+    for (fl::Layout layout : {fl::Layout::planar, fl::Layout::interleaved}) {
+        UserImage both(31, 19, 3, layout, 0);
+        both.fill(input);
+        REQUIRE(fl::median(both.ref, both.ref, 5));
+        CHECK(both.image() == fl::filter_info("median").reference(input, {{"size", 5}}));
+    }
+}
+
 TEST_CASE("api: failures are outcomes with a message, the output untouched") {
     UserImage in(16, 16, 1, fl::Layout::planar, 0), out(16, 16, 1, fl::Layout::planar, 0);
     auto fails_with = [&](const fl::Outcome &r, const std::string &words) {
@@ -132,6 +142,14 @@ TEST_CASE("api: failures are outcomes with a message, the output untouched") {
     fl::ImageRef narrow = in.ref;
     narrow.row_pitch = 8;
     fails_with(fl::box(narrow, out.ref), "row pitch");
+    fl::ImageRef four = in.ref, four_out = out.ref;
+    four.channels = four_out.channels = 4;
+    four.height = four_out.height = 4;
+    fails_with(fl::box(four, four_out), "channel count");  // the contract's images have 1 or 3
+    fl::ImageRef not_device = in.ref;
+    not_device.memory = fl::Memory::cuda_device;  // host memory said to be on the device
+    fails_with(fl::box(not_device, out.ref), "not CUDA device memory");
+    CHECK(fl::default_variant("blur", fl::Memory::host).empty());
     for (const fl::VariantInfo &v : fl::variants()) CHECK(v.name.rfind("npp_", 0) != 0);  // peers are not in it
 }
 

@@ -52,8 +52,8 @@ inline Params params(const ParamValues &values, int channels) {
     return {p, static_cast<int>(values.at("search")), static_cast<float>(1.0 / (channels * patch_size * h * h))};
 }
 
-// Device memory for the length of one call, ordered on the legacy default
-// stream like the kernels (no synchronisation on allocation or release).
+// Device memory for the length of one call, ordered on the kernels' stream
+// (stream(), plane.h): no synchronisation on allocation or release.
 template <typename T>
 class Scratch {
 public:

@@ -44,13 +44,16 @@ void check_shapes(const FilterInfo &filter, const ImageRef &in, const ImageRef &
     }
 }
 
-// In place when both images are in the variant's memory and layout: a CUDA
-// variant is then asynchronous on the caller's stream. Else through copies.
+// In place when both images are in the variant's memory and layout and do not
+// overlap: a CUDA variant is then asynchronous on the caller's stream. Else
+// through copies (the input is copied before anything is written).
 void run_variant_on(const Variant &v, const ImageRef &in, const ImageRef &out, const ParamValues &params,
                     const Options &o) {
     const auto stream = static_cast<cudaStream_t>(o.cuda_stream);
     const Memory native = v.backend == Backend::cuda ? Memory::cuda_device : Memory::host;
-    if (in.memory == native && out.memory == native) {
+    const bool overlap = in.memory == out.memory && in.data < out.data + api::extent_bytes(out) &&
+                         out.data < in.data + api::extent_bytes(in);
+    if (in.memory == native && out.memory == native && !overlap) {
         const bool aligned = v.backend == Backend::cuda;
         const PlanarView in_view = api::view_in_place(in, aligned), out_view = api::view_in_place(out, aligned);
         if (in_view.data && out_view.data) {
@@ -65,6 +68,7 @@ void run_variant_on(const Variant &v, const ImageRef &in, const ImageRef &out, c
 Outcome run_checked(const std::string &filter_name, const ImageRef &in, const ImageRef &out,
                     const std::map<std::string, double> &given, const Options &o) {
     Outcome outcome;
+    outcome.variant = o.variant;
     try {
         const FilterInfo &filter = filter_info(filter_name);
         ParamValues params = filter.defaults();
@@ -121,7 +125,11 @@ std::vector<VariantInfo> variants() {
 }
 
 std::string default_variant(const std::string &filter, Memory memory) {
-    return default_variant(filter, backend_for(memory), filter_info(filter).defaults()).name;
+    try {
+        return default_variant(filter, backend_for(memory), filter_info(filter).defaults()).name;
+    } catch (const std::exception &) {
+        return "";  // an unknown filter, or none of that memory
+    }
 }
 
 std::string version() { return fmt::format("{} (commit {})", FILTERLAB_VERSION, build_commit()); }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <vector>
 
 #include "cuda_errors.h"
@@ -72,8 +73,10 @@ uint8_t *sample(const ImageRef &i, int x, int y, int c) {
 
 void check_image(const ImageRef &i, const char *which) {
     if (!i.data) throw Error(fmt::format("{} image: no data", which));
-    if (i.width < 1 || i.height < 1 || i.channels < 1) {
-        throw Error(fmt::format("{} image: {}x{} with {} channels is empty", which, i.width, i.height, i.channels));
+    try {
+        check_image_shape(i.width, i.height, i.channels);  // the contract's sizes, 1 or 3 channels
+    } catch (const Error &e) {
+        throw Error(fmt::format("{} image: {}", which, e.what()));
     }
     if (row_pitch(i) < row_bytes(i)) {
         throw Error(fmt::format("{} image: row pitch {} is below a row's {} bytes", which, row_pitch(i), row_bytes(i)));
@@ -82,11 +85,26 @@ void check_image(const ImageRef &i, const char *which) {
         throw Error(fmt::format("{} image: plane pitch {} is below a plane's {} bytes", which, plane_pitch(i),
                                 row_pitch(i) * i.height));
     }
+    if (i.memory == Memory::cuda_device) {
+        // Device 0's memory only: Halide's CUDA runtime works in its primary context.
+        cudaPointerAttributes a{};
+        const cudaError_t status = cudaPointerGetAttributes(&a, i.data);
+        cudaGetLastError();  // a failed query is answered here, not by the next CUDA call
+        if (status != cudaSuccess || (a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged) ||
+            a.device != 0) {
+            throw Error(fmt::format("{} image: not CUDA device memory of device 0", which));
+        }
+    }
+}
+
+std::ptrdiff_t extent_bytes(const ImageRef &i) {
+    return (planes(i) - 1) * plane_pitch(i) + (i.height - 1) * row_pitch(i) + row_bytes(i);
 }
 
 PlanarView view_in_place(const ImageRef &i, bool aligned) {
     if (i.layout != Layout::planar && i.channels > 1) return {};
     const std::ptrdiff_t rows = row_pitch(i), plane = plane_pitch(i);
+    if (rows > INT32_MAX || plane > INT32_MAX) return {};  // Halide's strides are 32-bit
     if (aligned && !(aligned16(reinterpret_cast<std::ptrdiff_t>(i.data)) && aligned16(rows) && aligned16(plane))) {
         return {};
     }

@@ -9,8 +9,11 @@
 
 namespace filterlab::api {
 
-// Throws Error when `image` cannot describe an image (null data, sizes, pitches).
+// Throws Error when `image` cannot describe an image (null data, sizes beyond
+// the contract's, pitches below a row or plane, device memory not of device 0).
 void check_image(const ImageRef &image, const char *which);
+// Bytes from the first sample to one past the last.
+std::ptrdiff_t extent_bytes(const ImageRef &image);
 
 // The image as a planar view without copying, when its layout is planar (x
 // stride 1) and, with `aligned`, its data, rows and planes start on 16-byte

@@ -44,8 +44,8 @@ void write_batch_results(const std::string &dir, const BenchOptions &o, const Ba
         const int threads = v.backend == Backend::cpu ? halide_thread_count() : 0;
         const std::string per_image = k.samples ? fmt::format("{:.6f}", k.median / b.images) : "";
         const std::string per_image_pinned = e2e.samples ? fmt::format("{:.6f}", e2e.median / b.images) : "";
-        const std::string mp = k.samples ? fmt::format("{:.1f}", mp_per_s(b, k)) : "";
-        const std::string mp_pinned = e2e.samples ? fmt::format("{:.1f}", mp_per_s(b, e2e)) : "";
+        const std::string mp = k.samples ? fmt::format("{:.6g}", mp_per_s(b, k)) : "";
+        const std::string mp_pinned = e2e.samples ? fmt::format("{:.6g}", mp_per_s(b, e2e)) : "";
         std::string note = r.note;
         std::replace(note.begin(), note.end(), ',', ';');
         csv << fmt::format("{},{},{},{},{},{},{},{},{},{}", v.filter, v.name, to_string(v.backend), to_string(v.kind),

@@ -55,7 +55,7 @@ StreamSet::StreamSet(int count) {
         cudaStream_t s = nullptr;
         const cudaError_t status = cudaStreamCreate(&s);  // blocking: ordered with the legacy default stream
         if (status != cudaSuccess) {
-            this->~StreamSet();
+            for (void *created : streams_) cudaStreamDestroy(static_cast<cudaStream_t>(created));
             cuda_check(status, "cudaStreamCreate");
         }
         streams_.push_back(s);

@@ -1,13 +1,17 @@
 // FilterLab's public API (C++17): every filter of FILTERS.md, run by any of
-// its variants — a Halide schedule or a handwritten CUDA kernel — on the
-// caller's image as it is. No Halide or CUDA header is needed to use it.
+// its variants — a Halide schedule, a handwritten CUDA kernel or one of the
+// OpenMP and Pthreads baselines — on the caller's image as it is. No Halide
+// or CUDA header is needed to use it.
 //
 //   filterlab::ImageRef in{pixels, width, height, 3, width * 3, filterlab::Layout::interleaved};
 //   filterlab::ImageRef out{result, width, height, 3, width * 3, filterlab::Layout::interleaved};
 //   if (filterlab::Outcome r = filterlab::box(in, out, 2); !r) std::cerr << r.message << "\n";
 //
-// Images are 8-bit, `channels` planes or interleaved samples, any row pitch,
-// in host memory or CUDA device memory (of the current device). A call never
+// Images are 8-bit, 1 or 3 channels as planes or interleaved samples, any row
+// pitch of at least a row's bytes, at most 65536 on a side, in host memory or
+// CUDA device memory of device 0; allocate row_pitch x height bytes (per
+// plane): the fastest kernels read whole 16-byte words of a row's padding.
+// Input and output may overlap (they are then copied first). A call never
 // aborts the process: every failure comes back as an Outcome with a message.
 //
 // Memory and synchronisation. When the variant's backend matches the memory
@@ -16,7 +20,8 @@
 // the variant works on the images in place; on device memory it is then
 // asynchronous on `Options::cuda_stream` (0: the legacy default stream), like
 // a kernel launch. Otherwise the images are copied to a layout the variant
-// takes and back, and the call returns when the output is written.
+// takes and back, and the call returns when the output is written (a CUDA
+// variant then runs on the legacy default stream and waits for the device).
 #pragma once
 
 #include <cstddef>
@@ -75,12 +80,13 @@ Outcome run(const std::string &filter, const ImageRef &in, const ImageRef &out,
 struct VariantInfo {
     std::string filter, name;
     bool cuda = false;       // runs on the GPU
-    bool handwritten = false;  // a CUDA kernel by hand, else a Halide schedule (or the reference)
+    bool handwritten = false;  // by hand (a CUDA kernel, or an OpenMP / Pthreads baseline); else Halide or the reference
     std::string supports;    // the parameter values it takes beyond the contract's, e.g. "size=3"
 };
 // The variants this library holds (FilterLab's own: no peers).
 std::vector<VariantInfo> variants();
-// The variant a call without Options::variant runs for images in `memory`.
+// The variant a call without Options::variant runs for images in `memory`;
+// "" for an unknown filter.
 std::string default_variant(const std::string &filter, Memory memory);
 // "0.5.0 (commit abc1234)".
 std::string version();
