@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what FilterLab needs (Debian packages, a venv with Halide 21, cmake,
-# ninja and matplotlib (for `filterlab report`'s plots) from PyPI), then
+# ninja, matplotlib (for `filterlab report`'s plots), NumPy and OpenCV (for
+# scripts/peers_python.py) from PyPI), then
 # configures and builds build/. Quick when all is there. With --deps-only it
 # stops after installing.
 set -euo pipefail
@@ -31,7 +32,7 @@ fi
 
 venv=$root/.venv
 stamp=$venv/filterlab-requirements
-requirements="halide==21.0.0 cmake>=3.28 ninja matplotlib"
+requirements="halide==21.0.0 cmake>=3.28 ninja matplotlib numpy opencv-python-headless"
 if ! [ -f "$stamp" ] || [ "$(cat "$stamp")" != "$requirements" ]; then
     echo "setup: installing into $venv: $requirements"
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
