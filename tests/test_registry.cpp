@@ -1,12 +1,15 @@
 // The registry and the contract's parameters.
+#include <HalideRuntime.h>
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "box_cpu_tiled.h"
 #include "error.h"
 #include "filters.h"
+#include "nlmeans_cuda_fused.h"
 #include "noise.h"
 #include "plugins.h"
 #include "reference.h"
@@ -142,4 +145,29 @@ TEST_CASE("gaussian_maxpool is the composition of the two contract filters") {
         const Image out = f.reference(in, {{"sigma", sigma}});
         CHECK(compare_to_reference(f, composed, out).mismatches == 0);
     }
+}
+
+// The generated libraries tell their scalar inputs' defaults and ranges (the
+// contract's) through their _metadata(), for users of one library alone.
+namespace {
+const halide_filter_argument_t *argument(const halide_filter_metadata_t *m, const std::string &name) {
+    for (int i = 0; i < m->num_arguments; i++)
+        if (name == m->arguments[i].name) return &m->arguments[i];
+    return nullptr;
+}
+}  // namespace
+
+TEST_CASE("generated libraries: namespaced entry points whose metadata carries the contract's ranges") {
+    const halide_filter_metadata_t *box = filterlab::halide::box_cpu_tiled_metadata();
+    const halide_filter_argument_t *radius = argument(box, "radius");
+    REQUIRE(radius);
+    REQUIRE((radius->scalar_def && radius->scalar_min && radius->scalar_max));
+    CHECK(radius->scalar_def->u.i32 == 1);
+    CHECK(radius->scalar_min->u.i32 == 1);
+    CHECK(radius->scalar_max->u.i32 == 15);
+    const halide_filter_metadata_t *nlmeans = filterlab::halide::nlmeans_cuda_fused_metadata();
+    const halide_filter_argument_t *search = argument(nlmeans, "search"), *h = argument(nlmeans, "h");
+    REQUIRE((search && h && search->scalar_max && h->scalar_min));
+    CHECK(search->scalar_max->u.i32 == 30);
+    CHECK(h->scalar_min->u.f32 == doctest::Approx(1e-3));
 }
