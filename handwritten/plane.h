@@ -12,6 +12,7 @@
 #include "cuda_support.h"
 #include "error.h"
 #include "image.h"
+#include "plane_view.h"
 
 namespace filterlab::handwritten {
 
@@ -25,19 +26,6 @@ inline cudaStream_t stream() { return static_cast<cudaStream_t>(cuda::current_st
 // harness's next synchronisation.
 inline void check_launch(const char *kernel) { cuda_check(cudaGetLastError(), kernel); }
 
-// One plane of a planar device image, as the kernels take it.
-struct Plane {
-    const uint8_t *in;
-    uint8_t *out;
-    int width, height;
-    std::ptrdiff_t in_pitch, out_pitch;
-};
-
-inline Plane plane(const PlanarView &in, const PlanarView &out, int c) {
-    return {in.data + c * in.plane_stride, out.data + c * out.plane_stride, in.width, in.height, in.row_stride,
-            out.row_stride};
-}
-
 // Launches `launch(plane)` for every channel plane of `in` -> `out`, then
 // checks the launches (`kernel` names them in an error).
 template <typename Launch>
@@ -45,7 +33,5 @@ void for_each_plane(const PlanarView &in, const PlanarView &out, const char *ker
     for (int c = 0; c < in.channels; c++) launch(plane(in, out, c));
     check_launch(kernel);
 }
-
-__host__ __device__ inline int clamp_index(int v, int hi) { return v < 0 ? 0 : (v > hi ? hi : v); }
 
 }  // namespace filterlab::handwritten

@@ -11,7 +11,7 @@ namespace {
 template <typename Row>
 void parallel_rows(const PlanarView &in, const PlanarView &out, Row &&row) {
     for (int c = 0; c < in.channels; c++) {
-        const HostPlane p = host_plane(in, out, c);
+        const Plane p = plane(in, out, c);
 #pragma omp parallel for schedule(static) num_threads(threads())
         for (int y = 0; y < p.height; y++) row(p, y);
     }
@@ -20,12 +20,12 @@ void parallel_rows(const PlanarView &in, const PlanarView &out, Row &&row) {
 // 1. The direct double loop with the weights of sigma.
 void run_direct(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
     const GaussianWeights w = reference::gaussian_weights(params.at("sigma"));
-    parallel_rows(in, out, [&](const HostPlane &p, int y) { gaussian_direct_row(p, w, y); });
+    parallel_rows(in, out, [&](const Plane &p, int y) { gaussian_direct_row(p, w, y); });
 }
 
 // 2. Unrolled with sigma = 1's weights [14, 63, 102, 63, 14] as constants.
 void run_unrolled(const PlanarView &in, const PlanarView &out, const ParamValues &) {
-    parallel_rows(in, out, [](const HostPlane &p, int y) {
+    parallel_rows(in, out, [](const Plane &p, int y) {
         constexpr uint32_t w[5] = {14, 63, 102, 63, 14};
         const uint8_t *rows[5];
         for (int i = 0; i < 5; i++) rows[i] = p.in + clamp_index(y + i - 2, p.height - 1) * p.in_pitch;
@@ -50,7 +50,7 @@ void run_lut(const PlanarView &in, const PlanarView &out, const ParamValues &par
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b++)
             for (int v = 0; v < 256; v++) t[a][b][v] = static_cast<uint32_t>(w[2 + a] * w[2 + b] * v);
-    parallel_rows(in, out, [&t](const HostPlane &p, int y) {
+    parallel_rows(in, out, [&t](const Plane &p, int y) {
         for (int x = 0; x < p.width; x++) {
             uint32_t sum = 0;
             for (int i = -2; i <= 2; i++) {

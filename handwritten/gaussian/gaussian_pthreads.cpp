@@ -17,7 +17,7 @@ namespace filterlab::handwritten::cpu {
 namespace {
 
 struct Band {
-    HostPlane plane;
+    Plane plane;
     GaussianWeights weights;
     int first_row, end_row;
 };
@@ -31,7 +31,7 @@ void *filter_band(void *arg) {
 void run_bands(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
     const GaussianWeights w = reference::gaussian_weights(params.at("sigma"));
     for (int c = 0; c < in.channels; c++) {
-        const HostPlane p = host_plane(in, out, c);
+        const Plane p = plane(in, out, c);
         const int workers = std::max(1, std::min(threads(), p.height));
         std::vector<Band> bands(workers);
         std::vector<pthread_t> ids(workers);

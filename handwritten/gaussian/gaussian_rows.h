@@ -15,7 +15,7 @@ using GaussianWeights = std::array<int, 5>;  // w_-2 .. w_2
 
 inline uint8_t round_shift(uint32_t sum) { return static_cast<uint8_t>((sum + 32768u) >> 16); }
 
-inline void gaussian_direct_row(const HostPlane &p, const GaussianWeights &w, int y) {
+inline void gaussian_direct_row(const Plane &p, const GaussianWeights &w, int y) {
     for (int x = 0; x < p.width; x++) {
         uint32_t sum = 0;
         for (int i = -2; i <= 2; i++) {

@@ -10,7 +10,7 @@ namespace {
 
 void run_naive(const PlanarView &in, const PlanarView &out, const ParamValues &) {
     for (int c = 0; c < in.channels; c++) {
-        const HostPlane p = host_plane(in, out, c);
+        const Plane p = plane(in, out, c);
 #pragma omp parallel for schedule(static) num_threads(threads())
         for (int y = 0; y < out.height; y++) {
             const uint8_t *top = p.in + 2 * y * p.in_pitch, *bottom = top + p.in_pitch;

@@ -11,7 +11,7 @@ namespace filterlab::handwritten::cpu {
 namespace {
 
 // The plane with a border of `r` samples, edges repeated.
-std::vector<uint8_t> padded(const HostPlane &p, int r, int &pitch) {
+std::vector<uint8_t> padded(const Plane &p, int r, int &pitch) {
     pitch = p.width + 2 * r;
     std::vector<uint8_t> out(static_cast<std::size_t>(pitch) * (p.height + 2 * r));
     for (int y = -r; y < p.height + r; y++)
@@ -34,7 +34,7 @@ uint8_t bubble_median(uint8_t *window, int n) {
 void run_bubble(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
     const int k = static_cast<int>(params.at("size")), r = k / 2;
     for (int c = 0; c < in.channels; c++) {
-        const HostPlane p = host_plane(in, out, c);
+        const Plane p = plane(in, out, c);
         int pitch = 0;
         const std::vector<uint8_t> pad = padded(p, r, pitch);
 #pragma omp parallel for schedule(static) num_threads(threads())

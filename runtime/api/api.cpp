@@ -21,22 +21,17 @@ namespace {
 
 Backend backend_for(Memory memory) { return memory == Memory::cuda_device ? Backend::cuda : Backend::cpu; }
 
+// The named variant, or the default one; either checked by the harness's check_can_run.
 const Variant &choose(const FilterInfo &filter, const ImageRef &in, const ParamValues &params, const Options &o) {
-    if (o.variant.empty()) return default_variant(filter.name, backend_for(in.memory), params);
-    const Variant &v = find_variant(filter.name, o.variant);
+    const Variant &v = o.variant.empty() ? default_variant(filter.name, backend_for(in.memory), params)
+                                         : find_variant(filter.name, o.variant);
     if (v.kind == Kind::peer) throw Error(filter.name + "/" + v.name + " is a peer, not part of the library");
-    if (std::string why = v.why_unavailable(); !why.empty()) throw Error(filter.name + "/" + v.name + ": " + why);
-    if (std::string why = v.unsupported_reason(params); !why.empty()) throw Error(why);
+    check_can_run(v, params, in.width, in.height);
     return v;
 }
 
-void check_shapes(const FilterInfo &filter, const ImageRef &in, const ImageRef &out) {
-    api::check_image(in, "input");
-    api::check_image(out, "output");
-    if (in.width < filter.min_side || in.height < filter.min_side) {
-        throw Error(fmt::format("{} needs an image of at least {}x{}, got {}x{}", filter.name, filter.min_side,
-                                filter.min_side, in.width, in.height));
-    }
+// After check_can_run, which has refused inputs below the filter's smallest.
+void check_output_size(const FilterInfo &filter, const ImageRef &in, const ImageRef &out) {
     const auto [w, h] = filter.output_size(in.width, in.height);
     if (out.width != w || out.height != h || out.channels != in.channels) {
         throw Error(fmt::format("{}: the output must be {}x{} with {} channels, got {}x{} with {}", filter.name, w, h,
@@ -76,10 +71,12 @@ Outcome run_checked(const std::string &filter_name, const ImageRef &in, const Im
             if (!params.count(name)) throw Error(filter.name + " has no parameter '" + name + "'");
             params[name] = value;
         }
-        filter.validate(params);
-        check_shapes(filter, in, out);
+        filter.validate(params);  // the contract's words first, before any variant is chosen
+        api::check_image(in, "input");
+        api::check_image(out, "output");
         const Variant &v = choose(filter, in, params, o);
         outcome.variant = v.name;
+        check_output_size(filter, in, out);
         run_variant_on(v, in, out, params, o);
     } catch (const std::bad_alloc &) {
         outcome = {false, "out of memory", outcome.variant};

@@ -74,15 +74,20 @@ void copy_to_view(const Image &image, const PlanarView &view) {
             std::memcpy(view.data + c * view.plane_stride + y * view.row_stride, image.row(y, c), view.width);
 }
 
-Image run_variant(const Variant &v, const Image &input, const ParamValues &params, uint8_t poison) {
+void check_can_run(const Variant &v, const ParamValues &params, int width, int height) {
     const FilterInfo &filter = filter_info(v.filter);
     if (std::string why = v.why_unavailable(); !why.empty()) throw Error(v.filter + "/" + v.name + ": " + why);
     filter.validate(params);
     if (std::string why = v.unsupported_reason(params); !why.empty()) throw Error(why);
-    if (input.width() < filter.min_side || input.height() < filter.min_side) {
+    if (width < filter.min_side || height < filter.min_side) {
         throw Error(fmt::format("{} needs an image of at least {}x{}, got {}x{}", filter.name, filter.min_side,
-                                filter.min_side, input.width(), input.height()));
+                                filter.min_side, width, height));
     }
+}
+
+Image run_variant(const Variant &v, const Image &input, const ParamValues &params, uint8_t poison) {
+    check_can_run(v, params, input.width(), input.height());
+    const FilterInfo &filter = filter_info(v.filter);
     const auto [out_w, out_h] = filter.output_size(input.width(), input.height());
     if (v.backend == Backend::cuda) return run_on_device(v, input, out_w, out_h, params, poison);
     return run_on_host(v, input, out_w, out_h, params, poison);
