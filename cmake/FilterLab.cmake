@@ -12,6 +12,10 @@ set(FILTERLAB_CPU_TARGETS
 # compiles it for the GPU it finds (sm_90 on the H100).
 set(FILTERLAB_CUDA_TARGET x86-64-linux-avx2-cuda-cuda_capability_86
     CACHE STRING "Halide target of the CUDA libraries")
+# OpenCL C source, compiled by the driver of whatever OpenCL device runs it
+# (NVIDIA's on the H100, PoCL's CPU device in CI).
+set(FILTERLAB_OPENCL_TARGET x86-64-linux-avx2-opencl
+    CACHE STRING "Halide target of the OpenCL libraries")
 
 # One runtime for every AOT library: it collects the targets of the libraries
 # that use it (the CUDA device runtime included).
@@ -70,6 +74,64 @@ function(_filterlab_read_schedules FILTER source out)
     set(${out} "${found}" PARENT_SCOPE)
 endfunction()
 
+# One variant of one schedule on one backend: the schedule's static library
+# (one per compile-time value of GENERATOR_PARAM listed in SUPPORTS), entry
+# point filterlab::halide::<library>, and the registration of the variant
+# "<variant backend>_<schedule>" from the template. A cuda schedule's variant
+# backend is cuda or opencl: the same schedule, another GPU API.
+function(_filterlab_schedule_variant FILTER BACKEND VARIANT_BACKEND SCHEDULE SUPPORTS GENERATOR_PARAM
+         SOURCE_FILE FIRST_LINE LAST_LINE)
+    set(LIB ${FILTER}_${VARIANT_BACKEND}_${SCHEDULE})
+    if (VARIANT_BACKEND STREQUAL "cuda")
+        set(targets ${FILTERLAB_CUDA_TARGET})
+    elseif (VARIANT_BACKEND STREQUAL "opencl")
+        set(targets ${FILTERLAB_OPENCL_TARGET})
+    else ()
+        set(targets ${FILTERLAB_CPU_TARGETS})
+    endif ()
+    # The compile-time values: none, or those SUPPORTS gives the generator parameter.
+    set(values "")
+    if (GENERATOR_PARAM)
+        if (NOT SUPPORTS MATCHES "(^|;)${GENERATOR_PARAM}=([0-9,]+)(;|$)")
+            message(FATAL_ERROR "${SOURCE_FILE}: ${SCHEDULE} must list the ${GENERATOR_PARAM} values it supports")
+        endif ()
+        string(REPLACE "," ";" values "${CMAKE_MATCH_2}")
+    endif ()
+    set(INCLUDES "")
+    set(ENTRIES "")
+    set(LIBRARIES "")
+    foreach (value IN LISTS values ITEMS "-")
+        if (value STREQUAL "-")
+            if (values)
+                break()
+            endif ()
+            set(lib ${LIB})
+            set(params "")
+            set(fixed "{}")
+        else ()
+            set(lib ${LIB}_${GENERATOR_PARAM}${value})
+            set(params ${GENERATOR_PARAM}=${value})
+            set(fixed "{{\"${GENERATOR_PARAM}\", ${value}}}")
+        endif ()
+        # The entry point is filterlab::halide::<lib> (a C++ namespace:
+        # installed next to a user's own code, no name can clash).
+        add_halide_library(${lib} FROM ${FILTER}.generator
+                           GENERATOR ${FILTER}
+                           FUNCTION_NAME filterlab::halide::${lib}
+                           FEATURES c_plus_plus_name_mangling
+                           PARAMS schedule=${BACKEND}_${SCHEDULE} ${params}
+                           TARGETS ${targets}
+                           USE_RUNTIME filterlab_halide_runtime)
+        target_link_libraries(filterlab_variants PUBLIC ${lib})
+        string(APPEND INCLUDES "#include \"${lib}.h\"\n")
+        string(APPEND ENTRIES "{${fixed}, &filterlab::halide::${lib}}, ")
+        string(APPEND LIBRARIES "\"${lib}\", ")
+        set_property(GLOBAL APPEND PROPERTY FILTERLAB_HALIDE_LIBRARIES ${lib})
+    endforeach ()
+    configure_file(${_filterlab_template} ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp @ONLY)
+    target_sources(filterlab_variants PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp)
+endfunction()
+
 # filterlab_halide_filter(<filter> [GENERATOR_PARAM <name>] SCHEDULES <schedule sources...>)
 #
 # Builds generators/<filter>_generator.cpp with the schedule sources, then one
@@ -99,53 +161,21 @@ function(filterlab_halide_filter FILTER)
             list(GET fields 3 FIRST_LINE)
             list(GET fields 4 LAST_LINE)
             file(RELATIVE_PATH SOURCE_FILE ${PROJECT_SOURCE_DIR} ${source})
-            set(LIB ${FILTER}_${BACKEND}_${SCHEDULE})
-            if (BACKEND STREQUAL "cuda")
-                set(targets ${FILTERLAB_CUDA_TARGET})
-            else ()
-                set(targets ${FILTERLAB_CPU_TARGETS})
-            endif ()
-            # The compile-time values: none, or those SUPPORTS gives the generator parameter.
-            set(values "")
-            if (ARG_GENERATOR_PARAM)
-                if (NOT SUPPORTS MATCHES "(^|;)${ARG_GENERATOR_PARAM}=([0-9,]+)(;|$)")
-                    message(FATAL_ERROR "${source}: ${SCHEDULE} must list the ${ARG_GENERATOR_PARAM} values it supports")
+            _filterlab_schedule_variant(${FILTER} ${BACKEND} ${BACKEND} ${SCHEDULE} "${SUPPORTS}" "${ARG_GENERATOR_PARAM}"
+                                        ${SOURCE_FILE} ${FIRST_LINE} ${LAST_LINE})
+            # Every GPU schedule is compiled for OpenCL too (the gpu_* directives are
+            # the same), unless Halide's OpenCL code generator refuses it.
+            if (BACKEND STREQUAL "cuda" AND NOT "${FILTER}/${SCHEDULE}" IN_LIST FILTERLAB_OPENCL_REFUSED)
+                _filterlab_schedule_variant(${FILTER} ${BACKEND} opencl ${SCHEDULE} "${SUPPORTS}" "${ARG_GENERATOR_PARAM}"
+                                            ${SOURCE_FILE} ${FIRST_LINE} ${LAST_LINE})
+            elseif (BACKEND STREQUAL "cuda")
+                # How to ask the generator again (scripts/opencl_refusals.sh).
+                set(value "")
+                if (ARG_GENERATOR_PARAM AND SUPPORTS MATCHES "(^|;)${ARG_GENERATOR_PARAM}=([0-9]+)")
+                    set(value ${ARG_GENERATOR_PARAM}=${CMAKE_MATCH_2})
                 endif ()
-                string(REPLACE "," ";" values "${CMAKE_MATCH_2}")
+                set_property(GLOBAL APPEND PROPERTY FILTERLAB_OPENCL_REFUSED_FOUND "${FILTER} cuda_${SCHEDULE} ${value}")
             endif ()
-            set(INCLUDES "")
-            set(ENTRIES "")
-            set(LIBRARIES "")
-            foreach (value IN LISTS values ITEMS "-")
-                if (value STREQUAL "-")
-                    if (values)
-                        break()
-                    endif ()
-                    set(lib ${LIB})
-                    set(params "")
-                    set(fixed "{}")
-                else ()
-                    set(lib ${LIB}_${ARG_GENERATOR_PARAM}${value})
-                    set(params ${ARG_GENERATOR_PARAM}=${value})
-                    set(fixed "{{\"${ARG_GENERATOR_PARAM}\", ${value}}}")
-                endif ()
-                # The entry point is filterlab::halide::<lib> (a C++ namespace:
-                # installed next to a user's own code, no name can clash).
-                add_halide_library(${lib} FROM ${FILTER}.generator
-                                   GENERATOR ${FILTER}
-                                   FUNCTION_NAME filterlab::halide::${lib}
-                                   FEATURES c_plus_plus_name_mangling
-                                   PARAMS schedule=${BACKEND}_${SCHEDULE} ${params}
-                                   TARGETS ${targets}
-                                   USE_RUNTIME filterlab_halide_runtime)
-                target_link_libraries(filterlab_variants PUBLIC ${lib})
-                string(APPEND INCLUDES "#include \"${lib}.h\"\n")
-                string(APPEND ENTRIES "{${fixed}, &filterlab::halide::${lib}}, ")
-                string(APPEND LIBRARIES "\"${lib}\", ")
-                set_property(GLOBAL APPEND PROPERTY FILTERLAB_HALIDE_LIBRARIES ${lib})
-            endforeach ()
-            configure_file(${_filterlab_template} ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp @ONLY)
-            target_sources(filterlab_variants PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp)
             string(JSON entry SET "{}" filter "\"${FILTER}\"")
             foreach (field IN ITEMS BACKEND SCHEDULE SUPPORTS SOURCE_FILE)
                 string(TOLOWER ${field} key)
@@ -166,6 +196,18 @@ endfunction()
 # as JSON (filter, backend, schedule, supports, source_file, first_line,
 # last_line), for tools; the variants carry the same facts (Variant::source).
 function(filterlab_write_schedule_manifest file)
+    # The GPU schedules not built for OpenCL, one "<filter> cuda_<schedule>
+    # [param=value]" line each, beside the manifest; every name listed must exist.
+    get_property(refused GLOBAL PROPERTY FILTERLAB_OPENCL_REFUSED_FOUND)
+    list(LENGTH refused found)
+    list(LENGTH FILTERLAB_OPENCL_REFUSED listed)
+    if (NOT found EQUAL listed)
+        message(FATAL_ERROR "FILTERLAB_OPENCL_REFUSED names ${listed} schedules, of which ${found} are GPU schedules: "
+                            "${FILTERLAB_OPENCL_REFUSED}")
+    endif ()
+    list(JOIN refused "\n" lines)
+    get_filename_component(folder ${file} DIRECTORY)
+    file(CONFIGURE OUTPUT ${folder}/opencl_refused.txt CONTENT "${lines}\n")
     get_property(entries GLOBAL PROPERTY FILTERLAB_SCHEDULE_MANIFEST)
     list(JOIN entries ",\n" joined)
     string(REPLACE "&" ";" joined "${joined}")

@@ -37,7 +37,9 @@ struct Registrar {
 };
 
 // Applies the schedule named `key` ("<backend>_<name>") and checks that the
-// target fits the backend, so a CUDA schedule is never built for a CPU target.
+// target fits the backend, so a GPU schedule is never built for a CPU target.
+// A "cuda" schedule is written with Halide's gpu_* directives, which every GPU
+// API takes: the build compiles it for CUDA and for OpenCL alike.
 template <typename Pipeline>
 void apply(const std::string &key, Pipeline &p, const Halide::Target &target) {
     auto &all = registry<Pipeline>();
@@ -47,8 +49,8 @@ void apply(const std::string &key, Pipeline &p, const Halide::Target &target) {
         for (auto &[name, _] : all) known += " " + name;
         throw std::invalid_argument("unknown schedule '" + key + "'; known:" + known);
     }
-    const bool wants_cuda = key.rfind("cuda_", 0) == 0;
-    if (wants_cuda != target.has_feature(Halide::Target::CUDA)) {
+    const bool wants_gpu = key.rfind("cuda_", 0) == 0;
+    if (wants_gpu != target.has_gpu_feature()) {
         throw std::invalid_argument("schedule '" + key + "' does not match target " + target.to_string());
     }
     it->second(p, target);

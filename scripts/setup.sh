@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 
-packages=(g++ make cmake pkg-config python3-venv libpng-dev zlib1g-dev doctest-dev libcli11-dev libfmt-dev nlohmann-json3-dev libopencv-dev)
+packages=(g++ make cmake pkg-config python3-venv libpng-dev zlib1g-dev doctest-dev libcli11-dev libfmt-dev nlohmann-json3-dev libopencv-dev
+    ocl-icd-opencl-dev opencl-headers pocl-opencl-icd libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -1,7 +1,8 @@
 // Every registered variant of one backend against the reference over the
 // full check matrix (the same as `filterlab check`). Run with
-// --backend=cpu or --backend=cuda; without a GPU the CUDA run exits 77,
-// which CTest reports as skipped. --sanitizer-matrix takes check's smaller
+// --backend=cpu, --backend=cuda or --backend=opencl; without a GPU the CUDA
+// run exits 77, and without an OpenCL device the OpenCL run, which CTest
+// reports as skipped (CI has PoCL's CPU device: OpenCL runs there). --sanitizer-matrix takes check's smaller
 // matrix for sanitizer builds (every parameter value, odd sizes).
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
@@ -13,6 +14,7 @@
 #include "check.h"
 #include "plugins.h"
 #include "cuda_support.h"
+#include "opencl_support.h"
 #include "registry.h"
 #include "test_paths.h"
 
@@ -49,11 +51,19 @@ int main(int argc, char **argv) {
     doctest::Context context;
     for (int i = 1; i < argc; i++) {
         if (std::strcmp(argv[i], "--backend=cuda") == 0) selected = Backend::cuda;
+        if (std::strcmp(argv[i], "--backend=opencl") == 0) selected = Backend::opencl;
         if (std::strcmp(argv[i], "--sanitizer-matrix") == 0) sanitizer_matrix = true;
     }
     if (selected == Backend::cuda && !cuda::gpu_info().available) {
         std::cout << "SKIPPED: CUDA variants not run: no GPU (" << cuda::gpu_info().why_not << ")\n";
         return 77;
+    }
+    if (selected == Backend::opencl && !opencl::device_info().available) {
+        std::cout << "SKIPPED: OpenCL variants not run: no OpenCL device (" << opencl::device_info().why_not << ")\n";
+        return 77;
+    }
+    if (selected == Backend::opencl) {
+        std::cout << "OpenCL device: " << opencl::device_info().name << " (" << opencl::device_info().platform << ")\n";
     }
     load_plugins();  // the peers, as the CLI loads them
     context.applyCommandLine(argc, argv);

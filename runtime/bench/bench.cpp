@@ -21,6 +21,7 @@
 #include "harness.h"
 #include "machine.h"
 #include "noise.h"
+#include "opencl_support.h"
 #include "plugins.h"
 #include "registry.h"
 #include "run_format.h"
@@ -84,6 +85,33 @@ Stats time_gpu(const BenchOptions &o, const Variant &v, const Image &input, std:
     });
 }
 
+// OpenCL has no events across a run of kernels from two owners (Halide's
+// runtime enqueues its own): the host clock around the rotation, between two
+// clFinish, over as many buffers as the CUDA path uses (the device's cache
+// as the L2, at least the CUDA GPU's when there is one).
+Stats time_opencl(const BenchOptions &o, const Variant &v, const Image &input, std::pair<int, int> out_size,
+                  const ParamValues &params, int &buffers) {
+    const auto &device = opencl::device_info();
+    const double per_pair = double(input.size()) + double(out_size.first) * out_size.second * input.channels();
+    const double cache = std::max<double>(device.cache_bytes, cuda::gpu_info().l2_bytes);
+    buffers = std::max(static_cast<int>(std::ceil(2.0 * cache / per_pair)) + 1, 2);
+    const double budget = 0.4 * std::min<double>(device.memory_bytes, 8.0 * (1ull << 30));
+    buffers = std::min<int>(buffers, std::max(2, static_cast<int>(budget / per_pair)));
+    std::vector<std::unique_ptr<opencl::DeviceImage>> ins, outs;
+    for (int k = 0; k < buffers; k++) {
+        ins.push_back(std::make_unique<opencl::DeviceImage>(input.width(), input.height(), input.channels()));
+        ins.back()->upload(input);
+        outs.push_back(std::make_unique<opencl::DeviceImage>(out_size.first, out_size.second, input.channels()));
+    }
+    return repeat(o, [&] {
+        opencl::finish("before timing");
+        const auto start = Clock::now();
+        for (int k = 0; k < buffers; k++) v.run(ins[k]->view(), outs[k]->view(), params);
+        opencl::finish("after timing");
+        return std::chrono::duration<double, std::micro>(Clock::now() - start).count() / buffers;
+    });
+}
+
 Stats time_cpu(const BenchOptions &o, const Variant &v, const Image &input, std::pair<int, int> out_size,
                const ParamValues &params, int &buffers) {
     const double per_pair = double(input.size()) + double(out_size.first) * out_size.second * input.channels();
@@ -114,6 +142,12 @@ const Image &validation_input(const FilterInfo &f, const ParamValues &params, co
     return it->second;
 }
 
+// The copy roofline is measured on the CUDA GPU: it is an OpenCL variant's
+// too only when its OpenCL device is a GPU (the same one on our machines).
+bool on_the_roofline_device(const Variant &v) {
+    return v.backend == Backend::cuda || (v.backend == Backend::opencl && opencl::device_info().is_gpu);
+}
+
 // A result as the schema's row: its throughput, share of the roofline and
 // spread computed once, here.
 BenchRow row_of(const Result &r, double roofline) {
@@ -137,7 +171,7 @@ BenchRow row_of(const Result &r, double roofline) {
             .p75_us = r.stats.p75,
             .spread_pct = timed ? 100 * (r.stats.p75 - r.stats.p25) / r.stats.median : 0,
             .gb_per_s = gbps,
-            .roofline_pct = timed && r.variant->backend == Backend::cuda && roofline > 0 ? 100 * gbps / roofline : 0,
+            .roofline_pct = timed && on_the_roofline_device(*r.variant) && roofline > 0 ? 100 * gbps / roofline : 0,
             .threads = r.variant->backend == Backend::cpu ? halide_thread_count() : 0,
             .note = r.note};
 }
@@ -245,8 +279,11 @@ Result measure_case(const BenchOptions &o, const Variant &v, const Image &input,
                                                        cmp.describe(), psnr(ref.second, output));
         }
         if (r.status == Status::wrong) return;  // reported, never timed
-        r.stats = v.backend == Backend::cuda ? time_gpu(o, v, input, out_size, r.params, r.buffers)
-                                             : time_cpu(o, v, input, out_size, r.params, r.buffers);
+        switch (v.backend) {
+        case Backend::cuda: r.stats = time_gpu(o, v, input, out_size, r.params, r.buffers); break;
+        case Backend::opencl: r.stats = time_opencl(o, v, input, out_size, r.params, r.buffers); break;
+        case Backend::cpu: r.stats = time_cpu(o, v, input, out_size, r.params, r.buffers); break;
+        }
     });
     if (is_timed(r.status)) {
         bench_say(o, "{:.1f} us{}\n", r.stats.median, r.status == Status::ok ? "" : " (" + r.note + ")");
@@ -267,6 +304,13 @@ double measure_roofline(const BenchOptions &o, const cuda::Clocks &clocks_start)
         bench_say(o, "copy roofline (1 GiB cudaMemcpy device to device, read + write): {:.0f} GB/s\n", roofline);
     } else {
         bench_say(o, "no GPU ({}): CUDA variants skipped\n", gpu.why_not);
+    }
+    const auto &cl = opencl::device_info();
+    if (cl.available) {
+        bench_say(o, "OpenCL device {} ({}, {}; driver {}), timed by the host clock between clFinish calls\n", cl.name,
+                  cl.platform, cl.version, cl.driver);
+    } else {
+        bench_say(o, "no OpenCL device ({}): OpenCL variants skipped\n", cl.why_not);
     }
     bench_say(o, "CPU {}, {} Halide threads; commit {}\n", cpu_model(), halide_thread_count(), build_commit());
     for (const PluginStatus &p : load_plugins()) bench_say(o, "peer plugin {}: {}\n", p.name, p.detail);

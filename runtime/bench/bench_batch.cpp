@@ -14,6 +14,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "batch_ranks.h"
 #include "batch_report.h"
 #include "batch_timing.h"
 #include "bench_common.h"
@@ -23,6 +24,7 @@
 #include "machine.h"
 #include "noise.h"
 #include "registry.h"
+#include "world.h"
 
 namespace filterlab {
 namespace {
@@ -73,11 +75,12 @@ void check_memory(const BatchShape &b, const std::vector<const Variant *> &chose
     }
 }
 
-// The batch as files give it: N distinct random images, interleaved.
-std::vector<std::vector<uint8_t>> random_interleaved(const BatchShape &b, int channels) {
+// The batch as files give it: N distinct random images, interleaved (the
+// images first .. first + N - 1 of the whole batch, which ranks share).
+std::vector<std::vector<uint8_t>> random_interleaved(const BatchShape &b, int channels, int first) {
     std::vector<std::vector<uint8_t>> images(b.images);
     for (int i = 0; i < b.images; i++) {
-        SeededRandom random(1234 + 1000 * i + channels);
+        SeededRandom random(1234 + 1000 * (first + i) + channels);
         std::vector<uint8_t> &bytes = images[i];
         bytes.resize(b.image_bytes(channels));
         for (std::size_t k = 0; k < bytes.size(); k += 8) {
@@ -172,13 +175,21 @@ std::pair<int, int> parse_batch_size(const std::string &text) {
     return {static_cast<int>(side[0]), static_cast<int>(side[1])};
 }
 
-std::string run_bench_batch(const BenchOptions &o) {
+namespace {
+
+// Everything checked before anything is measured or written; returns this
+// rank's share of the images.
+BatchShare check_batch_options(const BenchOptions &o, const mpi::World &world) {
     check_common_options(o);
     if (o.batch_images < 1 || o.batch_images > kMaxBatchImages) {
         throw Error(fmt::format("bench: --batch must be 1..{} images, got {}", kMaxBatchImages, o.batch_images));
     }
+    if (o.batch_images < world.size()) {
+        throw Error(fmt::format("bench: --batch {} is fewer images than the {} ranks", o.batch_images, world.size()));
+    }
+    const BatchShare share = batch_share(o.batch_images, world.rank(), world.size());
     const auto [width, height] = parse_batch_size(o.batch_size);
-    const BatchShape batch{o.batch_images, width, height};
+    const BatchShape batch{share.images, width, height};
     for (int c : o.channels) {
         try {
             check_image_shape(width, height, c);
@@ -189,17 +200,37 @@ std::string run_bench_batch(const BenchOptions &o) {
     const std::vector<const Variant *> chosen = chosen_variants(o);
     for (const Variant *v : chosen) {
         const FilterInfo &f = filter_info(v->filter);
-        params_for(f, o.params);  // every parameter is validated before anything is measured or written
+        params_for(f, o.params);
         if (width < f.min_side || height < f.min_side) {
             throw Error(fmt::format("bench: {} needs images of at least {}x{}, --batch-size is {}", f.name, f.min_side,
                                     f.min_side, o.batch_size));
         }
     }
     for (int c : o.channels) check_memory(batch, chosen, c);
+    return share;
+}
 
-    NewRunDir run_dir(o.out_root);
-    const std::string &dir = run_dir.path();
+}  // namespace
+
+std::string run_bench_batch(const BenchOptions &options) {
+    // Under mpirun each rank times its share of the images (batch_ranks.h);
+    // rank 0 alone prints and writes.
+    const mpi::World &world = mpi::world();
+    BenchOptions o = options;
+    o.quiet = options.quiet || !world.root();
+    std::optional<NewRunDir> run_dir;
+    BatchShare share;
+    world.collective([&] {
+        share = check_batch_options(o, world);
+        if (world.root()) run_dir.emplace(o.out_root);
+    });
+    const auto [width, height] = parse_batch_size(o.batch_size);
+    const BatchShape batch{share.images, width, height};
+    const std::vector<const Variant *> chosen = chosen_variants(o);
+    const std::string dir = world.root() ? run_dir->path() : "";
     nlohmann::json context = machine_facts();
+    context["mpi_ranks"] = world.size();
+    context["batch_images_in_all"] = o.batch_images;
     const auto &gpu = cuda::gpu_info();
     const cuda::Clocks clocks_start = gpu.available ? cuda::current_clocks() : cuda::Clocks{};
     if (gpu.available) {
@@ -220,7 +251,7 @@ std::string run_bench_batch(const BenchOptions &o) {
         {
             bench_say(o, "batch of {} images {}x{}x{}: converting to planar ... ", batch.images, width, height, channels);
             std::cout.flush();
-            const auto interleaved = random_interleaved(batch, channels);
+            const auto interleaved = random_interleaved(batch, channels, share.first);
             to_planar_ms = time_to_planar(o, batch, channels, interleaved, inputs);
             bench_say(o, "{:.2f} ms per batch\n", to_planar_ms.median);
         }
@@ -236,6 +267,7 @@ std::string run_bench_batch(const BenchOptions &o) {
                 bench_say(o, "[{}/{}{}] {} {} {} x {}x{}x{} {}... ", done + 1, total, time_left(started, done, total), v.filter, v.name, batch.images, width,
                            height, channels, fb.params.empty() ? "" : format_params(fb.params) + " ");
                 done++;
+                world.barrier();  // every rank times this variant at the same time
                 const BatchResult r = measure(o, v, fb);
                 const Stats &e2e = r.ms[Phase::total_pinned];
                 if (measured(r)) {
@@ -250,8 +282,16 @@ std::string run_bench_batch(const BenchOptions &o) {
         }
     }
     close_run_context(context, o, clocks_start);
+    if (!world.distributed()) {
+        write_batch_results(dir, o, batch, results, context);
+        return run_dir->keep();
+    }
+    const std::string ranks = gather_rank_results(dir, batch, o.batch_images, results);
+    if (!world.root()) return "";
+    context["ranks_summary"] = ranks;
     write_batch_results(dir, o, batch, results, context);
-    return run_dir.keep();
+    fmt::print("{}", ranks);
+    return run_dir->keep();
 }
 
 }  // namespace filterlab

@@ -36,7 +36,7 @@ void check_common_options(const BenchOptions &o) {
     for (int c : o.channels)
         if (c != 1 && c != 3) throw Error(fmt::format("bench: {} channels (1 or 3)", c));
     for (auto &b : o.backends)
-        if (b != "cpu" && b != "cuda") throw Error("bench: backend must be cpu or cuda, got " + b);
+        if (b != "cpu" && b != "cuda" && b != "opencl") throw Error("bench: backend must be cpu, cuda or opencl, got " + b);
     for (auto &p : o.params)
         if (p.find('=') == std::string::npos) throw Error("parameter '" + p + "' is not of the form NAME=VALUE");
 }

@@ -16,15 +16,18 @@
 #include "check_reports.h"
 #include "cuda_support.h"
 #include "default_variant.h"
+#include "distributed_run.h"
 #include "error.h"
 #include "harness.h"
 #include "image_io.h"
 #include "machine.h"
 #include "noise.h"
+#include "opencl_support.h"
 #include "numbers.h"
 #include "plugins.h"
 #include "registry.h"
 #include "temp_files.h"
+#include "world.h"
 
 namespace filterlab::cli {
 
@@ -124,7 +127,8 @@ struct RunPlan {
     uint64_t seed;
 };
 
-RunPlan plan_run(const RunOptions &options) {
+// `files`: check the output paths too (rank 0, which writes them).
+RunPlan plan_run(const RunOptions &options, bool files) {
     const FilterInfo &filter = filter_info(options.filter);
     const Variant &variant = find_variant(options.filter, options.variant);
     const ParamValues params = filter.parse_params(options.params);
@@ -132,19 +136,20 @@ RunPlan plan_run(const RunOptions &options) {
     const bool to_stdout = options.output == kStdio;
     if (to_stdout && options.format.empty()) throw Error("--output -: name the format with --format (png, pgm, ppm, pnm, bmp)");
     if (!to_stdout && !options.format.empty()) throw Error("--format is for --output - only (a file's extension names its format)");
-    if (!to_stdout && !is_writable_image_path(options.output)) check_writable(options.output, 1);
+    if (files && !to_stdout && !is_writable_image_path(options.output)) check_writable(options.output, 1);
     if (!options.noisy_output.empty() && options.noise.empty()) throw Error("--noisy-output needs --noise");
     if (options.noisy_output == kStdio) throw Error("--noisy-output -: only --output may be standard output");
     if (!options.noisy_output.empty() && std::filesystem::weakly_canonical(options.noisy_output) ==
                                              std::filesystem::weakly_canonical(options.output)) {
         throw Error(options.output + ": named by both --output and --noisy-output");
     }
-    if (!options.noisy_output.empty() && !is_writable_image_path(options.noisy_output)) {
+    if (files && !options.noisy_output.empty() && !is_writable_image_path(options.noisy_output)) {
         check_writable(options.noisy_output, 1);
     }
     const auto seed = parse_integer<uint64_t>(options.seed);
     if (!seed) throw Error("--seed: '" + options.seed + "' is not an integer in 0.." + std::to_string(UINT64_MAX));
     if (variant.backend == Backend::cuda) cuda::require_gpu();
+    if (variant.backend == Backend::opencl) opencl::require_device();
     return {filter, variant, params, *seed};
 }
 
@@ -166,21 +171,36 @@ void write_run_outputs(const RunOptions &options, const Image &output, const Ima
 
 }  // namespace
 
+// Under mpirun the image is filtered in bands over the ranks
+// (mpi::run_in_bands); rank 0 alone reads, writes and prints, and every step
+// that can fail is collective, so a failure anywhere is one line from rank 0.
 int run_variant_on_file(const RunOptions &options) {
-    const RunPlan plan = plan_run(options);
+    const mpi::World &world = mpi::world();
+    std::optional<RunPlan> planned;
+    world.collective([&] { planned.emplace(plan_run(options, world.root())); });
+    const RunPlan &plan = *planned;
     std::vector<std::string> notices;
-    const Image clean = options.input == kStdio ? read_image_stdin(&notices) : read_image(options.input, &notices);
-    print_notices(notices);
-    // The outputs are checked before the filter runs (it may take long).
-    if (options.output != kStdio) check_writable(options.output, clean.channels());
-    if (!options.noisy_output.empty()) check_writable(options.noisy_output, clean.channels());
-    Image input = clean;
-    if (!options.noise.empty()) add_noise(input, options.noise, plan.seed);
+    Image clean, input;
+    world.collective([&] {
+        if (!world.root()) return;
+        clean = options.input == kStdio ? read_image_stdin(&notices) : read_image(options.input, &notices);
+        print_notices(notices);
+        // The outputs are checked before the filter runs (it may take long).
+        if (options.output != kStdio) check_writable(options.output, clean.channels());
+        if (!options.noisy_output.empty()) check_writable(options.noisy_output, clean.channels());
+        input = clean;
+        if (!options.noise.empty()) add_noise(input, options.noise, plan.seed);
+    });
 
     const auto start = std::chrono::steady_clock::now();
-    const Image output = run_variant(plan.variant, input, plan.params);
+    mpi::PhaseTimes phases;
+    const Image output = world.distributed() ? mpi::run_in_bands(plan.variant, input, plan.params, phases)
+                                             : run_variant(plan.variant, input, plan.params);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    write_run_outputs(options, output, input, notices);
+    world.collective([&] {
+        if (world.root()) write_run_outputs(options, output, input, notices);
+    });
+    if (!world.root()) return kExitOk;
     print_notices(notices);
     // With the image on standard output, the words go to standard error.
     std::FILE *words = options.output == kStdio ? stderr : stdout;
@@ -198,6 +218,12 @@ int run_variant_on_file(const RunOptions &options) {
                plan.variant.name, to_string(plan.variant.backend), to_string(plan.variant.kind),
                format_params(plan.params), input.width(), input.height(), input.channels(), options.output,
                output.width(), output.height(), output.channels(), ms);
+    if (world.distributed()) {
+        fmt::print(words, "over {} ranks ({} with rows): scatter {:.2f} ms, halo exchange {:.2f} ms, filter {:.2f} ms, "
+                          "gather {:.2f} ms (each the slowest rank's)\n",
+                   world.size(), phases.bands, 1e3 * phases.scatter, 1e3 * phases.halo, 1e3 * phases.filter,
+                   1e3 * phases.gather);
+    }
     return kExitOk;
 }
 

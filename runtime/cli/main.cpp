@@ -13,6 +13,7 @@
 #include "bench_batch.h"
 #include "bench_threads.h"
 #include "commands.h"
+#include "world.h"
 #include "error.h"
 #include "filters.h"
 #include "image.h"
@@ -57,6 +58,9 @@ std::string command_line_of(int argc, char **argv) {
 
 int main(int argc, char **argv) {
     using namespace filterlab::cli;
+    // First: under mpirun, each rank picks its GPU before CUDA starts.
+    const filterlab::mpi::Session mpi_session(argc, argv);
+    const filterlab::mpi::World &world = filterlab::mpi::world();
     filterlab::install_signal_cleanup();
     filterlab::load_plugins();  // the registry's peers, before anything reads it
     CLI::App app{"FilterLab: Halide schedules and handwritten CUDA kernels for image filters, side by side"};
@@ -72,7 +76,8 @@ int main(int argc, char **argv) {
     list_cmd->add_option("--filter", list.filter, "Only this filter");
 
     RunOptions run;
-    auto *run_cmd = app.add_subcommand("run", "Apply one variant to one image file");
+    auto *run_cmd = app.add_subcommand("run", "Apply one variant to one image file (under `mpirun -n N`: in bands of "
+                                              "rows over the ranks, byte-identical)");
     std::string filter_names;  // the help follows the contract's list
     for (const filterlab::FilterInfo &f : filterlab::all_filters()) filter_names += (filter_names.empty() ? "" : ", ") + f.name;
     run_cmd->add_option("--filter", run.filter, "Filter: " + filter_names)->required();
@@ -109,7 +114,7 @@ int main(int argc, char **argv) {
     auto *bench_cmd = app.add_subcommand("bench", "Time variants side by side (each checked against the reference first)");
     bench_cmd->add_option("--filter", bench.filters, "Filters to time (repeatable; default: all with variants)");
     bench_cmd->add_option("--variant", bench.variants, "Variants to time (repeatable; default: all)");
-    bench_cmd->add_option("--backend", bench.backends, "cpu and/or cuda (default: both)");
+    bench_cmd->add_option("--backend", bench.backends, "cpu, cuda and/or opencl (default: all)");
     auto *sizes_opt = add_integer_list(bench_cmd, "--sizes", bench.sizes, 1, filterlab::kMaxSide,
                                        "Square image sizes, comma-separated")
                           ->default_str("256,1024,4096,8192");
@@ -123,7 +128,8 @@ int main(int argc, char **argv) {
         ->default_val("bench-runs");
     auto *batch_opt = bench_cmd->add_option("--batch", bench.batch_images,
                                             "Time batches of this many images instead (interleaved, as files give "
-                                            "them): conversions, transfers, kernels; writes batch.csv")
+                                            "them): conversions, transfers, kernels; writes batch.csv. Under "
+                                            "`mpirun -n N` the images are spread over the ranks (ranks.csv)")
                           ->check(CLI::Range(1, filterlab::kMaxBatchImages))
                           ->excludes(sizes_opt);
     bench_cmd->add_option("--batch-size", bench.batch_size, "WIDTHxHEIGHT of each image of a batch")
@@ -154,7 +160,7 @@ int main(int argc, char **argv) {
         app.get_subcommands([&](CLI::App *verb) { return verb->get_name() == argv[1]; }).empty()) {
         std::string verbs;
         for (const CLI::App *verb : app.get_subcommands({})) verbs += (verbs.empty() ? "" : ", ") + verb->get_name();
-        fmt::print(stderr, "filterlab: error: unknown command '{}' (the commands: {}; see --help)\n", argv[1], verbs);
+        if (world.root()) fmt::print(stderr, "filterlab: error: unknown command '{}' (the commands: {}; see --help)\n", argv[1], verbs);
         return kExitUsage;
     }
     try {
@@ -166,12 +172,17 @@ int main(int argc, char **argv) {
     } catch (const CLI::CallForVersion &e) {
         return app.exit(e);
     } catch (const CLI::ParseError &e) {
-        // One line, as for every other error; status 2: the command line.
-        fmt::print(stderr, "filterlab: error: {} (see --help)\n", e.what());
+        // One line, as for every other error (from rank 0 alone: every rank
+        // parses the same line); status 2: the command line.
+        if (world.root()) fmt::print(stderr, "filterlab: error: {} (see --help)\n", e.what());
         return kExitUsage;
     }
 
     try {
+        if (world.distributed() && !*run_cmd && !(*bench_cmd && bench.batch_images > 0)) {
+            throw filterlab::mpi::AgreedError("over MPI ranks only `run` and `bench --batch` are distributed; run the "
+                                              "others without mpirun");
+        }
         if (*list_cmd) return list_variants(list);
         if (*run_cmd) return run_variant_on_file(run);
         if (*check_cmd) return check_variants(check);
@@ -203,15 +214,12 @@ int main(int argc, char **argv) {
             fmt::print("report: {}\n", written.path);
             return 0;
         }
-    } catch (const filterlab::Error &e) {
-        fmt::print(stderr, "filterlab: error: {}\n", e.what());
-        return 1;
+    } catch (const filterlab::mpi::AgreedError &e) {
+        return world.fail(e, true);
     } catch (const std::bad_alloc &) {
-        fmt::print(stderr, "filterlab: error: out of memory\n");
-        return 1;
+        return world.fail(filterlab::Error("out of memory"), false);
     } catch (const std::exception &e) {
-        fmt::print(stderr, "filterlab: error: {}\n", e.what());
-        return 1;
+        return world.fail(e, false);
     }
     return 1;
 }

@@ -79,6 +79,7 @@ FilterInfo box() {
                 return r <= 2 || r == 5 || r == 15;
             },
             .work_per_sample = [](const ParamValues &p) { return std::pow(2 * p.at("radius") + 1, 2); },
+            .reach = [](const ParamValues &p) { return as_int(p, "radius"); },
             .gallery_noise = smoothing_noise()};
 }
 
@@ -90,6 +91,7 @@ FilterInfo median() {
             .reference = [](const Image &in, const ParamValues &p) { return reference::median(in, as_int(p, "size")); },
             .check_params = {{{"size", 3}}, {{"size", 5}}, {{"size", 7}}},
             .work_per_sample = [](const ParamValues &p) { return std::pow(p.at("size"), 2) * 4; },
+            .reach = [](const ParamValues &p) { return as_int(p, "size") / 2; },
             .gallery_noise = {.kind = "salt_pepper", .amount = 0.1, .why = "impulse noise, which a median removes"}};
 }
 
@@ -100,6 +102,7 @@ FilterInfo gaussian() {
             .reference = [](const Image &in, const ParamValues &p) { return reference::gaussian(in, p.at("sigma")); },
             .check_params = sigma_checks(),
             .work_per_sample = [](const ParamValues &) { return 25.0; },
+            .reach = [](const ParamValues &) { return 2; },  // the 5x5 window
             .gallery_noise = smoothing_noise()};
 }
 
@@ -110,6 +113,7 @@ FilterInfo maxpool() {
             .min_side = 2,
             .reference = [](const Image &in, const ParamValues &) { return reference::maxpool(in); },
             .work_per_sample = [](const ParamValues &) { return 4.0; },
+            .reach = [](const ParamValues &) { return 0; },
             .gallery_noise = {.why = "max pooling downsamples, it does not denoise: the maximum would only spread "
                                      "the noise, and the half-size output has no PSNR against the input"}};
 }
@@ -128,6 +132,7 @@ FilterInfo gaussian_maxpool() {
             },
             .check_params = sigma_checks(),
             .work_per_sample = [](const ParamValues &) { return 25.0; },
+            .reach = [](const ParamValues &) { return 2; },  // the Gaussian's, before pooling
             .gallery_noise = smoothing_noise()};
 }
 
@@ -150,6 +155,8 @@ FilterInfo nlmeans() {
             .work_per_sample = [](const ParamValues &p) {
                 return std::pow(2 * p.at("search") + 1, 2) * std::pow(2 * p.at("patch") + 1, 2);
             },
+            // A patch around each candidate of the search window.
+            .reach = [](const ParamValues &p) { return as_int(p, "patch") + as_int(p, "search"); },
             .gallery_noise = {.kind = "gaussian", .amount_from = "h",
                               .why = "additive Gaussian noise of sigma = h, the noise level NL-means is set for"}};
 }

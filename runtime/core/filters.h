@@ -66,6 +66,10 @@ struct FilterInfo {
     // About how many window samples the reference visits per output sample
     // (check and bench leave out cases whose reference would be too slow).
     std::function<double(const ParamValues &)> work_per_sample;
+    // How many input rows (and columns) beyond its own an output sample
+    // reads: the halo a band of rows needs (runtime/mpi/bands.h). Its own
+    // rows are one, or the 2x2 block of a pooled output.
+    std::function<int(const ParamValues &)> reach;
     GalleryNoise gallery_noise;
 
     // Defaults overlaid with the given NAME=VALUE strings, each validated.

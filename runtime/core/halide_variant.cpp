@@ -2,6 +2,7 @@
 
 #include <HalideBuffer.h>
 #include <HalideRuntimeCuda.h>
+#include <HalideRuntimeOpenCL.h>
 
 #include <cstdlib>
 #include <mutex>
@@ -62,7 +63,10 @@ Halide::Runtime::Buffer<uint8_t, 3> wrap(const PlanarView &view, Backend backend
                                    {0, view.channels, static_cast<int32_t>(view.plane_stride)}};
     if (backend == Backend::cpu) return Halide::Runtime::Buffer<uint8_t, 3>(view.data, 3, shape);
     Halide::Runtime::Buffer<uint8_t, 3> buffer(nullptr, 3, shape);
-    if (buffer.device_wrap_native(halide_cuda_device_interface(), reinterpret_cast<uint64_t>(view.data)) != 0) {
+    // CUDA: a device address; OpenCL: the image's cl_mem (opencl_support.h).
+    const halide_device_interface_t *device =
+        backend == Backend::cuda ? halide_cuda_device_interface() : halide_opencl_device_interface();
+    if (buffer.device_wrap_native(device, reinterpret_cast<uint64_t>(view.data)) != 0) {
         throw Error("cannot wrap a device pointer for Halide");
     }
     return buffer;
@@ -95,7 +99,7 @@ Variant halide_variant(const std::string &filter, const std::string &name, Backe
             last_error.clear();
         }
         const int status = call(input.raw_buffer(), output.raw_buffer(), params);
-        if (backend == Backend::cuda) {
+        if (backend != Backend::cpu) {
             input.device_detach_native();
             output.device_detach_native();
         }

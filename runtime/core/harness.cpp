@@ -6,6 +6,7 @@
 
 #include "cuda_support.h"
 #include "error.h"
+#include "opencl_support.h"
 
 namespace filterlab {
 namespace {
@@ -32,20 +33,23 @@ Image run_on_host(const Variant &v, const Image &input, int out_w, int out_h, co
     return image_from_view(out);
 }
 
+// The device path of both GPU backends: DeviceImage is cuda::DeviceImage or
+// opencl::DeviceImage (the same layout: rows padded, guards around).
+template <typename DeviceImage>
 Image run_on_device(const Variant &v, const Image &input, int out_w, int out_h, const ParamValues &params,
-                    uint8_t poison) {
+                    uint8_t poison, void (*synchronize)(const char *)) {
     // The input's padding and guards hold poison too: a kernel that reads them
     // instead of clamping reads garbage, not a plausible copy of the edge.
-    cuda::DeviceImage in(input.width(), input.height(), input.channels());
+    DeviceImage in(input.width(), input.height(), input.channels());
     in.fill(poison);
     in.upload(input);
-    cuda::DeviceImage out(out_w, out_h, input.channels());
+    DeviceImage out(out_w, out_h, input.channels());
     out.fill(poison);
     v.run(in.view(), out.view(), params);
-    cuda::synchronize("after the variant");
+    synchronize("after the variant");
     // Every byte of the allocation outside the image must be untouched.
     const std::vector<uint8_t> bytes = out.download_all();
-    const std::size_t pitch = out.row_pitch(), guard = cuda::DeviceImage::kGuardBytes;
+    const std::size_t pitch = out.row_pitch(), guard = DeviceImage::kGuardBytes;
     check_guards(bytes, 0, guard, poison, v);
     check_guards(bytes, bytes.size() - guard, bytes.size(), poison, v);
     Image result(out_w, out_h, input.channels());
@@ -89,7 +93,12 @@ Image run_variant(const Variant &v, const Image &input, const ParamValues &param
     check_can_run(v, params, input.width(), input.height());
     const FilterInfo &filter = filter_info(v.filter);
     const auto [out_w, out_h] = filter.output_size(input.width(), input.height());
-    if (v.backend == Backend::cuda) return run_on_device(v, input, out_w, out_h, params, poison);
+    if (v.backend == Backend::cuda) {
+        return run_on_device<cuda::DeviceImage>(v, input, out_w, out_h, params, poison, cuda::synchronize);
+    }
+    if (v.backend == Backend::opencl) {
+        return run_on_device<opencl::DeviceImage>(v, input, out_w, out_h, params, poison, opencl::finish);
+    }
     return run_on_host(v, input, out_w, out_h, params, poison);
 }
 

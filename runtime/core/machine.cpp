@@ -9,6 +9,7 @@
 #include "build_commit.h"
 #include "cuda_support.h"
 #include "halide_variant.h"
+#include "opencl_support.h"
 #include "plugins.h"
 
 namespace filterlab {
@@ -41,7 +42,9 @@ std::string cpu_features() {
 
 std::string build_commit() { return FILTERLAB_GIT_COMMIT; }
 
-std::string halide_targets() { return "cpu: " FILTERLAB_CPU_TARGETS "; cuda: " FILTERLAB_CUDA_TARGET; }
+std::string halide_targets() {
+    return "cpu: " FILTERLAB_CPU_TARGETS "; cuda: " FILTERLAB_CUDA_TARGET "; opencl: " FILTERLAB_OPENCL_TARGET;
+}
 
 std::string halide_version() {
     return std::to_string(HALIDE_VERSION_MAJOR) + "." + std::to_string(HALIDE_VERSION_MINOR) + "." +
@@ -73,6 +76,15 @@ nlohmann::json machine_facts() {
                         {"runtime_version", gpu.runtime_version}};
     } else {
         facts["gpu"] = {{"absent", gpu.why_not}};
+    }
+    const auto &cl = opencl::device_info();
+    if (cl.available) {
+        facts["opencl"] = {{"platform", cl.platform},     {"device", cl.name},
+                           {"version", cl.version},       {"driver", cl.driver},
+                           {"is_gpu", cl.is_gpu},         {"compute_units", cl.compute_units},
+                           {"memory_bytes", cl.memory_bytes}, {"cache_bytes", cl.cache_bytes}};
+    } else {
+        facts["opencl"] = {{"absent", cl.why_not}};
     }
     return facts;
 }

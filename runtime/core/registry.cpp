@@ -8,10 +8,18 @@
 
 #include "cuda_support.h"
 #include "error.h"
+#include "opencl_support.h"
 
 namespace filterlab {
 
-const char *to_string(Backend backend) { return backend == Backend::cpu ? "cpu" : "cuda"; }
+const char *to_string(Backend backend) {
+    switch (backend) {
+    case Backend::cpu: return "cpu";
+    case Backend::cuda: return "cuda";
+    case Backend::opencl: return "opencl";
+    }
+    return "?";
+}
 
 const char *to_string(Kind kind) {
     switch (kind) {
@@ -61,6 +69,9 @@ std::vector<ParamSupport> parse_supports(const std::string &spec) {
 
 std::string Variant::why_unavailable() const {
     if (backend == Backend::cuda && !cuda::gpu_info().available) return "no GPU: " + cuda::gpu_info().why_not;
+    if (backend == Backend::opencl && !opencl::device_info().available) {
+        return "no OpenCL device: " + opencl::device_info().why_not;
+    }
     return unavailable ? unavailable() : "";
 }
 

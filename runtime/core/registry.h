@@ -15,7 +15,7 @@
 
 namespace filterlab {
 
-enum class Backend { cpu, cuda };
+enum class Backend { cpu, cuda, opencl };
 enum class Kind { reference, halide, handwritten, peer };
 
 const char *to_string(Backend backend);
@@ -36,7 +36,8 @@ std::vector<ParamSupport> parse_supports(const std::string &spec);
 
 // A variant computes the filter from `in` into `out`, both planar. For the
 // cpu backend the views are host memory; for cuda they are device memory
-// whose rows start on 16-byte boundaries. Failures throw Error.
+// whose rows start on 16-byte boundaries; for opencl `data` is the cl_mem of
+// the image (opencl::DeviceImage), rows laid out as for cuda. Failures throw Error.
 using RunFunction = std::function<void(const PlanarView &in, const PlanarView &out, const ParamValues &)>;
 
 struct Variant {

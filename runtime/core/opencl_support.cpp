@@ -1,0 +1,302 @@
+#include "opencl_support.h"
+
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <fmt/format.h>
+#include <map>
+#include <memory>
+#include <tuple>
+#include <mutex>
+
+#include "error.h"
+
+namespace filterlab::opencl {
+namespace {
+
+void check(cl_int status, const char *what) {
+    if (status == CL_SUCCESS) return;
+    if (status == CL_MEM_OBJECT_ALLOCATION_FAILURE || status == CL_OUT_OF_RESOURCES || status == CL_OUT_OF_HOST_MEMORY) {
+        throw MachineError(fmt::format("out of OpenCL device memory or resources ({}: error {})", what, status));
+    }
+    throw Error(fmt::format("OpenCL error {} in {}", status, what));
+}
+
+std::string platform_string(cl_platform_id platform, cl_platform_info what) {
+    std::size_t size = 0;
+    if (clGetPlatformInfo(platform, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return "";
+    std::string text(size, '\0');
+    clGetPlatformInfo(platform, what, size, text.data(), nullptr);
+    text.resize(std::strlen(text.c_str()));
+    return text;
+}
+
+std::string device_string(cl_device_id device, cl_device_info what) {
+    std::size_t size = 0;
+    if (clGetDeviceInfo(device, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return "";
+    std::string text(size, '\0');
+    clGetDeviceInfo(device, what, size, text.data(), nullptr);
+    text.resize(std::strlen(text.c_str()));
+    return text;
+}
+
+template <typename T>
+T device_value(cl_device_id device, cl_device_info what) {
+    T value{};
+    clGetDeviceInfo(device, what, sizeof(T), &value, nullptr);
+    return value;
+}
+
+struct State {
+    DeviceInfo info;
+    cl_device_id device = nullptr;
+    cl_context context = nullptr;
+    cl_command_queue queue = nullptr;
+};
+
+// The device choice of the header's comment: a GPU first, then anything.
+cl_device_id choose_device(const std::vector<cl_platform_id> &platforms, std::string &platform_name) {
+    const char *wanted = std::getenv("FILTERLAB_OPENCL_PLATFORM");
+    for (cl_device_type type : {cl_device_type(CL_DEVICE_TYPE_GPU), cl_device_type(CL_DEVICE_TYPE_ALL)}) {
+        for (cl_platform_id platform : platforms) {
+            const std::string name = platform_string(platform, CL_PLATFORM_NAME);
+            if (wanted && *wanted && name.find(wanted) == std::string::npos) continue;
+            cl_device_id device = nullptr;
+            cl_uint count = 0;
+            if (clGetDeviceIDs(platform, type, 1, &device, &count) == CL_SUCCESS && count > 0) {
+                platform_name = name;
+                return device;
+            }
+        }
+    }
+    return nullptr;
+}
+
+State open() {
+    State s;
+    cl_uint count = 0;
+    if (clGetPlatformIDs(0, nullptr, &count) != CL_SUCCESS || count == 0) {
+        s.info.why_not = "no OpenCL platform (no ICD in /etc/OpenCL/vendors or OCL_ICD_VENDORS)";
+        return s;
+    }
+    std::vector<cl_platform_id> platforms(count);
+    clGetPlatformIDs(count, platforms.data(), nullptr);
+    s.device = choose_device(platforms, s.info.platform);
+    if (!s.device) {
+        const char *wanted = std::getenv("FILTERLAB_OPENCL_PLATFORM");
+        s.info.why_not = wanted && *wanted ? fmt::format("no OpenCL device on a platform named like \"{}\"", wanted)
+                                           : "no OpenCL device";
+        return s;
+    }
+    cl_int status = CL_SUCCESS;
+    s.context = clCreateContext(nullptr, 1, &s.device, nullptr, nullptr, &status);
+    if (status == CL_SUCCESS) s.queue = clCreateCommandQueue(s.context, s.device, 0, &status);
+    if (status != CL_SUCCESS) {
+        s.info.why_not = fmt::format("cannot create an OpenCL context and queue (error {})", status);
+        return s;
+    }
+    DeviceInfo &i = s.info;
+    i.available = true;
+    i.name = device_string(s.device, CL_DEVICE_NAME);
+    i.version = device_string(s.device, CL_DEVICE_VERSION);
+    i.driver = device_string(s.device, CL_DRIVER_VERSION);
+    i.is_gpu = device_value<cl_device_type>(s.device, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_GPU;
+    i.compute_units = static_cast<int>(device_value<cl_uint>(s.device, CL_DEVICE_MAX_COMPUTE_UNITS));
+    i.memory_bytes = device_value<cl_ulong>(s.device, CL_DEVICE_GLOBAL_MEM_SIZE);
+    i.cache_bytes = device_value<cl_ulong>(s.device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE);
+    i.max_allocation_bytes = device_value<cl_ulong>(s.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+    return s;
+}
+
+State &state() {
+    static State s = open();
+    return s;
+}
+
+cl_command_queue queue() {
+    require_device();
+    return state().queue;
+}
+
+// Programs built so far, by source and options; kept for the process (as
+// Halide's runtime keeps its own).
+cl_program program_for(const char *source, const std::string &options) {
+    static std::mutex mutex;
+    static std::map<std::pair<const char *, std::string>, cl_program> programs;
+    std::lock_guard lock(mutex);
+    auto it = programs.find({source, options});
+    if (it != programs.end()) return it->second;
+    require_device();
+    State &s = state();
+    cl_int status = CL_SUCCESS;
+    cl_program program = clCreateProgramWithSource(s.context, 1, &source, nullptr, &status);
+    check(status, "clCreateProgramWithSource");
+    if (clBuildProgram(program, 1, &s.device, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
+        std::size_t size = 0;
+        clGetProgramBuildInfo(program, s.device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+        std::string log(size, '\0');
+        clGetProgramBuildInfo(program, s.device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+        clReleaseProgram(program);
+        throw Error("OpenCL program build failed (" + options + "): " + log);
+    }
+    return programs[{source, options}] = program;
+}
+
+}  // namespace
+
+const DeviceInfo &device_info() { return state().info; }
+
+void require_device() {
+    if (!device_info().available) throw Error("no OpenCL device: " + device_info().why_not);
+}
+
+void finish(const char *what) { check(clFinish(queue()), what); }
+
+DeviceImage::DeviceImage(int width, int height, int channels)
+    : width_(width), height_(height), channels_(channels), pitch_((static_cast<std::size_t>(width) + 63) / 64 * 64) {
+    require_device();
+    cl_int status = CL_SUCCESS;
+    allocation_ = clCreateBuffer(state().context, CL_MEM_READ_WRITE, allocation_bytes(), nullptr, &status);
+    check(status, "clCreateBuffer");
+    const cl_buffer_region region{kGuardBytes, pitch_ * height_ * channels_};
+    image_ = clCreateSubBuffer(static_cast<cl_mem>(allocation_), CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
+                               &region, &status);
+    if (status != CL_SUCCESS) {
+        clReleaseMemObject(static_cast<cl_mem>(allocation_));
+        check(status, "clCreateSubBuffer");
+    }
+}
+
+DeviceImage::~DeviceImage() {
+    clReleaseMemObject(static_cast<cl_mem>(image_));
+    clReleaseMemObject(static_cast<cl_mem>(allocation_));
+}
+
+PlanarView DeviceImage::view() const {
+    return {static_cast<uint8_t *>(image_), width_, height_, channels_, static_cast<std::ptrdiff_t>(pitch_),
+            static_cast<std::ptrdiff_t>(pitch_ * height_)};
+}
+
+void DeviceImage::upload(const Image &image) {
+    const std::size_t host_row[3] = {0, 0, 0}, region[3] = {static_cast<std::size_t>(width_),
+                                                            static_cast<std::size_t>(height_) * channels_, 1};
+    const std::size_t device_origin[3] = {kGuardBytes, 0, 0};
+    check(clEnqueueWriteBufferRect(queue(), static_cast<cl_mem>(allocation_), CL_TRUE, device_origin, host_row, region,
+                                   pitch_, 0, static_cast<std::size_t>(width_), 0, image.data(), 0, nullptr, nullptr),
+          "clEnqueueWriteBufferRect");
+}
+
+Image DeviceImage::download() const {
+    const std::vector<uint8_t> all = download_all();
+    Image image(width_, height_, channels_);
+    for (int row = 0; row < height_ * channels_; row++)
+        std::memcpy(image.data() + static_cast<std::size_t>(row) * width_, &all[kGuardBytes + row * pitch_], width_);
+    return image;
+}
+
+void DeviceImage::fill(uint8_t value) {
+    check(clEnqueueFillBuffer(queue(), static_cast<cl_mem>(allocation_), &value, 1, 0, allocation_bytes(), 0, nullptr,
+                              nullptr),
+          "clEnqueueFillBuffer");
+    finish("after clEnqueueFillBuffer");
+}
+
+std::vector<uint8_t> DeviceImage::download_all() const {
+    std::vector<uint8_t> bytes(allocation_bytes());
+    check(clEnqueueReadBuffer(queue(), static_cast<cl_mem>(allocation_), CL_TRUE, 0, bytes.size(), bytes.data(), 0,
+                              nullptr, nullptr),
+          "clEnqueueReadBuffer");
+    return bytes;
+}
+
+Kernel::Kernel(const char *source, const std::string &options, const char *name) : name_(name) {
+    cl_int status = CL_SUCCESS;
+    kernel_ = clCreateKernel(program_for(source, options), name, &status);
+    check(status, name);
+}
+
+Kernel::~Kernel() { clReleaseKernel(static_cast<cl_kernel>(kernel_)); }
+
+Kernel &kernel(const char *source, const std::string &options, const char *name) {
+    thread_local std::map<std::tuple<const char *, std::string, std::string>, std::unique_ptr<Kernel>> kernels;
+    auto &k = kernels[{source, options, name}];
+    if (!k) k = std::make_unique<Kernel>(source, options, name);
+    return *k;
+}
+
+Kernel &Kernel::arg(int index, void *memory) {
+    cl_mem m = static_cast<cl_mem>(memory);
+    check(clSetKernelArg(static_cast<cl_kernel>(kernel_), index, sizeof(cl_mem), &m), name_.c_str());
+    return *this;
+}
+
+Kernel &Kernel::arg(int index, int value) {
+    const cl_int v = value;
+    check(clSetKernelArg(static_cast<cl_kernel>(kernel_), index, sizeof(cl_int), &v), name_.c_str());
+    return *this;
+}
+
+Kernel &Kernel::arg(int index, std::int64_t value) {
+    const cl_long v = value;
+    check(clSetKernelArg(static_cast<cl_kernel>(kernel_), index, sizeof(cl_long), &v), name_.c_str());
+    return *this;
+}
+
+Kernel &Kernel::local_bytes(int index, std::size_t bytes) {
+    check(clSetKernelArg(static_cast<cl_kernel>(kernel_), index, bytes, nullptr), name_.c_str());
+    return *this;
+}
+
+void Kernel::launch(std::size_t global_x, std::size_t global_y, std::size_t local_x, std::size_t local_y) {
+    const std::size_t local[2] = {local_x, local_y};
+    const std::size_t global[2] = {(global_x + local_x - 1) / local_x * local_x,
+                                   (global_y + local_y - 1) / local_y * local_y};
+    check(clEnqueueNDRangeKernel(queue(), static_cast<cl_kernel>(kernel_), 2, nullptr, global, local, 0, nullptr,
+                                 nullptr),
+          name_.c_str());
+}
+
+Scratch::Scratch(std::size_t bytes) {
+    require_device();
+    cl_int status = CL_SUCCESS;
+    memory_ = clCreateBuffer(state().context, CL_MEM_READ_WRITE, std::max<std::size_t>(bytes, 1), nullptr, &status);
+    check(status, "clCreateBuffer (scratch)");
+}
+
+Scratch::~Scratch() { clReleaseMemObject(static_cast<cl_mem>(memory_)); }
+
+}  // namespace filterlab::opencl
+
+// Halide's OpenCL runtime takes our context and queue instead of creating its
+// own (the override its runtime documents): Halide's OpenCL variants and the
+// hand-written kernels then run on one device, one queue, in order. As the
+// runtime requires, acquire blocks until the previous acquirer released.
+namespace {
+std::mutex halide_context_mutex;
+bool halide_has_context = false;  // Halide asked to create one (and so loaded its OpenCL entry points)
+}  // namespace
+
+extern "C" int halide_acquire_cl_context(void *, cl_context *ctx, cl_command_queue *q, bool create) {
+    using namespace filterlab::opencl;
+    halide_context_mutex.lock();  // released by the matching release, which Halide calls even after a failure
+    // Without `create` (Halide's clean-up at exit, for one) only a context
+    // Halide has had counts: it has no OpenCL entry points before.
+    if (!create && !halide_has_context) {
+        *ctx = nullptr;
+        *q = nullptr;
+        return 0;
+    }
+    if (!device_info().available) return -1;  // halide_error_code_generic_error (variants check availability first)
+    halide_has_context = true;
+    *ctx = state().context;
+    *q = state().queue;
+    return 0;
+}
+
+extern "C" int halide_release_cl_context(void *) {
+    halide_context_mutex.unlock();
+    return 0;
+}

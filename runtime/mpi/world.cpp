@@ -1,0 +1,119 @@
+#include "world.h"
+
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fmt/format.h>
+#include <string>
+#include <vector>
+
+namespace filterlab::mpi {
+namespace {
+
+World the_world;
+bool mpi_open = false;
+
+// Open MPI, PMIx and PMI launchers set these in every rank they start.
+bool launched_by_mpirun() {
+    for (const char *name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE"})
+        if (std::getenv(name)) return true;
+    return false;
+}
+
+int local_rank() {
+    for (const char *name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"})
+        if (const char *value = std::getenv(name)) return std::atoi(value);
+    return 0;
+}
+
+// The NVIDIA GPUs of this node, as the driver lists them (no CUDA call: the
+// choice must be made before CUDA starts).
+int node_gpus() {
+    std::error_code ec;
+    int count = 0;
+    for (auto &entry : std::filesystem::directory_iterator("/proc/driver/nvidia/gpus", ec)) count += entry.is_directory();
+    return count;
+}
+
+}  // namespace
+
+const World &world() { return the_world; }
+
+Session::Session(int &argc, char **&argv) {
+    if (!launched_by_mpirun()) return;
+    if (MPI_Init(&argc, &argv) != MPI_SUCCESS) return;  // Open MPI prints why
+    mpi_open = true;
+    MPI_Comm_rank(MPI_COMM_WORLD, &the_world.rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &the_world.size_);
+    const int gpus = node_gpus();
+    if (gpus > 0 && !std::getenv("CUDA_VISIBLE_DEVICES")) {
+        setenv("CUDA_VISIBLE_DEVICES", std::to_string(local_rank() % gpus).c_str(), 1);
+    }
+}
+
+Session::~Session() {
+    if (mpi_open) MPI_Finalize();
+}
+
+void World::collective(const std::function<void()> &work) const {
+    std::string message;
+    bool failed = false;
+    try {
+        work();
+    } catch (const std::exception &e) {
+        failed = true;
+        message = e.what();
+    }
+    if (!distributed()) {
+        if (failed) throw AgreedError(message);
+        return;
+    }
+    const int mine = failed ? rank_ : size_;
+    int first = size_;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (first == size_) return;
+    int length = static_cast<int>(message.size());
+    MPI_Bcast(&length, 1, MPI_INT, first, MPI_COMM_WORLD);
+    message.resize(length);
+    MPI_Bcast(message.data(), length, MPI_CHAR, first, MPI_COMM_WORLD);
+    throw AgreedError(first == 0 ? message : fmt::format("rank {}: {}", first, message));
+}
+
+void World::barrier() const {
+    if (distributed()) MPI_Barrier(MPI_COMM_WORLD);
+}
+
+std::vector<std::vector<double>> World::gather(const std::vector<double> &mine) const {
+    if (!distributed()) return {mine};
+    const int n = static_cast<int>(mine.size());
+    std::vector<double> all(root() ? static_cast<std::size_t>(n) * size_ : 0);
+    MPI_Gather(mine.data(), n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    std::vector<std::vector<double>> by_rank;
+    if (!root()) return by_rank;
+    for (int r = 0; r < size_; r++) by_rank.emplace_back(all.begin() + r * n, all.begin() + (r + 1) * n);
+    return by_rank;
+}
+
+double World::seconds() const {
+    if (mpi_open) return MPI_Wtime();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+int World::fail(const std::exception &error, bool agreed) const {
+    if (!distributed()) {
+        fmt::print(stderr, "filterlab: error: {}\n", error.what());
+        return 1;
+    }
+    if (agreed) {
+        if (root()) fmt::print(stderr, "filterlab: error: {}\n", error.what());
+        return 1;
+    }
+    fmt::print(stderr, "filterlab: error: rank {}: {}\n", rank_, error.what());
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    return 1;
+}
+
+}  // namespace filterlab::mpi

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# `filterlab run` over MPI ranks against one rank, bytes compared: every
+# filter, on a real image and on odd sizes, 2 and 3 ranks (uneven bands,
+# halos from both neighbours); a failing rank's run ends with one error line
+# and no output; `bench --batch` over 2 ranks writes ranks.csv.
+# usage: tests/test_mpi.sh FILTERLAB BACKEND   (BACKEND: cpu in CI, cuda on the GPUs)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+filterlab=$(realpath "$1")
+backend=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mpirun_flags=(--oversubscribe)
+[ "$(id -u)" -ne 0 ] || mpirun_flags+=(--allow-run-as-root)
+export HL_NUM_THREADS=1 OMP_NUM_THREADS=1  # 3 ranks on 2 cores
+ranks() { local n=$1; shift; mpirun "${mpirun_flags[@]}" -n "$n" "$filterlab" "$@"; }
+
+# One variant per filter: the backend's first Halide variant, and the
+# handwritten one with the widest reach where there is one.
+if [ "$backend" = cpu ]; then
+    cases=("box cpu_sliding radius=7" "median cpu_shared_columns size=5" "gaussian cpu_tiled sigma=1.5"
+           "maxpool cpu_vectorized" "gaussian_maxpool cpu_fused" "nlmeans cpu_tiled patch=2 search=4"
+           "median omp_bubble size=7")
+else
+    cases=("box hw_wide_rows radius=15" "median hw_packed size=5" "gaussian hw_separable" "maxpool hw_vectorized"
+           "gaussian_maxpool hw_fused" "nlmeans hw_fused" "box cuda_tile radius=3")
+fi
+python3 - "$work" <<'PY'
+import sys, random
+random.seed(7)
+for name, (w, h) in {"odd": (97, 61), "tall": (13, 101)}.items():
+    with open(f"{sys.argv[1]}/{name}.pgm", "wb") as f:
+        f.write(f"P5 {w} {h} 255\n".encode() + bytes(random.randrange(256) for _ in range(w * h)))
+PY
+compared=0
+for c in "${cases[@]}"; do
+    read -r filter variant params <<<"$c"
+    args=(--filter "$filter" --variant "$variant")
+    [ -z "$params" ] || for p in $params; do args+=(--param "$p"); done
+    for image in tests/images/gray.png tests/images/rgb_small.png "$work/odd.pgm" "$work/tall.pgm"; do
+        ext=${image##*.}
+        "$filterlab" run "${args[@]}" -i "$image" -o "$work/one.$ext" --quiet
+        for n in 2 3; do
+            ranks "$n" run "${args[@]}" -i "$image" -o "$work/many.$ext" --quiet
+            cmp "$work/one.$ext" "$work/many.$ext" || { echo "$filter/$variant on $image: $n ranks differ from 1"; exit 1; }
+            compared=$((compared + 1))
+        done
+    done
+done
+
+# A failure: one error line from all ranks, a non-zero status, no output.
+if ranks 2 run --filter box --variant "${cases[0]#box }" -i "$work/missing.png" -o "$work/never.png" \
+    >"$work/out" 2>"$work/err"; then
+    echo "a missing input succeeded over 2 ranks"; exit 1
+fi
+errors=$(grep -c "^filterlab: error:" "$work/err" || true)
+[ "$errors" -eq 1 ] || { echo "expected one error line, got $errors:"; cat "$work/err"; exit 1; }
+[ ! -e "$work/never.png" ] || { echo "a failed run left its output"; exit 1; }
+
+# The batch over 2 ranks: each rank's row in ranks.csv, the total in the summary.
+variant=$(cut -d' ' -f2 <<<"${cases[0]}")
+ranks 2 bench --batch 4 --batch-size 64x48 --filter box --variant "$variant" --channels 1 --min-reps 3 --min-time 0 \
+    --out "$work/bench" --quiet >"$work/batch_out"
+csv=$(ls "$work"/bench/*/ranks.csv)
+[ "$(grep -c "^box,$variant," "$csv")" -eq 2 ] || { echo "ranks.csv lacks a rank:"; cat "$csv"; exit 1; }
+grep -q "images/s in total" "$work/batch_out" || { echo "no total throughput:"; cat "$work/batch_out"; exit 1; }
+echo "mpi: $compared runs over 2 and 3 ranks byte-identical to 1 rank; one error line on failure; batch over 2 ranks"
