@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Gathers what the GPU machine needs into .device-build/bundle.tar.xz (ignored
 # by git; compressed, as what travels there is limited to 64 MiB): the CLI, the
-# test binaries, the OpenCV plugin and the shared libraries it loads that the
+# test binaries, the OpenCV plugin, the OpenCL ICD loader and the shared libraries it loads that the
 # GPU machine lacks, libfilterlab.so and the examples built against it. Run after a build; the GPU machine then runs
 #   tar -xJf .device-build/bundle.tar.xz -C .device-build
 #   export FILTERLAB_IMAGES=$PWD/tests/images FILTERLAB_EXE=$PWD/.device-build/filterlab \
@@ -25,8 +25,9 @@ mkdir -p "$out/examples"
 cp "$out"/install/cmake/{box_api,box_schedule,median_cuda} "$out"/install/gaussian_c "$out/examples/"
 rm -rf "$out/install"
 strip "$out"/filterlab "$out"/test_* "$out"/plugins/*.so "$out"/examples/* "$out"/lib/libfilterlab.so.*.*.*
-# OpenCV and what it pulls in that Ubuntu's CUDA image does not have.
-for lib in libopencv_core.so.406 libopencv_imgproc.so.406 libopencv_photo.so.406 libtbb.so.12 \
+# OpenCV and what it pulls in that Ubuntu's CUDA image does not have; the
+# OpenCL ICD loader (the drivers it loads are the machine's).
+for lib in libOpenCL.so.1 libopencv_core.so.406 libopencv_imgproc.so.406 libopencv_photo.so.406 libtbb.so.12 \
     libblas.so.3 liblapack.so.3 libgfortran.so.5 libquadmath.so.0 libGLX.so.0 libGLdispatch.so.0 \
     libGL.so.1 libX11.so.6 libXau.so.6 libXdmcp.so.6 libxcb.so.1 libbsd.so.0 libmd.so.0; do
     src=/lib/x86_64-linux-gnu/$lib

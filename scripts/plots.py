@@ -26,6 +26,8 @@ COLOURS = {
     "halide_cuda": "tab:green",
     "handwritten": "tab:red",
     "handwritten_cpu": "tab:orange",
+    "halide_opencl": "tab:olive",
+    "handwritten_opencl": "tab:pink",
     "peer": "tab:gray",
 }
 KIND_NAMES = {
@@ -34,6 +36,8 @@ KIND_NAMES = {
     "halide_cuda": "Halide CUDA",
     "handwritten": "handwritten CUDA",
     "handwritten_cpu": "handwritten CPU",
+    "halide_opencl": "Halide OpenCL",
+    "handwritten_opencl": "handwritten OpenCL",
     "peer": "peer",
 }
 MARKERS = "os^vD<>ph*"

@@ -36,7 +36,7 @@ void run_strips(const PlanarView &in, const PlanarView &out, const ParamValues &
 }
 
 const VariantRegistration paper{
-    {"median", "cl_paper_bubble", Backend::opencl, Kind::handwritten, parse_supports("size=3,5,7"), run_paper_bubble}};
+    {"median", "cl_bubble", Backend::opencl, Kind::handwritten, parse_supports("size=3,5,7"), run_paper_bubble}};
 const VariantRegistration strips{
     {"median", "cl_packed", Backend::opencl, Kind::handwritten, parse_supports("size=3"), run_strips}};
 

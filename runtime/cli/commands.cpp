@@ -309,6 +309,13 @@ int show_info(bool json) {
         fmt::print("API default:    {}: {} on host images, {} on device images (fastest in reports/h100)\n", it.key(),
                    name("host"), name("device"));
     }
+    const auto &cl = opencl::device_info();
+    if (cl.available) {
+        fmt::print("OpenCL:         {} ({}; {}, driver {}, {} compute units)\n", cl.name, cl.platform, cl.version,
+                   cl.driver, cl.compute_units);
+    } else {
+        fmt::print("OpenCL:         none ({})\n", cl.why_not);
+    }
     const auto &gpu = cuda::gpu_info();
     if (!gpu.available) {
         fmt::print("GPU:            none ({})\n", gpu.why_not);

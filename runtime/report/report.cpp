@@ -14,6 +14,8 @@
 
 #include "error.h"
 #include "report_model.h"
+#include "report_opencl.h"
+#include "report_text.h"
 #include "report_plots.h"
 #include "run_dir.h"
 #include "run_format.h"
@@ -25,19 +27,9 @@ namespace {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 using namespace report_model;
-
-// Four significant digits in the unit that suits: "697.7 µs", "2.360 s".
-std::string format_time(double us) {
-    if (us < 1e3) return fmt::format("{:.4g} µs", us);
-    if (us < 1e6) return fmt::format("{:.4g} ms", us / 1e3);
-    return fmt::format("{:.4g} s", us / 1e6);
-}
+using namespace report_text;
 
 std::string format_amount(double v) { return v >= 100 ? fmt::format("{:.0f}", v) : fmt::format("{:.3g}", v); }
-
-std::string size_label(std::pair<int, int> s) {
-    return s.first == s.second ? fmt::format("{}²", s.first) : fmt::format("{}×{}", s.first, s.second);
-}
 
 // "why: `a`, `b`; other why: `c`" for (name, why) pairs.
 std::string by_reason(const std::vector<std::pair<std::string, std::string>> &named) {
@@ -50,25 +42,6 @@ std::string by_reason(const std::vector<std::pair<std::string, std::string>> &na
     std::string s;
     for (auto &[why, names] : groups) s += (s.empty() ? "" : "; ") + why + ": " + names;
     return s;
-}
-
-// Columns are left-aligned up to `left`, right-aligned (numbers) after.
-std::string markdown_table(const std::vector<std::string> &header, const std::vector<std::vector<std::string>> &rows,
-                           std::size_t left = 2) {
-    auto line = [](const std::vector<std::string> &cells) {
-        std::string s = "|";
-        for (std::string c : cells) {
-            std::string escaped;
-            for (char ch : c) escaped += ch == '|' ? std::string("\\|") : std::string(1, ch);
-            s += " " + escaped + " |";
-        }
-        return s + "\n";
-    };
-    std::string s = line(header) + "|";
-    for (std::size_t i = 0; i < header.size(); i++) s += i < left ? " --- |" : " ---: |";
-    s += "\n";
-    for (auto &r : rows) s += line(r);
-    return s + "\n";
 }
 
 std::string untimed_cell(const BenchRow &r) { return to_string(r.status); }
@@ -87,7 +60,7 @@ std::string throughput_cell(const View &v, const BenchRow &r) {
     // results.csv keeps two decimals: a slow reference reads 0.00.
     std::string s = (r.gb_per_s > 0 ? format_amount(r.gb_per_s) : "<0.01") + " GB/s";
     if (is_best(v, &r)) s = "**" + s + "**";
-    if (r.backend == "cuda" && r.roofline_pct > 0) s += fmt::format(" ({:.1f}%)", r.roofline_pct);
+    if (r.backend != "cpu" && r.roofline_pct > 0) s += fmt::format(" ({:.1f}%)", r.roofline_pct);
     return s;
 }
 
@@ -140,7 +113,7 @@ std::string best_section(const View &v) {
             any = true;
             const BenchRow &r = *it->second;
             row.push_back(fmt::format("`{}` {}{}", r.variant, format_time(r.median_us),
-                                      r.backend == "cuda" && r.roofline_pct > 0
+                                      r.backend != "cpu" && r.roofline_pct > 0
                                           ? fmt::format(", {:.0f}% of roofline", r.roofline_pct)
                                           : ""));
         }
@@ -259,7 +232,7 @@ std::vector<Counted> line_counts(const std::vector<View> &views, const ReportOpt
             if (c == Category::reference || c == Category::peer) continue;
             if (std::any_of(counted.begin(), counted.end(), [&](auto &k) { return k.variant == name; })) continue;
             std::optional<LineCount> lines;
-            if (c == Category::handwritten || c == Category::handwritten_cpu) {
+            if (c == Category::handwritten || c == Category::handwritten_cpu || c == Category::handwritten_opencl) {
                 lines = handwritten_lines(o.source_dir, v.filter, name);
             } else if (auto s = o.schedule_sources.find({v.filter, name}); s != o.schedule_sources.end()) {
                 lines = schedule_lines(o.source_dir, v.filter, s->second);
@@ -291,6 +264,7 @@ std::string verdict_section(const std::string &filter, const std::vector<View> &
         const char *device, *hand_words;
     };
     const Side sides[] = {{Category::halide_cuda, Category::handwritten, "CUDA", "kernel and host wrapper"},
+                          {Category::halide_opencl, Category::handwritten_opencl, "OpenCL", "kernel and launcher"},
                           {Category::halide_cpu, Category::handwritten_cpu, "CPU", "baseline"}};
     for (const Side &side : sides) {
         for (const View &v : views) {
@@ -574,7 +548,7 @@ ReportResult write_report(const ReportOptions &o) {
             }
             body += pictures_section(m, f, out, plots);
         }
-        body += verdict_section(f, views[f], o);
+        body += verdict_section(f, views[f], o) + opencl_section(f, views[f]);
     }
 
     const PlotOutcome outcome = make_plots(plots, out, o.source_dir);

@@ -23,8 +23,14 @@ std::string gpu_name(const json &context) {
 
 Category category_of(const std::string &kind, const std::string &backend) {
     if (kind == "reference") return Category::reference;
-    if (kind == "halide") return backend == "cuda" ? Category::halide_cuda : Category::halide_cpu;
-    if (kind == "handwritten") return backend == "cuda" ? Category::handwritten : Category::handwritten_cpu;
+    if (kind == "halide") {
+        return backend == "cuda" ? Category::halide_cuda : backend == "opencl" ? Category::halide_opencl : Category::halide_cpu;
+    }
+    if (kind == "handwritten") {
+        return backend == "cuda"     ? Category::handwritten
+               : backend == "opencl" ? Category::handwritten_opencl
+                                     : Category::handwritten_cpu;
+    }
     return Category::peer;
 }
 Category category_of(const BenchRow &r) { return category_of(r.kind, r.backend); }
@@ -36,6 +42,8 @@ const char *label(Category c) {
     case Category::halide_cuda: return "Halide CUDA";
     case Category::handwritten: return "handwritten CUDA";
     case Category::handwritten_cpu: return "handwritten CPU";
+    case Category::halide_opencl: return "Halide OpenCL";
+    case Category::handwritten_opencl: return "handwritten OpenCL";
     case Category::peer: return "peer";
     }
     return "";
@@ -48,6 +56,8 @@ const char *plot_group(Category c) {
     case Category::halide_cuda: return "halide_cuda";
     case Category::handwritten: return "handwritten";
     case Category::handwritten_cpu: return "handwritten_cpu";
+    case Category::halide_opencl: return "halide_opencl";
+    case Category::handwritten_opencl: return "handwritten_opencl";
     case Category::peer: return "peer";
     }
     return "";

@@ -14,9 +14,19 @@ namespace filterlab::report_model {
 
 // The kinds the tables mark the best of, in table order.
 // handwritten: CUDA kernels; handwritten_cpu: the OpenMP and Pthreads baselines.
-enum class Category { reference, halide_cpu, halide_cuda, handwritten, handwritten_cpu, peer };
-inline constexpr Category kRanked[] = {Category::halide_cpu, Category::halide_cuda, Category::handwritten,
-                                       Category::handwritten_cpu, Category::peer};
+enum class Category {
+    reference,
+    halide_cpu,
+    halide_cuda,
+    handwritten,
+    handwritten_cpu,
+    halide_opencl,
+    handwritten_opencl,
+    peer
+};
+inline constexpr Category kRanked[] = {Category::halide_cpu,      Category::halide_cuda,   Category::handwritten,
+                                       Category::handwritten_cpu, Category::halide_opencl, Category::handwritten_opencl,
+                                       Category::peer};
 
 Category category_of(const std::string &kind, const std::string &backend);
 Category category_of(const BenchRow &r);

@@ -247,7 +247,8 @@ std::optional<LineCount> handwritten_lines(const std::string &source_dir, const 
         for (std::size_t i = 0; i < pool.size(); i++)
             if (pool[i].text.find(literal) != std::string::npos) seeds.push_back(i);
         if (seeds.empty()) continue;
-        for (const fs::path &h : files_in(dir, {".h", ".cuh"})) add_chunks(pool, h, root, false);
+        // OpenCL kernels (.cl) are reached through their names in the launcher.
+        for (const fs::path &h : files_in(dir, {".h", ".cuh", ".cl"})) add_chunks(pool, h, root, false);
         for (const fs::path &h : files_in(root / "handwritten", {".h", ".cuh"})) add_chunks(pool, h, root, true);
         LineCount count = reachable(pool, seeds, [](const Chunk &c) { return count_nonblank_lines(c.text); });
         count.file = fs::relative(file, root).string();
