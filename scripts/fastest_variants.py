@@ -4,8 +4,10 @@ for the public API's default variant: writes a C++ include of
   {filter, backend, params, width, height, {variant, fastest first...}},
 one per filter, backend and parameter set, from the largest one-channel size
 measured; rows of status ok only, and only FilterLab's own kinds (halide,
-handwritten): peers are not in the library. A newer run (by the time in its
-directory's name) replaces an older one's ranking at the same size.
+handwritten): peers are not in the library. At the same size a newer run (by
+the time in its directory's name) replaces the times of the variants it
+measured and keeps the others' (a run of a few variants, such as the OpenCL
+twins, does not drop the rest).
 
 usage: fastest_variants.py OUTPUT RESULTS_CSV...
 """
@@ -26,8 +28,8 @@ def main(output, paths):
                 width, height = int(row["width"]), int(row["height"])
                 pixels = width * height
                 known = best.get(key)
-                # A larger size, or the same size in a newer run, starts the ranking afresh.
-                if known is None or pixels > known[0] or (pixels == known[0] and known[4] != path):
+                # A larger size starts the ranking afresh.
+                if known is None or pixels > known[0]:
                     known = best[key] = (pixels, width, height, {}, path)
                 if pixels == known[0]:
                     known[3][row["variant"]] = float(row["median_us"])
