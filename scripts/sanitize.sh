@@ -24,5 +24,7 @@ cmake --build "$build"
 # driver maps memory where ASan keeps its shadow gap: leave the gap open so
 # that the CUDA tests run, not skip, where there is a GPU.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:protect_shadow_gap=0}
+# Leaks inside the OpenCL ICD loader and PoCL are theirs (scripts/lsan.supp).
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/scripts/lsan.supp:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 ctest --test-dir "$build" -L sanitizers --output-on-failure
