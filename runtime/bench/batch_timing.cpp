@@ -10,8 +10,7 @@
 namespace filterlab {
 
 std::size_t device_image_bytes(const BatchShape &b, int channels) {
-    const std::size_t pitch = (static_cast<std::size_t>(b.width) + 63) / 64 * 64;
-    return pitch * b.height * channels + 2 * cuda::DeviceImage::kGuardBytes;
+    return DeviceLayout::allocation_bytes(b.width, b.height, channels);
 }
 
 DeviceBatch::DeviceBatch(const std::vector<Image> &in, const BatchShape &out, int channels)

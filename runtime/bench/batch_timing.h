@@ -28,8 +28,7 @@ struct BatchShape {
     }
 };
 
-// Bytes of one DeviceImage of this shape: rows padded to 64 bytes, guards on
-// both sides (as cuda_support.cu allocates it).
+// Bytes of one DeviceImage of this shape (DeviceLayout, image.h).
 std::size_t device_image_bytes(const BatchShape &b, int channels);
 
 // The timed steps of a batch, in the order of the columns of batch.csv

@@ -90,7 +90,7 @@ void synchronize(const char *what) {
 }
 
 DeviceImage::DeviceImage(int width, int height, int channels)
-    : width_(width), height_(height), channels_(channels), pitch_((static_cast<std::size_t>(width) + 63) / 64 * 64) {
+    : width_(width), height_(height), channels_(channels), pitch_(DeviceLayout::row_pitch(width)) {
     require_gpu();
     cuda_check(cudaMalloc(&base_, allocation_bytes()), "cudaMalloc");
     data_ = base_ + kGuardBytes;

@@ -44,10 +44,7 @@ private:
     void *previous_;
 };
 
-// An image in device memory, planar, each row padded to a multiple of 64
-// bytes (so rows start 16-byte aligned), with kGuardBytes of guard before
-// and after the image. Padding and guards are part of the allocation, which
-// lets the harness detect writes outside the image.
+// An image in CUDA device memory, laid out as DeviceLayout says (image.h).
 class DeviceImage {
 public:
     DeviceImage(int width, int height, int channels);
@@ -58,7 +55,7 @@ public:
     PlanarView view() const;
     void upload(const Image &image);
     Image download() const;
-    static constexpr std::size_t kGuardBytes = 256;  // keeps the image 256-byte aligned
+    static constexpr std::size_t kGuardBytes = DeviceLayout::kGuardBytes;
     void fill(uint8_t value);  // the whole allocation, padding and guards included
     std::vector<uint8_t> download_all() const;  // guard, image rows with their padding, guard
     std::size_t row_pitch() const { return pitch_; }
@@ -68,7 +65,7 @@ private:
     std::size_t pitch_;
     uint8_t *base_ = nullptr;  // the allocation
     uint8_t *data_ = nullptr;  // the image, kGuardBytes in
-    std::size_t allocation_bytes() const { return pitch_ * height_ * channels_ + 2 * kGuardBytes; }
+    std::size_t allocation_bytes() const { return DeviceLayout::allocation_bytes(width_, height_, channels_); }
 };
 
 }  // namespace filterlab::cuda

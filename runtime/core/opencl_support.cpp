@@ -25,20 +25,14 @@ void check(cl_int status, const char *what) {
     throw Error(fmt::format("OpenCL error {} in {}", status, what));
 }
 
-std::string platform_string(cl_platform_id platform, cl_platform_info what) {
+// A string property of a platform or device (clGetPlatformInfo, clGetDeviceInfo).
+template <typename Object, typename Query>
+std::string info_string(cl_int(CL_API_CALL *get)(Object, Query, std::size_t, void *, std::size_t *), Object object,
+                        Query what) {
     std::size_t size = 0;
-    if (clGetPlatformInfo(platform, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return "";
+    if (get(object, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return "";
     std::string text(size, '\0');
-    clGetPlatformInfo(platform, what, size, text.data(), nullptr);
-    text.resize(std::strlen(text.c_str()));
-    return text;
-}
-
-std::string device_string(cl_device_id device, cl_device_info what) {
-    std::size_t size = 0;
-    if (clGetDeviceInfo(device, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return "";
-    std::string text(size, '\0');
-    clGetDeviceInfo(device, what, size, text.data(), nullptr);
+    get(object, what, size, text.data(), nullptr);
     text.resize(std::strlen(text.c_str()));
     return text;
 }
@@ -62,7 +56,7 @@ cl_device_id choose_device(const std::vector<cl_platform_id> &platforms, std::st
     const char *wanted = std::getenv("FILTERLAB_OPENCL_PLATFORM");
     for (cl_device_type type : {cl_device_type(CL_DEVICE_TYPE_GPU), cl_device_type(CL_DEVICE_TYPE_ALL)}) {
         for (cl_platform_id platform : platforms) {
-            const std::string name = platform_string(platform, CL_PLATFORM_NAME);
+            const std::string name = info_string(clGetPlatformInfo, platform, cl_platform_info(CL_PLATFORM_NAME));
             if (wanted && *wanted && name.find(wanted) == std::string::npos) continue;
             cl_device_id device = nullptr;
             cl_uint count = 0;
@@ -100,9 +94,9 @@ State open() {
     }
     DeviceInfo &i = s.info;
     i.available = true;
-    i.name = device_string(s.device, CL_DEVICE_NAME);
-    i.version = device_string(s.device, CL_DEVICE_VERSION);
-    i.driver = device_string(s.device, CL_DRIVER_VERSION);
+    i.name = info_string(clGetDeviceInfo, s.device, cl_device_info(CL_DEVICE_NAME));
+    i.version = info_string(clGetDeviceInfo, s.device, cl_device_info(CL_DEVICE_VERSION));
+    i.driver = info_string(clGetDeviceInfo, s.device, cl_device_info(CL_DRIVER_VERSION));
     i.is_gpu = device_value<cl_device_type>(s.device, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_GPU;
     i.compute_units = static_cast<int>(device_value<cl_uint>(s.device, CL_DEVICE_MAX_COMPUTE_UNITS));
     i.memory_bytes = device_value<cl_ulong>(s.device, CL_DEVICE_GLOBAL_MEM_SIZE);
@@ -156,7 +150,7 @@ void require_device() {
 void finish(const char *what) { check(clFinish(queue()), what); }
 
 DeviceImage::DeviceImage(int width, int height, int channels)
-    : width_(width), height_(height), channels_(channels), pitch_((static_cast<std::size_t>(width) + 63) / 64 * 64) {
+    : width_(width), height_(height), channels_(channels), pitch_(DeviceLayout::row_pitch(width)) {
     require_device();
     cl_int status = CL_SUCCESS;
     allocation_ = clCreateBuffer(state().context, CL_MEM_READ_WRITE, allocation_bytes(), nullptr, &status);

@@ -34,8 +34,8 @@ const DeviceInfo &device_info();
 void require_device();
 void finish(const char *what);  // clFinish on the queue + error check
 
-// An image in device memory, laid out as cuda::DeviceImage: planar, rows
-// padded to 64 bytes, kGuardBytes of guard before and after. Its view's
+// An image in OpenCL device memory, laid out as DeviceLayout says (image.h),
+// with the interface of cuda::DeviceImage. Its view's
 // `data` is not an address but the cl_mem of the image itself (a sub-buffer
 // of the allocation, starting after the front guard): what the OpenCL
 // variants take.
@@ -49,7 +49,7 @@ public:
     PlanarView view() const;
     void upload(const Image &image);
     Image download() const;
-    static constexpr std::size_t kGuardBytes = 256;  // a sub-buffer's origin must be aligned (CL_DEVICE_MEM_BASE_ADDR_ALIGN)
+    static constexpr std::size_t kGuardBytes = DeviceLayout::kGuardBytes;
     void fill(uint8_t value);                        // the whole allocation, padding and guards included
     std::vector<uint8_t> download_all() const;       // guard, image rows with their padding, guard
     std::size_t row_pitch() const { return pitch_; }
@@ -59,7 +59,7 @@ private:
     std::size_t pitch_;
     void *allocation_ = nullptr;  // cl_mem
     void *image_ = nullptr;       // cl_mem, the sub-buffer view() hands out
-    std::size_t allocation_bytes() const { return pitch_ * height_ * channels_ + 2 * kGuardBytes; }
+    std::size_t allocation_bytes() const { return DeviceLayout::allocation_bytes(width_, height_, channels_); }
 };
 
 // The cl_mem a view of a DeviceImage carries.
