@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `filterlab run` over MPI ranks against one rank, bytes compared: every
 # filter, on a real image and on odd sizes, 2 and 3 ranks (uneven bands,
-# halos from both neighbours); a failing rank's run ends with one error line
-# and no output; `bench --batch` over 2 ranks writes ranks.csv.
+# halos from both neighbours), and 4 ranks on a 5x3 image (ranks left idle);
+# a failing rank's run ends with one error line and no output; `bench
+# --batch` over 2 ranks writes ranks.csv.
 # usage: tests/test_mpi.sh FILTERLAB BACKEND   (BACKEND: cpu in CI, cuda on the GPUs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +29,7 @@ fi
 python3 - "$work" <<'PY'
 import sys, random
 random.seed(7)
-for name, (w, h) in {"odd": (97, 61), "tall": (13, 101)}.items():
+for name, (w, h) in {"odd": (97, 61), "tall": (13, 101), "tiny": (5, 3)}.items():
     with open(f"{sys.argv[1]}/{name}.pgm", "wb") as f:
         f.write(f"P5 {w} {h} 255\n".encode() + bytes(random.randrange(256) for _ in range(w * h)))
 PY
@@ -46,6 +47,11 @@ for c in "${cases[@]}"; do
             compared=$((compared + 1))
         done
     done
+    # More ranks than rows: the extra ranks idle.
+    "$filterlab" run "${args[@]}" -i "$work/tiny.pgm" -o "$work/one.pgm" --quiet
+    ranks 4 run "${args[@]}" -i "$work/tiny.pgm" -o "$work/many.pgm" --quiet
+    cmp "$work/one.pgm" "$work/many.pgm" || { echo "$filter/$variant on 5x3: 4 ranks differ from 1"; exit 1; }
+    compared=$((compared + 1))
 done
 
 # A failure: one error line from all ranks, a non-zero status, no output.
@@ -64,4 +70,4 @@ ranks 2 bench --batch 4 --batch-size 64x48 --filter box --variant "$variant" --c
 csv=$(ls "$work"/bench/*/ranks.csv)
 [ "$(grep -c "^box,$variant," "$csv")" -eq 2 ] || { echo "ranks.csv lacks a rank:"; cat "$csv"; exit 1; }
 grep -q "images/s in total" "$work/batch_out" || { echo "no total throughput:"; cat "$work/batch_out"; exit 1; }
-echo "mpi: $compared runs over 2 and 3 ranks byte-identical to 1 rank; one error line on failure; batch over 2 ranks"
+echo "mpi: $compared runs over 2, 3 and 4 ranks byte-identical to 1 rank; one error line on failure; batch over 2 ranks"

@@ -132,6 +132,9 @@ BatchResult measure(const BenchOptions &o, const Variant &v, FilterBatch &fb) {
     BatchResult r{&v, fb.channels, fb.params, Status::ok, "", {}};
     const Image &first = fb.inputs.front();
     run_case(v, fb.params, r.status, r.note, [&] {
+        if (v.backend == Backend::opencl) {
+            throw std::invalid_argument("batches time CUDA transfers; OpenCL variants are timed by bench without --batch");
+        }
         if (double(first.size()) * reference_work_per_sample(fb.filter, fb.params) > kBenchReferenceBudget) {
             throw std::invalid_argument("the reference would take too long to check this size");
         }
@@ -267,8 +270,11 @@ std::string run_bench_batch(const BenchOptions &options) {
                 bench_say(o, "[{}/{}{}] {} {} {} x {}x{}x{} {}... ", done + 1, total, time_left(started, done, total), v.filter, v.name, batch.images, width,
                            height, channels, fb.params.empty() ? "" : format_params(fb.params) + " ");
                 done++;
-                world.barrier();  // every rank times this variant at the same time
-                const BatchResult r = measure(o, v, fb);
+                // Every rank times this variant at the same time; what stops one
+                // rank (its GPU out of memory) stops all, with one error line.
+                world.barrier();
+                BatchResult r{&v, channels, fb.params, Status::ok, "", {}};
+                world.collective([&] { r = measure(o, v, fb); });
                 const Stats &e2e = r.ms[Phase::total_pinned];
                 if (measured(r)) {
                     bench_say(o, "kernels {:.2f} ms per batch{}{}\n", r.ms[Phase::kernel].median,

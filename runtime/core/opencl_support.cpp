@@ -17,10 +17,13 @@
 namespace filterlab::opencl {
 namespace {
 
-void check(cl_int status, const char *what) {
+// `allocation`: the call allocates, so CL_OUT_OF_RESOURCES means memory
+// there; elsewhere it is what NVIDIA reports for a kernel's bad access.
+void check(cl_int status, const char *what, bool allocation = false) {
     if (status == CL_SUCCESS) return;
-    if (status == CL_MEM_OBJECT_ALLOCATION_FAILURE || status == CL_OUT_OF_RESOURCES || status == CL_OUT_OF_HOST_MEMORY) {
-        throw MachineError(fmt::format("out of OpenCL device memory or resources ({}: error {})", what, status));
+    if (status == CL_MEM_OBJECT_ALLOCATION_FAILURE || status == CL_OUT_OF_HOST_MEMORY ||
+        (allocation && status == CL_OUT_OF_RESOURCES)) {
+        throw MachineError(fmt::format("out of OpenCL device memory ({}: error {})", what, status));
     }
     throw Error(fmt::format("OpenCL error {} in {}", status, what));
 }
@@ -154,13 +157,13 @@ DeviceImage::DeviceImage(int width, int height, int channels)
     require_device();
     cl_int status = CL_SUCCESS;
     allocation_ = clCreateBuffer(state().context, CL_MEM_READ_WRITE, allocation_bytes(), nullptr, &status);
-    check(status, "clCreateBuffer");
+    check(status, "clCreateBuffer", true);
     const cl_buffer_region region{kGuardBytes, pitch_ * height_ * channels_};
     image_ = clCreateSubBuffer(static_cast<cl_mem>(allocation_), CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
                                &region, &status);
     if (status != CL_SUCCESS) {
         clReleaseMemObject(static_cast<cl_mem>(allocation_));
-        check(status, "clCreateSubBuffer");
+        check(status, "clCreateSubBuffer", true);
     }
 }
 
@@ -257,7 +260,7 @@ Scratch::Scratch(std::size_t bytes) {
     require_device();
     cl_int status = CL_SUCCESS;
     memory_ = clCreateBuffer(state().context, CL_MEM_READ_WRITE, std::max<std::size_t>(bytes, 1), nullptr, &status);
-    check(status, "clCreateBuffer (scratch)");
+    check(status, "clCreateBuffer (scratch)", true);
 }
 
 Scratch::~Scratch() { clReleaseMemObject(static_cast<cl_mem>(memory_)); }

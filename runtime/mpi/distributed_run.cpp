@@ -29,6 +29,7 @@ std::array<std::vector<int>, 2> layout(const std::vector<Band> &bands, int width
 // rows down, as many as the neighbour's band reaches into it.
 void exchange_halos(const std::vector<Band> &bands, Image &band_image, int rank) {
     const Band &me = bands[rank];
+    if (me.out_rows == 0) return;  // idle: no neighbour reaches into it (bands.h)
     const int width = band_image.width(), size = static_cast<int>(bands.size());
     const bool has_up = rank > 0 && me.out_rows > 0, has_down = rank + 1 < size && bands[rank + 1].out_rows > 0;
     const int up = has_up ? rank - 1 : MPI_PROC_NULL, down = has_down ? rank + 1 : MPI_PROC_NULL;
@@ -65,7 +66,8 @@ Image run_in_bands(const Variant &variant, const Image &input, const ParamValues
         phase = now - t;
         t = now;
     };
-    Image band(width, me.in_end - me.in_first, channels);
+    // An idle rank (more ranks than bands) holds no rows and sends none.
+    Image band = me.out_rows > 0 ? Image(width, me.in_end - me.in_first, channels) : Image();
     const auto [own_counts, own_displs] = layout(bands, width, [](const Band &b) { return b.own_first; },
                                                  [](const Band &b) { return b.own_end; });
     for (int c = 0; c < channels; c++) {

@@ -43,14 +43,16 @@ const World &world() { return the_world; }
 
 Session::Session(int &argc, char **&argv) {
     if (!launched_by_mpirun()) return;
-    if (MPI_Init(&argc, &argv) != MPI_SUCCESS) return;  // Open MPI prints why
-    mpi_open = true;
-    MPI_Comm_rank(MPI_COMM_WORLD, &the_world.rank_);
-    MPI_Comm_size(MPI_COMM_WORLD, &the_world.size_);
+    // Before MPI_Init: a CUDA-aware MPI may start CUDA inside it. The
+    // launcher has put the rank on the node in the environment already.
     const int gpus = node_gpus();
     if (gpus > 0 && !std::getenv("CUDA_VISIBLE_DEVICES")) {
         setenv("CUDA_VISIBLE_DEVICES", std::to_string(local_rank() % gpus).c_str(), 1);
     }
+    if (MPI_Init(&argc, &argv) != MPI_SUCCESS) return;  // Open MPI prints why
+    mpi_open = true;
+    MPI_Comm_rank(MPI_COMM_WORLD, &the_world.rank_);
+    MPI_Comm_size(MPI_COMM_WORLD, &the_world.size_);
 }
 
 Session::~Session() {
