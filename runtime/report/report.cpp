@@ -563,10 +563,11 @@ ReportResult write_report(const ReportOptions &o) {
     head += fmt::format(
         "How to read this report: times are the median over the samples of each case; × is the speed-up over the "
         "plain serial CPU reference at the same size, where the reference was measured; GB/s counts each input sample "
-        "read once and each output sample written once; the share of the roofline compares CUDA variants with the "
-        "1 GiB device-to-device copy measured in the same run. Lines of code are counted by the tool in `{}` "
+        "read once and each output sample written once; the share of the roofline compares GPU variants (CUDA, and "
+        "OpenCL on that GPU) with the 1 GiB device-to-device copy measured in the same run. Lines of code are counted by the tool in `{}` "
         "(non-blank, non-comment): a schedule's own lines are the body of its `FILTERLAB_SCHEDULE`; a handwritten "
-        "kernel's are every definition of its `.cu` file (and of the headers beside it) that its registration "
+        "kernel's are every definition of its `.cu` or `.cpp` file (and of the headers and OpenCL `.cl` kernels "
+        "beside it) that its registration "
         "reaches — kernels, device helpers, host wrapper, registration. *Shared* lines are the helpers of the "
         "headers every filter uses (`schedules/schedule_helpers.h`; `handwritten/*.h`, `*.cuh`) that a variant "
         "reaches.\n\n",
