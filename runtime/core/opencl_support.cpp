@@ -4,7 +4,9 @@
 #include <CL/cl.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
+#include <fstream>
 #include <cstring>
 #include <fmt/format.h>
 #include <map>
@@ -118,6 +120,23 @@ cl_command_queue queue() {
     return state().queue;
 }
 
+// With FILTERLAB_OPENCL_BINARIES=<folder>, each program the driver builds is
+// also written there as the driver made it (NVIDIA's: PTX text), named by its
+// build options and kernels: to read what a hand-written OpenCL kernel became.
+void save_binary(cl_program program, const std::string &options) {
+    const char *folder = std::getenv("FILTERLAB_OPENCL_BINARIES");
+    if (!folder || !*folder) return;
+    std::size_t size = 0;
+    if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, nullptr) != CL_SUCCESS || !size) return;
+    std::string binary(size, '\0');
+    unsigned char *data = reinterpret_cast<unsigned char *>(binary.data());
+    if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof(data), &data, nullptr) != CL_SUCCESS) return;
+    std::string name;
+    for (char c : info_string(clGetProgramInfo, program, cl_program_info(CL_PROGRAM_KERNEL_NAMES)) + options)
+        name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    std::ofstream(std::string(folder) + "/" + name + ".bin", std::ios::binary) << binary;
+}
+
 // Programs built so far, by source and options; kept for the process (as
 // Halide's runtime keeps its own).
 cl_program program_for(const char *source, const std::string &options) {
@@ -139,6 +158,7 @@ cl_program program_for(const char *source, const std::string &options) {
         clReleaseProgram(program);
         throw Error("OpenCL program build failed (" + options + "): " + log);
     }
+    save_binary(program, options);
     return programs[{source, options}] = program;
 }
 
