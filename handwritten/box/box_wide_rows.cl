@@ -6,18 +6,26 @@
 // window), so the cost does not grow with R. What the port changes: OpenCL C
 // has no warp shuffles, so each work-item loads its left and right 16-byte
 // neighbours itself (they come from the cache). R is a build option, so the
-// division by n = (2R+1)^2 is by a constant. Gold: reference::box.
+// division by n = (2R+1)^2 is by a constant. Rows start 16-byte aligned
+// (DeviceLayout, as for the CUDA kernels), so a strip is one 16-byte load or
+// store (load16/store16): vload16 on a uchar pointer promises only byte
+// alignment, and NVIDIA's compiler made it 16 byte loads
+// (reports/opencl/ptx_mix.md). Gold: reference::box.
 
 #define N ((2 * R + 1) * (2 * R + 1))
+
+// 16 bytes at a 16-byte aligned address.
+uchar16 load16(__global const uchar *p) { return as_uchar16(*(__global const uint4 *)p); }
+void store16(uchar16 v, __global uchar *p) { *(__global uint4 *)p = as_uint4(v); }
 #define ROWS (R <= 2 ? 16 : 32)
 
 // The 16 horizontal sums of 2R+1 samples centred on x0 .. x0 + 15.
 void row_sums(__global const uchar *row, int x0, int width, bool edge, uint *sums) {
     if (!edge) {
         uchar s[48];
-        vstore16(vload16(0, row + x0 - 16), 0, s);
-        vstore16(vload16(0, row + x0), 0, s + 16);
-        vstore16(vload16(0, row + x0 + 16), 0, s + 32);
+        vstore16(load16(row + x0 - 16), 0, s);
+        vstore16(load16(row + x0), 0, s + 16);
+        vstore16(load16(row + x0 + 16), 0, s + 32);
         uint sum = 0;
 #pragma unroll
         for (int k = 16 - R; k <= 16 + R; k++) sum += s[k];
@@ -52,7 +60,7 @@ __kernel void box_wide_rows(__global const uchar *in, long in_offset, int in_pit
         for (int i = 0; i < 16; i++) result[i] = (uchar)((column[i] + N / 2) / N);
         __global uchar *row = out + out_offset + (long)y * out_pitch;
         if (x0 + 16 <= width) {
-            vstore16(vload16(0, result), 0, row + x0);
+            store16(vload16(0, result), row + x0);
         } else {
             for (int i = 0; x0 + i < width; i++) row[x0 + i] = result[i];
         }

@@ -5,7 +5,11 @@
 // minima, the median of the medians and the minimum of the maxima. What the
 // port changes: OpenCL C has no warp shuffles, so the halo bytes are loaded
 // by each work-item (they come from the cache), and the compare-exchanges
-// are uchar16 min/max (the CUDA kernel packs 16-bit lanes for sm_90).
+// are uchar16 min/max (the CUDA kernel packs 16-bit lanes for sm_90). Rows
+// start 16-byte aligned (DeviceLayout, as for the CUDA kernels), so a strip
+// is one 16-byte load or store: vload16 on a uchar pointer promises only
+// byte alignment, and NVIDIA's compiler made it 16 byte loads
+// (reports/opencl/ptx_mix.md).
 // Gold: reference::median.
 
 #define ROWS 4
@@ -21,7 +25,7 @@ Strip load_row(__global const uchar *row, int x0, int width) {
     Strip s;
     if (x0 >= 16 && x0 + 16 < width) {  // interior: one 16-byte load, two halo bytes
         s.left = row[x0 - 1];
-        s.mid = vload16(0, row + x0);
+        s.mid = as_uchar16(*(__global const uint4 *)(row + x0));
         s.right = row[x0 + 16];
         return s;
     }
@@ -88,7 +92,7 @@ __kernel void median3x3_strips(__global const uchar *in, long in_offset, int in_
         const uchar16 result = median3(lows, mids, highs);
         __global uchar *row = out + out_offset + (long)(y0 + r) * out_pitch;
         if (x0 + 16 <= width) {
-            vstore16(result, 0, row + x0);
+            *(__global uint4 *)(row + x0) = as_uint4(result);
         } else {
             uchar b[16];
             vstore16(result, 0, b);
