@@ -63,24 +63,44 @@ struct Result {
     double bytes = 0;  // each input sample read once + each output sample written once
 };
 
+// How many input/output pairs a GPU case rotates through: enough to hold
+// twice the device's cache (so each run reads from memory, not from cache),
+// at least 2, and within `budget_bytes`.
+int rotation_count(double per_pair, double cache_bytes, double budget_bytes) {
+    const double wanted = std::max(std::ceil(2.0 * cache_bytes / per_pair) + 1, 2.0);
+    const double fits = std::max(2.0, std::floor(budget_bytes / per_pair));
+    return static_cast<int>(std::min(wanted, fits));
+}
+
+// The device images of that rotation (cuda:: or opencl::DeviceImage), the
+// inputs uploaded, and one run of the variant over all of them.
+template <typename DeviceImage>
+struct Rotation {
+    std::vector<std::unique_ptr<DeviceImage>> ins, outs;
+    Rotation(const Image &input, std::pair<int, int> out_size, int count) {
+        for (int k = 0; k < count; k++) {
+            ins.push_back(std::make_unique<DeviceImage>(input.width(), input.height(), input.channels()));
+            ins.back()->upload(input);
+            outs.push_back(std::make_unique<DeviceImage>(out_size.first, out_size.second, input.channels()));
+        }
+    }
+    void run(const Variant &v, const ParamValues &params) const {
+        for (std::size_t k = 0; k < ins.size(); k++) v.run(ins[k]->view(), outs[k]->view(), params);
+    }
+};
+
+double pair_bytes(const Image &input, std::pair<int, int> out_size) {
+    return double(input.size()) + double(out_size.first) * out_size.second * input.channels();
+}
+
 Stats time_gpu(const BenchOptions &o, const Variant &v, const Image &input, std::pair<int, int> out_size,
                const ParamValues &params, int &buffers) {
-    const auto &gpu = cuda::gpu_info();
-    const double per_pair = double(input.size()) + double(out_size.first) * out_size.second * input.channels();
-    buffers = static_cast<int>(std::ceil(2.0 * gpu.l2_bytes / per_pair)) + 1;
-    buffers = std::max(buffers, 2);
-    const auto budget = static_cast<std::size_t>(0.4 * cuda::free_memory_bytes());
-    buffers = std::min<int>(buffers, std::max<std::size_t>(2, budget / static_cast<std::size_t>(per_pair)));
-    std::vector<std::unique_ptr<cuda::DeviceImage>> ins, outs;
-    for (int k = 0; k < buffers; k++) {
-        ins.push_back(std::make_unique<cuda::DeviceImage>(input.width(), input.height(), input.channels()));
-        ins.back()->upload(input);
-        outs.push_back(std::make_unique<cuda::DeviceImage>(out_size.first, out_size.second, input.channels()));
-    }
+    buffers = rotation_count(pair_bytes(input, out_size), cuda::gpu_info().l2_bytes, 0.4 * cuda::free_memory_bytes());
+    const Rotation<cuda::DeviceImage> rotation(input, out_size, buffers);
     cuda::EventTimer timer;
     return repeat(o, [&] {
         timer.start();
-        for (int k = 0; k < buffers; k++) v.run(ins[k]->view(), outs[k]->view(), params);
+        rotation.run(v, params);
         return 1000.0 * timer.stop_ms() / buffers;
     });
 }
@@ -92,21 +112,14 @@ Stats time_gpu(const BenchOptions &o, const Variant &v, const Image &input, std:
 Stats time_opencl(const BenchOptions &o, const Variant &v, const Image &input, std::pair<int, int> out_size,
                   const ParamValues &params, int &buffers) {
     const auto &device = opencl::device_info();
-    const double per_pair = double(input.size()) + double(out_size.first) * out_size.second * input.channels();
     const double cache = std::max<double>(device.cache_bytes, cuda::gpu_info().l2_bytes);
-    buffers = std::max(static_cast<int>(std::ceil(2.0 * cache / per_pair)) + 1, 2);
-    const double budget = 0.4 * std::min<double>(device.memory_bytes, 8.0 * (1ull << 30));
-    buffers = std::min<int>(buffers, std::max(2, static_cast<int>(budget / per_pair)));
-    std::vector<std::unique_ptr<opencl::DeviceImage>> ins, outs;
-    for (int k = 0; k < buffers; k++) {
-        ins.push_back(std::make_unique<opencl::DeviceImage>(input.width(), input.height(), input.channels()));
-        ins.back()->upload(input);
-        outs.push_back(std::make_unique<opencl::DeviceImage>(out_size.first, out_size.second, input.channels()));
-    }
+    buffers = rotation_count(pair_bytes(input, out_size), cache,
+                             0.4 * std::min<double>(device.memory_bytes, 8.0 * (1ull << 30)));
+    const Rotation<opencl::DeviceImage> rotation(input, out_size, buffers);
     return repeat(o, [&] {
         opencl::finish("before timing");
         const auto start = Clock::now();
-        for (int k = 0; k < buffers; k++) v.run(ins[k]->view(), outs[k]->view(), params);
+        rotation.run(v, params);
         opencl::finish("after timing");
         return std::chrono::duration<double, std::micro>(Clock::now() - start).count() / buffers;
     });
@@ -114,7 +127,7 @@ Stats time_opencl(const BenchOptions &o, const Variant &v, const Image &input, s
 
 Stats time_cpu(const BenchOptions &o, const Variant &v, const Image &input, std::pair<int, int> out_size,
                const ParamValues &params, int &buffers) {
-    const double per_pair = double(input.size()) + double(out_size.first) * out_size.second * input.channels();
+    const double per_pair = pair_bytes(input, out_size);
     buffers = std::clamp(static_cast<int>(std::ceil(128e6 / per_pair)), 2, 1024);  // 128 MB: beyond the CPU's caches
     std::vector<Image> ins(buffers, input), outs(buffers, Image(out_size.first, out_size.second, input.channels()));
     int k = 0;

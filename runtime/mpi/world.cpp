@@ -60,17 +60,20 @@ Session::~Session() {
 }
 
 void World::collective(const std::function<void()> &work) const {
+    if (!distributed()) {  // one rank: its errors are as they were, nothing to agree on
+        work();
+        return;
+    }
     std::string message;
     bool failed = false;
     try {
         work();
+    } catch (const std::bad_alloc &) {
+        failed = true;
+        message = "out of memory";
     } catch (const std::exception &e) {
         failed = true;
         message = e.what();
-    }
-    if (!distributed()) {
-        if (failed) throw AgreedError(message);
-        return;
     }
     const int mine = failed ? rank_ : size_;
     int first = size_;

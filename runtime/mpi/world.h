@@ -28,7 +28,8 @@ public:
 
     // Runs `work` on every rank, then agrees: when it threw on any rank,
     // every rank throws AgreedError with the message of the lowest such rank
-    // ("rank R: ..." when that is not rank 0).
+    // ("rank R: ..." when that is not rank 0). With one rank it only runs
+    // `work`, whose exceptions pass unchanged.
     void collective(const std::function<void()> &work) const;
     void barrier() const;
     // Every rank's values (all the same length) on rank 0, by rank; empty elsewhere.
