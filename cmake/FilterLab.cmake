@@ -29,20 +29,27 @@ target_link_libraries(filterlab_variants PUBLIC filterlab_core)
 set(_filterlab_template "${CMAKE_CURRENT_LIST_DIR}/halide_variant.cpp.in")
 
 # The one reader of schedule registrations. Each line of `source` that starts
-# with FILTERLAB_SCHEDULE(<filter>, <backend>, <name>, "<supports>") is one
-# schedule; its body ends at the first following line that is exactly "}".
-# Sets `out` to one "backend|name|supports|first line|last line" per schedule.
+# with FILTERLAB_SCHEDULE(<filter>, <backend>, <name>, "<supports>"[, "<axes>"])
+# is one schedule; its body ends at the first following line that is exactly
+# "}". A line FILTERLAB_FROZEN(<filter>, <backend>, <name>, <base>, "<point>");
+# is schedule <base> of the same file fixed at one point. Sets `out` to one
+# "backend|name|supports|first line|last line|axes|frozen point" per schedule;
+# in axes, the brackets around a default are written < > (CMake's lists give
+# brackets a meaning).
 function(_filterlab_read_schedules FILTER source out)
     file(READ ${source} text)
     string(PREPEND text "\n")  # so that a registration on line 1 starts with a newline too
-    set(pattern "^FILTERLAB_SCHEDULE\\(${FILTER}, (cpu|cuda), ([a-z0-9_]+), \"([^\"|&]*)\"\\) {$")
+    set(quoted "\"([^\"|&]*)\"")
+    set(pattern "^FILTERLAB_SCHEDULE\\(${FILTER}, (cpu|cuda), ([a-z0-9_]+), ${quoted}(, ${quoted})?\\) {$")
+    set(frozen_pattern "^FILTERLAB_FROZEN\\(${FILTER}, (cpu|cuda), ([a-z0-9_]+), ([a-z0-9_]+), ${quoted}\\);$")
     set(found "")
     set(line 0)  # the line `text` starts on (0: the newline put in front)
     while (TRUE)
-        string(FIND "${text}" "\nFILTERLAB_SCHEDULE" at)
-        if (at EQUAL -1)
+        string(REGEX MATCH "\nFILTERLAB_(SCHEDULE|FROZEN)\\(" next "${text}")
+        if (NOT next)
             break()
         endif ()
+        string(FIND "${text}" "${next}" at)
         math(EXPR at "${at} + 1")
         string(SUBSTRING "${text}" 0 ${at} before)
         string(SUBSTRING "${text}" ${at} -1 text)
@@ -51,11 +58,18 @@ function(_filterlab_read_schedules FILTER source out)
         math(EXPR line "${line} + ${skipped}")
         string(FIND "${text}" "\n" end_of_header)
         string(SUBSTRING "${text}" 0 ${end_of_header} header)
+        if (header MATCHES "${frozen_pattern}")
+            # Its base's supports and lines: filled in below.
+            list(APPEND found "${CMAKE_MATCH_1}|${CMAKE_MATCH_2}|@${CMAKE_MATCH_3}|0|0||${CMAKE_MATCH_4}")
+            continue()
+        endif ()
         if (NOT header MATCHES "${pattern}")
             message(FATAL_ERROR "${source}:${line}: cannot read schedule registration: ${header}")
         endif ()
         # Several parameters' supports are joined by ';', a list separator here.
         string(REPLACE ";" "&" supports "${CMAKE_MATCH_3}")
+        string(REPLACE "[" "<" axes "${CMAKE_MATCH_5}")
+        string(REPLACE "]" ">" axes "${axes}")
         set(registration "${CMAKE_MATCH_1}|${CMAKE_MATCH_2}|${supports}|${line}")
         string(FIND "${text}" "\n}\n" close)
         if (close EQUAL -1)
@@ -69,19 +83,56 @@ function(_filterlab_read_schedules FILTER source out)
         string(REGEX MATCHALL "\n" newlines "${body}")
         list(LENGTH newlines body_lines)
         math(EXPR last "${line} + ${body_lines} + 1")
-        list(APPEND found "${registration}|${last}")
+        list(APPEND found "${registration}|${last}|${axes}|")
     endwhile ()
-    set(${out} "${found}" PARENT_SCOPE)
+    # A frozen schedule runs its base's body: it takes the base's supports and lines.
+    set(resolved "")
+    foreach (registration IN LISTS found)
+        if (registration MATCHES "^([a-z]+)\\|([a-z0-9_]+)\\|@([a-z0-9_]+)\\|0\\|0\\|\\|(.*)$")
+            set(frozen "${CMAKE_MATCH_1}|${CMAKE_MATCH_2}")
+            set(base_name ${CMAKE_MATCH_3})
+            set(point "${CMAKE_MATCH_4}")
+            set(base "")
+            foreach (candidate IN LISTS found)
+                if (candidate MATCHES "^${CMAKE_MATCH_1}\\|${base_name}\\|([^|]*)\\|([0-9]+)\\|([0-9]+)\\|")
+                    set(base "${CMAKE_MATCH_1}|${CMAKE_MATCH_2}|${CMAKE_MATCH_3}")
+                endif ()
+            endforeach ()
+            if (NOT base)
+                message(FATAL_ERROR "${source}: frozen schedule ${frozen}: no schedule ${base_name} in this file")
+            endif ()
+            set(registration "${frozen}|${base}||${point}")
+        endif ()
+        list(APPEND resolved "${registration}")
+    endforeach ()
+    set(${out} "${resolved}" PARENT_SCOPE)
 endfunction()
 
 # One variant of one schedule on one backend: the schedule's static library
 # (one per compile-time value of GENERATOR_PARAM listed in SUPPORTS), entry
 # point filterlab::halide::<library>, and the registration of the variant
 # "<variant backend>_<schedule>" from the template. A cuda schedule's variant
-# backend is cuda or opencl: the same schedule, another GPU API.
+# backend is cuda or opencl: the same schedule, another GPU API. With POINT
+# ("tile_x=64,tile_y=8", a sweep's point), the variant is
+# "<variant backend>_<schedule>[<point>]"; AXES are the schedule's axes as
+# declared (for `list` and the report).
 function(_filterlab_schedule_variant FILTER BACKEND VARIANT_BACKEND SCHEDULE SUPPORTS GENERATOR_PARAM
-         SOURCE_FILE FIRST_LINE LAST_LINE)
+         SOURCE_FILE FIRST_LINE LAST_LINE POINT AXES)
     set(LIB ${FILTER}_${VARIANT_BACKEND}_${SCHEDULE})
+    set(VARIANT_NAME ${VARIANT_BACKEND}_${SCHEDULE})
+    set(point_param "")
+    if (POINT)
+        string(REPLACE "=" "" tag "${POINT}")
+        string(REPLACE "," "_" tag "${tag}")
+        string(APPEND LIB "__${tag}")
+        string(APPEND VARIANT_NAME "[${POINT}]")
+        # A generator's command line takes neither '=' nor ',' in a value.
+        string(REPLACE "=" ":" encoded "${POINT}")
+        string(REPLACE "," "+" encoded "${encoded}")
+        set(point_param "point=${encoded}")
+    endif ()
+    string(REPLACE "<" "[" AXES "${AXES}")
+    string(REPLACE ">" "]" AXES "${AXES}")
     if (VARIANT_BACKEND STREQUAL "cuda")
         set(targets ${FILTERLAB_CUDA_TARGET})
     elseif (VARIANT_BACKEND STREQUAL "opencl")
@@ -101,6 +152,7 @@ function(_filterlab_schedule_variant FILTER BACKEND VARIANT_BACKEND SCHEDULE SUP
     set(ENTRIES "")
     set(LIBRARIES "")
     foreach (value IN LISTS values ITEMS "-")
+        set(key ${BACKEND}_${SCHEDULE})
         if (value STREQUAL "-")
             if (values)
                 break()
@@ -112,25 +164,66 @@ function(_filterlab_schedule_variant FILTER BACKEND VARIANT_BACKEND SCHEDULE SUP
             set(lib ${LIB}_${GENERATOR_PARAM}${value})
             set(params ${GENERATOR_PARAM}=${value})
             set(fixed "{{\"${GENERATOR_PARAM}\", ${value}}}")
+            if (SCHEDULE MATCHES "^auto_")
+                # One frozen autoschedule per compile-time value.
+                string(APPEND key _${GENERATOR_PARAM}${value})
+            endif ()
+        endif ()
+        # An autoscheduler run by the build (set by _filterlab_autoscheduled_variants).
+        set(live "")
+        set(schedule_param schedule=${key})
+        if (DEFINED _filterlab_live_autoscheduler)
+            list(GET _filterlab_live_autoscheduler 0 plugin)
+            list(SUBLIST _filterlab_live_autoscheduler 1 -1 live_params)
+            set(live AUTOSCHEDULER ${plugin})
+            set(schedule_param "")  # unscheduled: the generator's default
+            list(APPEND params ${live_params})
+        endif ()
+        set(gpu_code "")
+        if (VARIANT_BACKEND STREQUAL "cuda")
+            set(gpu_code DEVICE_CODE ptx_file)
         endif ()
         # The entry point is filterlab::halide::<lib> (a C++ namespace:
-        # installed next to a user's own code, no name can clash).
+        # installed next to a user's own code, no name can clash). Halide's
+        # lowered loop nest (and its HTML view) and the PTX come with it
+        # (`filterlab explain`, the report).
         add_halide_library(${lib} FROM ${FILTER}.generator
                            GENERATOR ${FILTER}
                            FUNCTION_NAME filterlab::halide::${lib}
                            FEATURES c_plus_plus_name_mangling
-                           PARAMS schedule=${BACKEND}_${SCHEDULE} ${params}
-                           TARGETS ${targets}
-                           USE_RUNTIME filterlab_halide_runtime)
+                           PARAMS ${schedule_param} ${point_param} ${params}
+                           TARGETS ${targets} ${live}
+                           USE_RUNTIME filterlab_halide_runtime
+                           STMT stmt_file STMT_HTML stmt_html_file ${gpu_code})
         target_link_libraries(filterlab_variants PUBLIC ${lib})
         string(APPEND INCLUDES "#include \"${lib}.h\"\n")
         string(APPEND ENTRIES "{${fixed}, &filterlab::halide::${lib}}, ")
         string(APPEND LIBRARIES "\"${lib}\", ")
         set_property(GLOBAL APPEND PROPERTY FILTERLAB_HALIDE_LIBRARIES ${lib})
+        if (gpu_code)
+            set_property(GLOBAL APPEND PROPERTY FILTERLAB_HALIDE_PTX ${ptx_file})
+        endif ()
     endforeach ()
     configure_file(${_filterlab_template} ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp @ONLY)
     target_sources(filterlab_variants PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp)
 endfunction()
+
+# Appends one schedule to the build's manifest (filterlab_write_schedule_manifest).
+function(_filterlab_manifest_entry FILTER BACKEND SCHEDULE SUPPORTS SOURCE_FILE FIRST_LINE LAST_LINE AXES)
+    string(REPLACE "<" "[" AXES "${AXES}")
+    string(REPLACE ">" "]" AXES "${AXES}")
+    string(JSON entry SET "{}" filter "\"${FILTER}\"")
+    foreach (field IN ITEMS BACKEND SCHEDULE SUPPORTS SOURCE_FILE AXES)
+        string(TOLOWER ${field} key)
+        string(JSON entry SET "${entry}" ${key} "\"${${field}}\"")
+    endforeach ()
+    string(JSON entry SET "${entry}" first_line ${FIRST_LINE})
+    string(JSON entry SET "${entry}" last_line ${LAST_LINE})
+    string(REPLACE ";" "&" entry "${entry}")  # one list item, whatever SUPPORTS holds
+    set_property(GLOBAL APPEND PROPERTY FILTERLAB_SCHEDULE_MANIFEST "${entry}")
+endfunction()
+
+include(${CMAKE_CURRENT_LIST_DIR}/ScheduleSpaces.cmake)
 
 # filterlab_halide_filter(<filter> [GENERATOR_PARAM <name>] SCHEDULES <schedule sources...>)
 #
@@ -139,12 +232,17 @@ endfunction()
 # one static library, or, when the filter has a GENERATOR_PARAM (a parameter
 # fixed at compile time, such as median's size), one library per value that
 # the line's SUPPORTS string lists for it ("size=3,5,7"). The variant picks the
-# library matching the parameters of each call.
+# library matching the parameters of each call. A schedule named in
+# FILTERLAB_SWEEPS adds one variant per point of its axes
+# (cmake/ScheduleSpaces.cmake); the frozen autoschedules of
+# schedules/<filter>/auto/ add one variant per autoscheduler.
 # schedules/<filter>/<filter>_binding.h says how to call a pipeline.
 function(filterlab_halide_filter FILTER)
     cmake_parse_arguments(ARG "" "GENERATOR_PARAM" "SCHEDULES" ${ARGN})
+    _filterlab_autoschedule_sources(${FILTER} auto_registrations auto_source)
     add_halide_generator(${FILTER}.generator
-                         SOURCES ${PROJECT_SOURCE_DIR}/generators/${FILTER}_generator.cpp ${ARG_SCHEDULES})
+                         SOURCES ${PROJECT_SOURCE_DIR}/generators/${FILTER}_generator.cpp ${ARG_SCHEDULES}
+                                 ${auto_source})
     target_include_directories(${FILTER}.generator PRIVATE ${PROJECT_SOURCE_DIR}/generators
                                                            ${PROJECT_SOURCE_DIR}/schedules)
     set(found 0)
@@ -160,14 +258,16 @@ function(filterlab_halide_filter FILTER)
             string(REPLACE "&" ";" SUPPORTS "${SUPPORTS}")
             list(GET fields 3 FIRST_LINE)
             list(GET fields 4 LAST_LINE)
+            list(GET fields 5 AXES)
             file(RELATIVE_PATH SOURCE_FILE ${PROJECT_SOURCE_DIR} ${source})
+            set(facts ${SOURCE_FILE} ${FIRST_LINE} ${LAST_LINE})  # never empty
             _filterlab_schedule_variant(${FILTER} ${BACKEND} ${BACKEND} ${SCHEDULE} "${SUPPORTS}" "${ARG_GENERATOR_PARAM}"
-                                        ${SOURCE_FILE} ${FIRST_LINE} ${LAST_LINE})
+                                        ${facts} "" "${AXES}")
             # Every GPU schedule is compiled for OpenCL too (the gpu_* directives are
             # the same), unless Halide's OpenCL code generator refuses it.
             if (BACKEND STREQUAL "cuda" AND NOT "${FILTER}/${SCHEDULE}" IN_LIST FILTERLAB_OPENCL_REFUSED)
                 _filterlab_schedule_variant(${FILTER} ${BACKEND} opencl ${SCHEDULE} "${SUPPORTS}" "${ARG_GENERATOR_PARAM}"
-                                            ${SOURCE_FILE} ${FIRST_LINE} ${LAST_LINE})
+                                            ${facts} "" "${AXES}")
             elseif (BACKEND STREQUAL "cuda")
                 # How to ask the generator again (scripts/opencl_refusals.sh).
                 set(value "")
@@ -176,18 +276,13 @@ function(filterlab_halide_filter FILTER)
                 endif ()
                 set_property(GLOBAL APPEND PROPERTY FILTERLAB_OPENCL_REFUSED_FOUND "${FILTER} cuda_${SCHEDULE} ${value}")
             endif ()
-            string(JSON entry SET "{}" filter "\"${FILTER}\"")
-            foreach (field IN ITEMS BACKEND SCHEDULE SUPPORTS SOURCE_FILE)
-                string(TOLOWER ${field} key)
-                string(JSON entry SET "${entry}" ${key} "\"${${field}}\"")
-            endforeach ()
-            string(JSON entry SET "${entry}" first_line ${FIRST_LINE})
-            string(JSON entry SET "${entry}" last_line ${LAST_LINE})
-            string(REPLACE ";" "&" entry "${entry}")  # one list item, whatever SUPPORTS holds
-            set_property(GLOBAL APPEND PROPERTY FILTERLAB_SCHEDULE_MANIFEST "${entry}")
+            _filterlab_sweep(${FILTER} ${BACKEND} ${SCHEDULE} "${AXES}" "${SUPPORTS}" "${ARG_GENERATOR_PARAM}" ${facts})
+            _filterlab_manifest_entry(${FILTER} ${BACKEND} ${SCHEDULE} "${SUPPORTS}" ${SOURCE_FILE} ${FIRST_LINE}
+                                      ${LAST_LINE} "${AXES}")
             math(EXPR found "${found} + 1")
         endforeach ()
     endforeach ()
+    _filterlab_autoscheduled_variants(${FILTER} "${ARG_GENERATOR_PARAM}" "${auto_registrations}" found)
     target_include_directories(filterlab_variants PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/${FILTER})
     message(STATUS "FilterLab: ${FILTER}: ${found} Halide schedules")
 endfunction()
@@ -208,10 +303,20 @@ function(filterlab_write_schedule_manifest file)
     list(JOIN refused "\n" lines)
     get_filename_component(folder ${file} DIRECTORY)
     file(CONFIGURE OUTPUT ${folder}/opencl_refused.txt CONTENT "${lines}\n")
+    # Every schedule FILTERLAB_SWEEPS names must exist.
+    get_property(swept GLOBAL PROPERTY FILTERLAB_SWEEPS_FOUND)
+    foreach (name IN LISTS _filterlab_sweeps)
+        if (NOT name STREQUAL "all" AND NOT name IN_LIST swept)
+            message(FATAL_ERROR "FILTERLAB_SWEEPS names ${name}: no such schedule (filter/backend_schedule)")
+        endif ()
+    endforeach ()
     get_property(entries GLOBAL PROPERTY FILTERLAB_SCHEDULE_MANIFEST)
     list(JOIN entries ",\n" joined)
     string(REPLACE "&" ";" joined "${joined}")
-    file(CONFIGURE OUTPUT ${file} CONTENT "{\"format_version\": 1, \"schedules\": [\n${joined}\n]}\n")
+    get_property(refusals GLOBAL PROPERTY FILTERLAB_AUTOSCHEDULER_REFUSALS)
+    list(JOIN refusals ",\n" refused)
+    set(content "{\"format_version\": 2, \"schedules\": [\n${joined}\n],\n\"autoscheduler_refusals\": [\n${refused}\n]}\n")
+    file(CONFIGURE OUTPUT ${file} CONTENT "${content}")
 endfunction()
 
 # filterlab_sanitize(<targets...>): with FILTERLAB_SANITIZE, compiles the
@@ -230,4 +335,24 @@ function(filterlab_sanitize)
             target_link_options(${target} PRIVATE -fsanitize=address,undefined)
         endif ()
     endforeach ()
+endfunction()
+
+# filterlab_kernel_resources(): <build>/kernel_resources.json, the registers,
+# shared memory and spills of every CUDA kernel built: the Halide libraries'
+# PTX and the handwritten kernels' (scripts/kernel_resources.py, ptxas -v for
+# the H100's sm_90). `filterlab report` shows them beside the timings.
+function(filterlab_kernel_resources)
+    find_package(Python3 REQUIRED COMPONENTS Interpreter)
+    get_property(halide_ptx GLOBAL PROPERTY FILTERLAB_HALIDE_PTX)
+    get_property(libraries GLOBAL PROPERTY FILTERLAB_HALIDE_LIBRARIES)
+    set(out ${PROJECT_BINARY_DIR}/kernel_resources.json)
+    add_custom_command(OUTPUT ${out}
+                       COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/kernel_resources.py ${out}
+                               ${CUDAToolkit_BIN_DIR}/ptxas sm_90 --halide ${halide_ptx}
+                               --handwritten $<TARGET_OBJECTS:filterlab_kernel_ptx>
+                       DEPENDS ${halide_ptx} $<TARGET_OBJECTS:filterlab_kernel_ptx>
+                               ${PROJECT_SOURCE_DIR}/scripts/kernel_resources.py
+                       COMMENT "Kernel resources (ptxas -v, sm_90)" VERBATIM)
+    add_custom_target(filterlab_kernel_resources ALL DEPENDS ${out})
+    add_dependencies(filterlab_kernel_resources filterlab_kernel_ptx ${libraries})
 endfunction()

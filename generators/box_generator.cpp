@@ -6,7 +6,8 @@ namespace {
 
 class BoxGenerator : public Halide::Generator<BoxGenerator> {
 public:
-    GeneratorParam<std::string> schedule{"schedule", ""};
+    GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
+    GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
 
     Input<Buffer<uint8_t, 3>> input{"input"};
     // Default and range as in FILTERS.md, so the library's _metadata() tells them.
@@ -21,7 +22,11 @@ public:
         add_requirement(radius >= 1 && radius <= 15, "box: radius must be in 1..15, got ", radius);
         layout::constrain(input, output, get_target());
         layout::same_size(input, output);
-        schedules::apply(schedule, pipeline, get_target());
+        // What the autoschedulers plan for: the bench's image and the contract's defaults.
+        layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
+        layout::estimate(output, layout::kEstimateSide, layout::kEstimateSide);
+        radius.set_estimate(1);
+        schedules::apply(schedule, point, pipeline, get_target(), using_autoscheduler());
     }
 
 private:

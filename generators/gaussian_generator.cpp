@@ -6,7 +6,8 @@ namespace {
 
 class GaussianGenerator : public Halide::Generator<GaussianGenerator> {
 public:
-    GeneratorParam<std::string> schedule{"schedule", ""};
+    GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
+    GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
 
     Input<Buffer<uint8_t, 3>> input{"input"};
     // The contract's weights for the caller's sigma: w0 the centre, w1 and w2 the sides.
@@ -21,7 +22,13 @@ public:
                         "gaussian: the weights must be non-negative and sum to 256");
         layout::constrain(input, output, get_target());
         layout::same_size(input, output);
-        schedules::apply(schedule, pipeline, get_target());
+        // What the autoschedulers plan for: the bench's image and the contract's defaults.
+        layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
+        layout::estimate(output, layout::kEstimateSide, layout::kEstimateSide);
+        w0.set_estimate(102);
+        w1.set_estimate(63);
+        w2.set_estimate(14);
+        schedules::apply(schedule, point, pipeline, get_target(), using_autoscheduler());
     }
 
 private:

@@ -6,7 +6,8 @@ namespace {
 
 class GaussianMaxpoolGenerator : public Halide::Generator<GaussianMaxpoolGenerator> {
 public:
-    GeneratorParam<std::string> schedule{"schedule", ""};
+    GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
+    GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
 
     Input<Buffer<uint8_t, 3>> input{"input"};
     // The contract's Gaussian weights for the caller's sigma, as for gaussian.
@@ -22,7 +23,13 @@ public:
                         "gaussian_maxpool: the weights must be non-negative and sum to 256");
         layout::constrain(input, output, get_target());
         layout::half_size(input, output);
-        schedules::apply(schedule, pipeline, get_target());
+        // What the autoschedulers plan for: the bench's image and the contract's defaults.
+        layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
+        layout::estimate(output, layout::kEstimateSide / 2, layout::kEstimateSide / 2);
+        w0.set_estimate(102);
+        w1.set_estimate(63);
+        w2.set_estimate(14);
+        schedules::apply(schedule, point, pipeline, get_target(), using_autoscheduler());
     }
 
 private:

@@ -40,3 +40,17 @@ void half_size(Input &input, Output &output) {
 }
 
 }  // namespace filterlab::layout
+
+namespace filterlab::layout {
+
+// The image the autoschedulers plan for: the bench's large gray image
+// (8192 x 8192 x 1; NL-means: 1024 x 1024 x 1, as its bench).
+constexpr int kEstimateSide = 8192;
+constexpr int kNlmeansEstimateSide = 1024;
+
+template <typename Buffer>
+void estimate(Buffer &buffer, int width, int height) {
+    buffer.set_estimates({{0, width}, {0, height}, {0, 1}});
+}
+
+}  // namespace filterlab::layout

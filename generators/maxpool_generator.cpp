@@ -6,7 +6,8 @@ namespace {
 
 class MaxpoolGenerator : public Halide::Generator<MaxpoolGenerator> {
 public:
-    GeneratorParam<std::string> schedule{"schedule", ""};
+    GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
+    GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
 
     Input<Buffer<uint8_t, 3>> input{"input"};
     Output<Buffer<uint8_t, 3>> output{"output"};
@@ -16,7 +17,10 @@ public:
         maxpool_pipeline::define(pipeline, input, output);
         layout::constrain(input, output, get_target());
         layout::half_size(input, output);
-        schedules::apply(schedule, pipeline, get_target());
+        // What the autoschedulers plan for: the bench's image and the contract's defaults.
+        layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
+        layout::estimate(output, layout::kEstimateSide / 2, layout::kEstimateSide / 2);
+        schedules::apply(schedule, point, pipeline, get_target(), using_autoscheduler());
     }
 
 private:

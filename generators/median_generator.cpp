@@ -6,7 +6,8 @@ namespace {
 
 class MedianGenerator : public Halide::Generator<MedianGenerator> {
 public:
-    GeneratorParam<std::string> schedule{"schedule", ""};
+    GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
+    GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
     GeneratorParam<int> size{"size", 3};  // k: one library per k (3, 5 or 7)
 
     Input<Buffer<uint8_t, 3>> input{"input"};
@@ -18,7 +19,10 @@ public:
         median_pipeline::define(pipeline, input, input.dim(0).extent(), input.dim(1).extent(), size, output);
         layout::constrain(input, output, get_target());
         layout::same_size(input, output);
-        schedules::apply(schedule, pipeline, get_target());
+        // What the autoschedulers plan for: the bench's image and the contract's defaults.
+        layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
+        layout::estimate(output, layout::kEstimateSide, layout::kEstimateSide);
+        schedules::apply(schedule, point, pipeline, get_target(), using_autoscheduler());
     }
 
 private:

@@ -6,7 +6,8 @@ namespace {
 
 class NlmeansGenerator : public Halide::Generator<NlmeansGenerator> {
 public:
-    GeneratorParam<std::string> schedule{"schedule", ""};
+    GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
+    GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
 
     Input<Buffer<uint8_t, 3>> input{"input"};
     // Defaults and ranges as in FILTERS.md, so the library's _metadata() tells them.
@@ -25,7 +26,13 @@ public:
         add_requirement(h >= 1e-3f && h <= 1000.0f, "nlmeans: h must be in [1e-3, 1000], got ", h);
         layout::constrain(input, output, get_target());
         layout::same_size(input, output);
-        schedules::apply(schedule, pipeline, get_target());
+        // What the autoschedulers plan for: the bench's image and the contract's defaults.
+        layout::estimate(input, layout::kNlmeansEstimateSide, layout::kNlmeansEstimateSide);
+        layout::estimate(output, layout::kNlmeansEstimateSide, layout::kNlmeansEstimateSide);
+        patch.set_estimate(3);
+        search.set_estimate(10);
+        h.set_estimate(10.0f);
+        schedules::apply(schedule, point, pipeline, get_target(), using_autoscheduler());
     }
 
 private:

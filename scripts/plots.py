@@ -2,7 +2,7 @@
 """Draws the plots of `filterlab report`.
 
 Usage: plots.py PLOTS_JSON OUT_DIR. PLOTS_JSON holds {"plots": [...]}, each
-with a "kind" (loglog, bars, scaling, histograms), a "file" to write under
+with a "kind" (loglog, bars, scaling, histograms, sweep), a "file" to write under
 OUT_DIR, a title and its data, all decided by the report; this script only
 draws. Exits 3 when matplotlib cannot be imported, so the report can say so.
 """
@@ -89,6 +89,71 @@ def histograms(fig, plot):
         ax.axis("off")
 
 
+def sweep_cell_text(cell):
+    mark = "★" if cell["best"] else "●" if cell["near"] else ""
+    return f"{cell['median_us']:.4g}{mark}"
+
+
+def sweep_heatmap(ax, axes, cells, fixed):
+    """One heatmap of the first two axes, the others held at `fixed`."""
+    xs, ys = axes[0]["values"], axes[1]["values"]
+    grid = [[float("nan")] * len(xs) for _ in ys]
+    text = [[""] * len(xs) for _ in ys]
+    for c in cells:
+        v = c["values"]
+        if any(v[k] != fixed[k] for k in fixed):
+            continue
+        i, j = ys.index(v[axes[1]["name"]]), xs.index(v[axes[0]["name"]])
+        grid[i][j] = c["median_us"]
+        text[i][j] = sweep_cell_text(c)
+    image = ax.imshow(grid, cmap="viridis_r", origin="lower", aspect="auto")
+    for i in range(len(ys)):
+        for j in range(len(xs)):
+            ax.text(j, i, text[i][j], ha="center", va="center", fontsize=7, color="white")
+    defaults = {a["name"]: a["default"] for a in axes}
+    if all(defaults[k] == fixed[k] for k in fixed):  # the registered default: a square
+        ax.add_patch(plt.Rectangle((xs.index(defaults[axes[0]["name"]]) - 0.5, ys.index(defaults[axes[1]["name"]]) - 0.5),
+                                   1, 1, fill=False, edgecolor="red", linewidth=2))
+    ax.set_xticks(range(len(xs)), xs)
+    ax.set_yticks(range(len(ys)), ys)
+    ax.set_xlabel(axes[0]["name"])
+    ax.set_ylabel(axes[1]["name"])
+    if fixed:
+        ax.set_title(", ".join(f"{k}={v}" for k, v in fixed.items()), fontsize=8)
+    return image
+
+
+def sweep(fig, plot):
+    """A line for one axis, a heatmap for two, small multiples for more."""
+    axes, cells = plot["axes"], plot["cells"]
+    if len(axes) == 1:
+        ax = fig.add_subplot()
+        name = axes[0]["name"]
+        points = sorted((c["values"][name], c["median_us"], c) for c in cells)
+        ax.plot([p[0] for p in points], [p[1] for p in points], marker="o")
+        for x, y, c in points:
+            ax.annotate(sweep_cell_text(c), (x, y), fontsize=7)
+        ax.axvline(axes[0]["default"], color="red", linestyle=":", label="registered default")
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel(name)
+        ax.set_ylabel("median µs")
+        ax.legend(fontsize=7)
+        return
+    others = axes[2:]
+    combos = [{}]
+    for a in others:
+        combos = [dict(c, **{a["name"]: v}) for c in combos for v in a["values"]]
+    columns = min(3, len(combos))
+    rows = (len(combos) + columns - 1) // columns
+    fig.set_size_inches(max(6, 3.6 * columns), 3.2 * rows + 0.8)
+    grid = fig.subplots(rows, columns, squeeze=False)
+    for ax, fixed in zip(grid.flat, combos):
+        image = sweep_heatmap(ax, axes, cells, fixed)
+    for ax in list(grid.flat)[len(combos):]:
+        ax.axis("off")
+    fig.colorbar(image, ax=grid.ravel().tolist(), label="median µs", shrink=0.8)
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: plots.py PLOTS_JSON OUT_DIR")
@@ -98,13 +163,16 @@ def main():
         fig = plt.figure(figsize=(7, 4.5))
         if plot["kind"] == "histograms":
             histograms(fig, plot)
+        elif plot["kind"] == "sweep":
+            sweep(fig, plot)
         else:
             ax = fig.add_subplot()
             {"loglog": loglog, "bars": bars, "scaling": scaling}[plot["kind"]](ax, plot)
             ax.set_xlabel(plot.get("xlabel", ""))
             ax.set_ylabel(plot.get("ylabel", ""))
         fig.suptitle(plot["title"], fontsize=10)
-        fig.tight_layout()
+        if plot["kind"] != "sweep":  # the sweep's colour bar is placed by hand
+            fig.tight_layout()
         fig.savefig(os.path.join(sys.argv[2], plot["file"]), dpi=110)
         plt.close(fig)
 

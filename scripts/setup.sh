@@ -51,6 +51,7 @@ if ! [ -f "$build/build.ninja" ]; then
     cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
         -DCMAKE_CUDA_COMPILER="$nvcc" \
         -DHalide_DIR="$halide_root/lib64/cmake/Halide" \
-        -DHalideHelpers_DIR="$halide_root/lib64/cmake/HalideHelpers"
+        -DHalideHelpers_DIR="$halide_root/lib64/cmake/HalideHelpers" \
+        -DFILTERLAB_SWEEPS="${FILTERLAB_SWEEPS-box/cpu_sliding}"
 fi
 cmake --build "$build"

@@ -1,5 +1,6 @@
 #include "check.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -152,6 +153,9 @@ std::vector<VariantResult> run_check(const CheckOptions &options, std::ostream &
         for (const Variant &v : all_variants()) {
             if (v.filter != filter.name || v.kind == Kind::reference) continue;
             if (!options.variant.empty() && v.name != options.variant) continue;
+            if (options.variant.empty() && !options.variants.empty() &&
+                std::find(options.variants.begin(), options.variants.end(), v.name) == options.variants.end())
+                continue;
             VariantResult r;
             r.variant = &v;
             r.skip_reason = v.why_unavailable();

@@ -22,7 +22,8 @@ struct CheckCase {
 
 struct CheckOptions {
     std::string filter;    // empty: all
-    std::string variant;   // empty: all
+    std::string variant;   // empty: all (or those of `variants`)
+    std::vector<std::string> variants;  // with an empty `variant`: only these, if any
     std::string images_dir;  // real images; empty: none
     bool quick = false;     // a smaller matrix (small sizes, fewer parameter values)
     // For compute-sanitizer: odd and degenerate sizes with 1 and 3 channels

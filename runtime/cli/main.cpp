@@ -21,6 +21,7 @@
 #include "registry.h"
 #include "plugins.h"
 #include "report.h"
+#include "sweep.h"
 #include "temp_files.h"
 
 namespace {
@@ -142,6 +143,24 @@ int main(int argc, char **argv) {
                      "CPU thread scaling: time the Halide CPU variants and the reference at each of these "
                      "thread counts, one run directory each (comma-separated)");
 
+    SweepOptions sweep;
+    auto *sweep_cmd = app.add_subcommand(
+        "sweep", "Check every built point of one schedule's space against the reference, then time them side by side "
+                 "with the schedule's default (a bench run directory plus sweep.json; build the points with "
+                 "-DFILTERLAB_SWEEPS)");
+    sweep_cmd->add_option("--filter", sweep.filter, "Filter: " + filter_names)->required();
+    sweep_cmd->add_option("--schedule", sweep.schedule, "The schedule's variant name, e.g. cuda_tile")->required();
+    add_integer_list(sweep_cmd, "--sizes", sweep.bench.sizes, 1, filterlab::kMaxSide, "Square image sizes, comma-separated")
+        ->default_str("1024,8192");
+    sweep.bench.sizes = {1024, 8192};
+    sweep_cmd->add_option("--param,-p", sweep.bench.params, "NAME=VALUE of the filter (repeatable)");
+    sweep_cmd->add_flag("--quick", sweep.quick, "Check on the smaller matrix");
+    sweep_cmd->add_option("--min-reps", sweep.bench.min_reps, "Minimum samples per case")->default_val(20)->check(CLI::Range(3, 100000));
+    sweep_cmd->add_option("--min-time", sweep.bench.min_seconds, "Minimum seconds per case")->default_val(0.5)->check(CLI::Range(0.0, 3600.0));
+    sweep_cmd->add_option("--out", sweep.bench.out_root, "Folder under which the run gets a new directory")
+        ->default_val("bench-runs");
+    sweep_cmd->add_flag("--quiet,-q", sweep.bench.quiet, "No progress on stderr");
+
     filterlab::ReportOptions report;
     auto *report_cmd = app.add_subcommand(
         "report", "Turn bench run directories (from one or several machines) into a Markdown report with tables, "
@@ -150,6 +169,9 @@ int main(int argc, char **argv) {
     report_cmd->add_option("--out", report.out_dir, "Folder for report.md and its images")->required();
     report_cmd->add_option("--source", report.source_dir, "Source tree: lines of code and scripts/plots.py")
         ->default_val(FILTERLAB_SOURCE_DIR);
+    report_cmd->add_option("--build", report.build_dir,
+                           "Build folder: the Halide libraries' loop nests and kernel_resources.json")
+        ->default_val(FILTERLAB_BINARY_DIR);
 
     bool info_json = false;
     auto *info_cmd = app.add_subcommand("info", "Show the CPU, the Halide targets built and the GPU");
@@ -187,6 +209,11 @@ int main(int argc, char **argv) {
         if (*run_cmd) return run_variant_on_file(run);
         if (*check_cmd) return check_variants(check);
         if (*info_cmd) return show_info(info_json);
+        if (*sweep_cmd) {
+            sweep.bench.command_line = command_line_of(argc, argv);
+            sweep.bench.images_dir = default_images_dir();
+            return sweep_schedule(sweep);
+        }
         if (*bench_cmd) {
             bench.command_line = command_line_of(argc, argv);
             if (bench.batch_images > 0) {
@@ -207,8 +234,10 @@ int main(int argc, char **argv) {
         }
         if (*report_cmd) {
             report.command_line = command_line_of(argc, argv);
-            for (const filterlab::Variant &v : filterlab::all_variants())
+            for (const filterlab::Variant &v : filterlab::all_variants()) {
                 if (!v.source.file.empty()) report.schedule_sources[{v.filter, v.name}] = v.source;
+                if (!v.libraries.empty()) report.libraries[{v.filter, v.name}] = v.libraries;
+            }
             const auto written = filterlab::write_report(report);
             if (!written.plots_made) fmt::print(stderr, "filterlab: notice: plots skipped: {}\n", written.plots_why);
             fmt::print("report: {}\n", written.path);

@@ -59,6 +59,10 @@ struct Variant {
     // Halide schedules: their static libraries (one per compile-time value,
     // such as median's size), each with the entry point filterlab::halide::<library>.
     std::vector<std::string> libraries;
+    // Halide schedules that declare a space: its axes as declared
+    // ("tile_x=16,[32],64 tile_y=4,[8]"); for one point of a sweep
+    // ("cuda_tile[tile_x=64,tile_y=8]"), the values it fixes ("tile_x=64,tile_y=8").
+    std::string axes, point;
 
     // Empty when the variant can run here (its library, a GPU), else why not.
     std::string why_unavailable() const;
@@ -79,9 +83,12 @@ const std::vector<Variant> &all_variants();
 const Variant &find_variant(const std::string &filter, const std::string &name);  // throws Error
 
 // What the build knows of a Halide schedule (cmake/halide_variant.cpp.in).
-inline Variant with_build_facts(Variant variant, SourceSpan source, std::vector<std::string> libraries) {
+inline Variant with_build_facts(Variant variant, SourceSpan source, std::vector<std::string> libraries,
+                                std::string axes, std::string point) {
     variant.source = std::move(source);
     variant.libraries = std::move(libraries);
+    variant.axes = std::move(axes);
+    variant.point = std::move(point);
     return variant;
 }
 

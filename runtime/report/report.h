@@ -27,6 +27,11 @@ struct ReportOptions {
     // Where each Halide schedule is defined, by (filter, variant): the build's
     // reading of the registrations, for the line counts.
     std::map<std::pair<std::string, std::string>, SourceSpan> schedule_sources;
+    // Each Halide variant's static libraries, by (filter, variant), and the
+    // build folder holding their loop nests (<library>.stmt, .stmt.html) and
+    // kernel_resources.json (report_made.h).
+    std::map<std::pair<std::string, std::string>, std::vector<std::string>> libraries;
+    std::string build_dir;
     std::string command_line;
 };
 

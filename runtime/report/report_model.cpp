@@ -1,5 +1,7 @@
 #include "report_model.h"
 
+#include "variant_names.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -111,8 +113,13 @@ std::vector<View> views_of(const Machine &m, const std::string &filter) {
             it = views.end() - 1;
         }
         View &v = *it;
-        v.category[r.variant] = category_of(r);
         const Size s{r.width, r.height};
+        if (origin_of(r.variant) == Origin::sweep_point) {
+            if (std::find(v.sizes.begin(), v.sizes.end(), s) == v.sizes.end()) v.sizes.push_back(s);
+            v.points[r.variant][s] = &r;
+            continue;
+        }
+        v.category[r.variant] = category_of(r);
         if (std::find(v.sizes.begin(), v.sizes.end(), s) == v.sizes.end()) v.sizes.push_back(s);
         if (r.status == Status::skipped) continue;
         v.by_threads[r.variant][s][r.threads] = &r;

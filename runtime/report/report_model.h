@@ -58,6 +58,9 @@ struct View {
     std::map<std::string, std::map<Size, const BenchRow *>> cell;   // the most threads measured
     std::map<std::string, std::map<Size, std::map<int, const BenchRow *>>> by_threads;
     std::map<std::pair<Size, Category>, const BenchRow *> best;
+    // The points of sweeps (variant_names.h), kept out of the tables and the
+    // bests above: report_sweeps.h draws them; the verdict names their best.
+    std::map<std::string, std::map<Size, const BenchRow *>> points;
     std::string slug() const;   // for file names
     std::string title() const;  // "box radius=1, 1 channel"
 };

@@ -86,6 +86,13 @@ RunDir load_run_dir(const std::string &path) {
             }
         }
     }
+    if (fs::is_regular_file(dir / kSweepFile)) {
+        run.sweep = read_json(dir / kSweepFile, path);
+        if (!run.sweep.is_object() || run.sweep.value("format_version", 0) != 1 || !run.sweep["axes"].is_array() ||
+            !run.sweep["points"].is_array()) {
+            throw Error(fmt::format("{}: {} is not a sweep of format 1", path, kSweepFile));
+        }
+    }
     return run;
 }
 

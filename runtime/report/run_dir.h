@@ -18,6 +18,7 @@ struct RunDir {
     nlohmann::json context;  // results.json's: machine facts, command, roofline
     std::vector<BenchRow> rows;
     nlohmann::json gallery;  // gallery/gallery.json
+    nlohmann::json sweep;    // sweep.json of `filterlab sweep`; null for a plain bench run
 };
 
 RunDir load_run_dir(const std::string &path);  // throws Error

@@ -257,6 +257,20 @@ std::optional<LineCount> handwritten_lines(const std::string &source_dir, const 
     return std::nullopt;
 }
 
+std::optional<LineCount> span_lines(const std::string &source_dir, const SourceSpan &span) {
+    const fs::path file = fs::path(source_dir) / span.file;
+    if (span.file.empty() || !fs::is_regular_file(file)) return std::nullopt;
+    std::istringstream lines(strip_comments(read_text(file)));
+    std::string line, kept;
+    for (int number = 1; std::getline(lines, line); number++)
+        if (number >= span.first_line && number <= span.last_line) kept += line + "\n";
+    LineCount count;
+    count.own = count_nonblank_lines(kept);
+    count.file = span.file;
+    count.own_parts = {fmt::format("the generator's estimates (lines {}–{})", span.first_line, span.last_line)};
+    return count;
+}
+
 std::optional<int> algorithm_lines(const std::string &source_dir, const std::string &filter) {
     const fs::path header = fs::path(source_dir) / "generators" / (filter + ".h");
     if (!fs::is_regular_file(header)) return std::nullopt;

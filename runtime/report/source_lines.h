@@ -38,6 +38,9 @@ std::optional<LineCount> schedule_lines(const std::string &source_dir, const std
                                         const SourceSpan &schedule);
 std::optional<LineCount> handwritten_lines(const std::string &source_dir, const std::string &filter,
                                            const std::string &variant);
+// The code lines of one span of a file (an autoscheduled variant's estimates
+// in its generator); nullopt when the file is absent.
+std::optional<LineCount> span_lines(const std::string &source_dir, const SourceSpan &span);
 // The code lines of generators/<filter>.h; nullopt when absent.
 std::optional<int> algorithm_lines(const std::string &source_dir, const std::string &filter);
 

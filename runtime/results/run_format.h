@@ -12,5 +12,8 @@ constexpr const char *kRunResultsCsv = "results.csv";
 constexpr const char *kRunResultsJson = "results.json";
 constexpr const char *kRunGalleryDir = "gallery";
 constexpr const char *kRunGalleryJson = "gallery/gallery.json";
+// Written by `filterlab sweep` beside the bench's files: the schedule's axes
+// and each point's values and check.
+constexpr const char *kSweepFile = "sweep.json";
 
 }  // namespace filterlab

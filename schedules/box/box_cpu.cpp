@@ -26,9 +26,12 @@ FILTERLAB_SCHEDULE(box, cpu, tiled, "radius=1..15") {
 
 // Line buffer: within a strip of 64 rows the row sums slide down one row at a
 // time (Halide's sliding window keeps 2r+1 of them and computes one new row per
-// output row), so each input sample is summed horizontally exactly once.
-FILTERLAB_SCHEDULE(box, cpu, sliding, "radius=1..15") {
-    const Strips s = parallel_strips(p, 64, 2 * target.natural_vector_size<uint16_t>());
+// output row), so each input sample is summed horizontally exactly once. Its
+// space: the strip's height (taller strips, less recomputed at their tops;
+// shorter ones, more strips to spread) and the output's vector, in natural
+// vectors of 16 bits.
+FILTERLAB_SCHEDULE(box, cpu, sliding, "radius=1..15", "rows=16,32,[64],128 vectors=1,[2],4") {
+    const Strips s = parallel_strips(p, point["rows"], point["vectors"] * target.natural_vector_size<uint16_t>());
     p.row_sum.store_at(p.output, s.strip)
         .compute_at(p.output, s.yi)
         .vectorize(p.x, target.natural_vector_size<uint16_t>(), TailStrategy::RoundUp);

@@ -6,11 +6,13 @@
 
 using namespace Halide;
 
-// One thread per output, 32x8 blocks, all sums inlined: the (2r+1)^2 loads of
-// each thread mostly hit L1, and a warp reads 32 consecutive bytes per row.
-FILTERLAB_SCHEDULE(box, cuda, tile, "radius=1..15") {
+// One thread per output, all sums inlined: the (2r+1)^2 loads of each thread
+// mostly hit L1, and a warp reads 32 consecutive bytes per row. Its space: the
+// block's width and height (wider blocks, longer coalesced rows; taller ones,
+// more rows of the window shared in L1).
+FILTERLAB_SCHEDULE(box, cuda, tile, "radius=1..15", "tile_x=16,[32],64 tile_y=2,4,[8],16") {
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
-    p.output.gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf);
+    p.output.gpu_tile(p.x, p.y, xo, yo, xi, yi, point["tile_x"], point["tile_y"], TailStrategy::GuardWithIf);
 }
 
 // The block's input tile (with its halo) is staged once in shared memory by

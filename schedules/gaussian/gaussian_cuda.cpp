@@ -27,9 +27,12 @@ FILTERLAB_SCHEDULE(gaussian, cuda, shared_rows, "") {
 // need it. Inlined instead, Halide repeated all 25 loads and 30 multiplies of every
 // output (406 us at 8192^2, against 116 us with the reuse made explicit).
 // (Tuned on the H100 against 4x4, 2x8, 8x8, 4x16 outputs per thread, 2 and 8
-// warps, and the input left in L1: reports/gaussian/tuning.md.)
-FILTERLAB_SCHEDULE(gaussian, cuda, rows8, "") {
-    gaussian_thread_blocks(p, p.output, p.x, p.y, p.c, {.threads = {.vector = 4, .rows = 8, .warps = 4}, .input_too = true});
+// warps, and the input left in L1: reports/gaussian/tuning.md.) Its space:
+// the outputs per thread across (one store of that many bytes) and down (each
+// row pass shared by more rows; more registers).
+FILTERLAB_SCHEDULE(gaussian, cuda, rows8, "", "vector=2,[4],8 rows=2,4,[8],16") {
+    gaussian_thread_blocks(p, p.output, p.x, p.y, p.c,
+                           {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = 4}, .input_too = true});
 }
 
 // rows8, but the block's input tile (and its 2-pixel halo) is staged in shared

@@ -24,8 +24,10 @@ FILTERLAB_SCHEDULE(gaussian_maxpool, cuda, root, "") {
 // row passes in registers) and inlined into the pooling (pooling windows do
 // not overlap, so no blurred pixel is computed twice): the blur never leaves
 // registers. (4x2 and 4x4 pooled outputs per thread, tried on the H100,
-// were 2.7x and 4.8x slower: reports/gaussian/tuning.md.)
-FILTERLAB_SCHEDULE(gaussian_maxpool, cuda, fused, "") {
+// were 2.7x and 4.8x slower: reports/gaussian/tuning.md.) Its space: the
+// pooled outputs per thread across and down, and the warps per block.
+FILTERLAB_SCHEDULE(gaussian_maxpool, cuda, fused, "", "vector=1,[2],4 rows=2,[4] warps=2,[4]") {
     gaussian_thread_blocks(p.blur, p.output, p.x, p.y, p.c,
-                           {.threads = {.vector = 2, .rows = 4, .warps = 4}, .scale = 2, .input_too = true});
+                           {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = point["warps"]},
+                            .scale = 2, .input_too = true});
 }

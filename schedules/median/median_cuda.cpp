@@ -42,12 +42,14 @@ FILTERLAB_SCHEDULE(median, cuda, register_columns, "size=3,5,7") {
 // into registers once, and the 6x4 sorted columns computed from them once,
 // each shared by the (up to 3) outputs of its row that use it. For 3x3 only:
 // at 5x5 the same block (8x4 columns of 5) was 6.4x slower than
-// register_columns on the H100 (reports/median/tuning.md).
-FILTERLAB_SCHEDULE(median, cuda, register_block, "size=3") {
+// register_columns on the H100 (reports/median/tuning.md). Its space: the
+// thread's square block (larger, more sharing; more registers) and the warps
+// per GPU block.
+FILTERLAB_SCHEDULE(median, cuda, register_block, "size=3", "block=2,3,[4] warps=2,4,[8],16") {
     using namespace filterlab::schedules;
-    const int block = 4;
-    const ThreadLoops loops =
-        thread_blocks(p.output, p.x, p.y, p.c, {.vector = block, .rows = block, .warps = 8, .across = Across::unrolled});
+    const int block = point["block"];
+    const ThreadLoops loops = thread_blocks(p.output, p.x, p.y, p.c,
+                                            {.vector = block, .rows = block, .warps = point["warps"], .across = Across::unrolled});
     in_registers(p.columns, p.x, p.y, p.output, loops.xt, block + p.size - 1, block);
     in_registers(p.clamped, p.x, p.y, p.output, loops.xt, block + p.size - 1, block + p.size - 1);
 }

@@ -45,20 +45,23 @@ FILTERLAB_SCHEDULE(nlmeans, cuda, per_offset, "") {
 // accumulators: no per-offset stage touches global memory, and the input
 // reads are L1 hits. For the default patch (p = 3) the patch loops are
 // unrolled, which removes their overhead and lets the vertical sums share
-// loads; other radii run the same schedule with loops.
-FILTERLAB_SCHEDULE(nlmeans, cuda, fused, "") {
+// loads; other radii run the same schedule with loops. Its space: the tile's
+// height (more outputs share each offset's staged rows; fewer blocks) and the
+// outputs per thread down it (more loads shared; more registers).
+FILTERLAB_SCHEDULE(nlmeans, cuda, fused, "", "tile_y=8,16,[32],64 rows=2,[4],8") {
     const RVar &ox = p.offsets.x, &oy = p.offsets.y;
+    const int rows = point["rows"];
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, yt{"yt"}, yr{"yr"};
     p.output.compute_root()
-        .tile(p.x, p.y, xo, yo, xi, yi, 32, 32, TailStrategy::GuardWithIf)
-        .split(yi, yt, yr, 4, TailStrategy::GuardWithIf)
+        .tile(p.x, p.y, xo, yo, xi, yi, 32, point["tile_y"], TailStrategy::GuardWithIf)
+        .split(yi, yt, yr, rows, TailStrategy::GuardWithIf)
         .reorder(p.c, yr, xi, yt, xo, yo)
         .unroll(yr)
         .gpu_blocks(xo, yo)
         .gpu_threads(xi, yt);
-    p.accum.compute_at(p.output, xo).split(p.y, yt, yr, 4, TailStrategy::RoundUp).unroll(yr).gpu_threads(p.x, yt);
+    p.accum.compute_at(p.output, xo).split(p.y, yt, yr, rows, TailStrategy::RoundUp).unroll(yr).gpu_threads(p.x, yt);
     p.accum.update()
-        .split(p.y, yt, yr, 4, TailStrategy::RoundUp)
+        .split(p.y, yt, yr, rows, TailStrategy::RoundUp)
         .reorder(yr, p.c, p.x, yt, ox, oy)
         .unroll(yr)
         .gpu_threads(p.x, yt);

@@ -1,0 +1,139 @@
+#include "report_made.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "report_text.h"
+#include "source_lines.h"
+#include "variant_names.h"
+
+namespace filterlab {
+namespace {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using namespace report_model;
+using namespace report_text;
+
+json read_resources(const std::string &build_dir) {
+    std::ifstream in(fs::path(build_dir) / "kernel_resources.json");
+    if (!in) return json();
+    try {
+        return json::parse(in);
+    } catch (const json::exception &) {
+        return json();
+    }
+}
+
+// The library of a Halide variant that runs at these parameters: the one
+// whose compile-time value ("_size5") the parameters name, else the only one.
+std::string library_for(const std::vector<std::string> &libraries, const std::string &params) {
+    for (const std::string &lib : libraries) {
+        const std::size_t under = lib.rfind('_');
+        std::string value = lib.substr(under + 1);  // "size5"
+        const std::size_t digit = value.find_first_of("0123456789");
+        if (digit != std::string::npos && digit > 0 &&
+            params.find(value.substr(0, digit) + "=" + value.substr(digit)) != std::string::npos)
+            return lib;
+    }
+    return libraries.size() == 1 ? libraries.front() : "";
+}
+
+void kernels_cells(const json &kernels, std::vector<std::string> &row) {
+    int registers = 0, shared = 0, spills = 0, stack = 0;
+    for (const json &k : kernels) {
+        registers = std::max(registers, k.value("registers", 0));
+        shared = std::max(shared, k.value("shared_bytes", 0));
+        spills += k.value("spill_store_bytes", 0) + k.value("spill_load_bytes", 0);
+        stack = std::max(stack, k.value("stack_bytes", 0));
+    }
+    row.push_back(std::to_string(kernels.size()));
+    row.push_back(std::to_string(registers));
+    row.push_back(fmt::format("{} B", shared));
+    row.push_back(fmt::format("{} B", stack));
+    row.push_back(spills ? fmt::format("**{} B**", spills) : "0");
+}
+
+}  // namespace
+
+std::string made_section(const std::string &filter, const std::vector<View> &views, const ReportOptions &o) {
+    const json resources = read_resources(o.build_dir);
+    std::string s = "### What the schedules made: " + filter + "\n\n";
+    if (resources.is_null()) {
+        s += fmt::format("No `kernel_resources.json` in the build folder `{}` (`--build`): kernel resources not shown.\n\n",
+                         o.build_dir);
+    }
+    const fs::path stmt_dir = fs::path(o.out_dir) / "stmt";
+    // The best of each origin at each size get their loop nest copied beside the report.
+    std::set<std::string> copied;
+    std::vector<std::vector<std::string>> rows;
+    for (const View &v : views) {
+        if (v.sizes.empty()) continue;
+        const Size size = v.sizes.back();
+        std::vector<std::pair<const BenchRow *, std::string>> timed;
+        for (auto &[name, cells] : v.cell) {
+            auto it = cells.find(size);
+            const Category c = v.category.at(name);
+            const bool shown = c == Category::halide_cuda || c == Category::handwritten || c == Category::halide_cpu;
+            if (shown && it != cells.end() && it->second->timed()) timed.push_back({it->second, name});
+        }
+        std::sort(timed.begin(), timed.end(), [](auto &a, auto &b) { return a.first->median_us < b.first->median_us; });
+        std::set<std::pair<std::string, Origin>> best_seen;
+        for (auto &[row_of, name] : timed) {
+            const Category c = v.category.at(name);
+            std::vector<std::string> row = {v.machine->slug, v.params, fmt::format("`{}`", name), label(c),
+                                            format_time(row_of->median_us)};
+            json kernels = json::array();
+            std::string loop_nest = "—";
+            if (c == Category::handwritten) {
+                if (auto lines = handwritten_lines(o.source_dir, filter, name); lines && resources.is_object()) {
+                    // The kernels its registration reaches, by their names in the file.
+                    for (const json &k : resources["handwritten"].value(fs::path(lines->file).parent_path().filename().string() + "/" +
+                                                                            fs::path(lines->file).filename().string(),
+                                                                        json::array()))
+                        for (const std::string &part : lines->own_parts)
+                            if (k["kernel"].get<std::string>().find(part) != std::string::npos) {
+                                kernels.push_back(k);
+                                break;
+                            }
+                }
+            } else if (auto libs = o.libraries.find({filter, name}); libs != o.libraries.end()) {
+                const std::string lib = library_for(libs->second, v.params);
+                if (resources.is_object()) kernels = resources["halide"].value(lib, json::array());
+                const fs::path stmt = fs::path(o.build_dir) / "schedules" / (lib + ".stmt");
+                const auto origin = std::make_pair(std::string(label(c)), origin_of(name));
+                std::error_code ec;
+                if (!lib.empty() && fs::is_regular_file(stmt) && best_seen.insert(origin).second) {
+                    fs::create_directories(stmt_dir, ec);
+                    fs::copy_file(stmt, stmt_dir / stmt.filename(), fs::copy_options::overwrite_existing, ec);
+                    if (!ec) copied.insert(lib), loop_nest = fmt::format("[{0}.stmt](stmt/{0}.stmt)", lib);
+                } else if (!lib.empty()) {
+                    loop_nest = fmt::format("`{}`", (fs::path("schedules") / (lib + ".stmt")).string());
+                }
+            }
+            if (c == Category::halide_cpu) row.insert(row.end(), {"—", "—", "—", "—", "—"});
+            else kernels_cells(kernels, row);
+            row.push_back(loop_nest);
+            rows.push_back(row);
+        }
+    }
+    if (rows.empty()) return s + "No Halide or CUDA variant of " + filter + " was timed.\n\n";
+    s += fmt::format("At the largest size of each parameter set, fastest first. Registers, shared memory, stack "
+                     "frame and spills (local-memory stores + loads) are `ptxas -v`'s for {} ({}), the most over a "
+                     "variant's kernels; a Halide library's PTX is assembled as the driver does at load time. The loop "
+                     "nest is Halide's lowered statement (`-e stmt`, its PTX included): copied beside this report for "
+                     "the fastest of each kind and origin (named, autoscheduled), otherwise named in the build folder "
+                     "`{}`.\n\n",
+                     resources.is_object() ? resources.value("arch", "?") : "sm_90",
+                     resources.is_object() ? resources.value("ptxas", "?") : "ptxas", o.build_dir);
+    s += markdown_table({"machine", "parameters", "variant", "kind", "time", "kernels", "registers", "shared",
+                         "stack", "spills", "loop nest"},
+                        rows, 4);
+    return s;
+}
+
+}  // namespace filterlab

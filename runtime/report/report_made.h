@@ -1,0 +1,20 @@
+// The report's "what the schedules made" for one filter: per CUDA variant
+// timed (Halide's and handwritten alike) its kernels' registers, shared
+// memory and local-memory spills (kernel_resources.json of the build,
+// scripts/kernel_resources.py) beside its time; per Halide variant the loop
+// nest Halide lowered it to (<library>.stmt, copied beside the report for the
+// best of each origin, named in the build folder for the others).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report.h"
+#include "report_model.h"
+
+namespace filterlab {
+
+std::string made_section(const std::string &filter, const std::vector<report_model::View> &views,
+                         const ReportOptions &o);
+
+}  // namespace filterlab

@@ -1,0 +1,188 @@
+#include "report_verdict.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fmt/format.h>
+#include <map>
+#include <optional>
+
+#include "report_text.h"
+#include "source_lines.h"
+#include "variant_names.h"
+
+namespace filterlab {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace report_model;
+using namespace report_text;
+
+struct Counted {
+    std::string variant;
+    Category category;
+    std::optional<LineCount> lines;
+};
+
+std::vector<Counted> line_counts(const std::vector<View> &views, const ReportOptions &o) {
+    std::vector<Counted> counted;
+    for (const View &v : views)
+        for (auto &[name, c] : v.category) {
+            if (c == Category::reference || c == Category::peer) continue;
+            if (std::any_of(counted.begin(), counted.end(), [&](auto &k) { return k.variant == name; })) continue;
+            std::optional<LineCount> lines;
+            if (c == Category::handwritten || c == Category::handwritten_cpu || c == Category::handwritten_opencl) {
+                lines = handwritten_lines(o.source_dir, v.filter, name);
+            } else if (auto s = o.schedule_sources.find({v.filter, name}); s != o.schedule_sources.end()) {
+                // An autoscheduled variant's own lines are the estimates the generator states.
+                lines = origin_of(name) == Origin::autoscheduled ? span_lines(o.source_dir, s->second)
+                                                                  : schedule_lines(o.source_dir, v.filter, s->second);
+            }
+            counted.push_back({name, c, lines});
+        }
+    std::stable_sort(counted.begin(), counted.end(), [](auto &a, auto &b) { return a.category < b.category; });
+    return counted;
+}
+
+// A sweep's point runs its schedule's body: it counts as the schedule.
+std::string lines_phrase(const std::vector<Counted> &counted, const std::string &variant) {
+    for (auto &c : counted)
+        if (c.variant == sweep_base(variant) && c.lines)
+            return fmt::format("{} line{}{}", c.lines->own, c.lines->own == 1 ? "" : "s",
+                               c.lines->shared ? fmt::format(" + {} shared", c.lines->shared) : "");
+    return "lines not counted";
+}
+
+// The fastest timed row among `cells` (variant -> size -> row) at `size`
+// whose variant `wanted` accepts.
+template <typename Wanted>
+const BenchRow *fastest(const std::map<std::string, std::map<Size, const BenchRow *>> &cells, Size size, Wanted wanted) {
+    const BenchRow *best = nullptr;
+    for (auto &[name, by_size] : cells) {
+        auto it = by_size.find(size);
+        if (it == by_size.end() || !it->second->timed() || !wanted(name, *it->second)) continue;
+        if (!best || it->second->median_us < best->median_us) best = it->second;
+    }
+    return best;
+}
+
+// Per device and size: the best schedule named by hand, the best an
+// autoscheduler chose, the best point of a sweep, the best handwritten one.
+std::string origins_table(const std::vector<View> &views, const std::vector<Counted> &counted) {
+    struct Side {
+        Category halide, hand;
+        const char *backend, *device;
+    };
+    const Side sides[] = {{Category::halide_cuda, Category::handwritten, "cuda", "CUDA"},
+                          {Category::halide_cpu, Category::handwritten_cpu, "cpu", "CPU"}};
+    std::vector<std::vector<std::string>> rows;
+    auto cell = [&](const BenchRow *r) {
+        return r ? fmt::format("`{}` {} ({})", r->variant, format_time(r->median_us), lines_phrase(counted, r->variant))
+                 : std::string("—");
+    };
+    for (const Side &side : sides)
+        for (const View &v : views)
+            for (Size size : v.sizes) {
+                auto of_origin = [&](Origin origin) {
+                    return [&, origin](const std::string &name, const BenchRow &r) {
+                        return r.backend == side.backend && category_of(r) == side.halide && origin_of(name) == origin;
+                    };
+                };
+                const BenchRow *named = fastest(v.cell, size, of_origin(Origin::named));
+                const BenchRow *automatic = fastest(v.cell, size, of_origin(Origin::autoscheduled));
+                const BenchRow *point = fastest(v.points, size, of_origin(Origin::sweep_point));
+                auto hand = v.best.find({size, side.hand});
+                if (!named && !automatic && !point) continue;
+                rows.push_back({v.machine->slug, side.device, fmt::format("{}, {}ch", v.params, v.channels),
+                                size_label(size), cell(named), cell(automatic), cell(point),
+                                cell(hand == v.best.end() ? nullptr : hand->second)});
+            }
+    if (rows.empty()) return "";
+    return "Where the best schedules come from, per device and size: the best schedule named by hand, the best an "
+           "autoscheduler chose (its lines: the generator's estimates), the best point of a sweep (its lines: the "
+           "swept schedule's), the best handwritten variant.\n\n" +
+           markdown_table({"machine", "device", "parameters", "size", "best named schedule", "best autoscheduled",
+                           "best sweep point", "best handwritten"},
+                          rows, 4);
+}
+
+}  // namespace
+
+std::string verdict_section(const std::string &filter, const std::vector<View> &views, const ReportOptions &o) {
+    const std::string &source_dir = o.source_dir;
+    std::string s = "### DSL versus hand: " + filter + "\n\n";
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> sentences;
+    const std::vector<Counted> counted = line_counts(views, o);
+    // On the GPU: Halide CUDA against the CUDA kernels; on the CPU: Halide CPU
+    // against the OpenMP and Pthreads baselines.
+    struct Side {
+        Category halide, hand;
+        const char *device, *hand_words;
+    };
+    const Side sides[] = {{Category::halide_cuda, Category::handwritten, "CUDA", "kernel and host wrapper"},
+                          {Category::halide_opencl, Category::handwritten_opencl, "OpenCL", "kernel and launcher"},
+                          {Category::halide_cpu, Category::handwritten_cpu, "CPU", "baseline"}};
+    for (const Side &side : sides) {
+        for (const View &v : views) {
+            std::string last;
+            for (Size size : v.sizes) {
+                auto h = v.best.find({size, side.halide}), w = v.best.find({size, side.hand});
+                if (h == v.best.end() || w == v.best.end()) continue;
+                const double ratio = h->second->median_us / w->second->median_us;
+                const std::string word = ratio >= 1 ? fmt::format("Halide {:.2f}× slower", ratio)
+                                                    : fmt::format("Halide {:.2f}× faster", 1 / ratio);
+                rows.push_back({v.machine->slug, side.device, fmt::format("{}, {}ch", v.params, v.channels),
+                                size_label(size),
+                                fmt::format("`{}` {}", h->second->variant, format_time(h->second->median_us)),
+                                fmt::format("`{}` {}", w->second->variant, format_time(w->second->median_us)),
+                                fmt::format("{:.2f}", ratio), word});
+                last = fmt::format("**{} at {} ({}), {}**: the best Halide {} schedule, `{}` (schedule: {}), takes "
+                                   "{:.2f}× the time of the best handwritten {} one, `{}` ({}: {}): {}.",
+                                   v.machine->slug, size_label(size), v.params, side.device, side.device,
+                                   h->second->variant, lines_phrase(counted, h->second->variant), ratio, side.device,
+                                   w->second->variant, side.hand_words, lines_phrase(counted, w->second->variant), word);
+            }
+            if (!last.empty()) sentences.push_back(last);
+        }
+    }
+    if (rows.empty()) {
+        s += "No machine in these runs timed both a Halide schedule and a handwritten variant of " + filter +
+             " on the same device.\n\n";
+    } else {
+        s += "Best Halide time over best handwritten time on each device (below 1: the DSL is faster).\n\n";
+        s += markdown_table({"machine", "device", "parameters", "size", "best Halide", "best handwritten", "Halide / hand",
+                             "verdict"},
+                            rows, 4);
+        for (auto &line : sentences) s += line + "\n\n";
+    }
+    s += origins_table(views, counted);
+    if (counted.empty()) return s + "No Halide schedule or handwritten kernel of " + filter + " in these runs.\n\n";
+    if (!fs::is_directory(source_dir)) {
+        return s + "Lines of code: not counted, no source tree at `" + source_dir + "` (`--source`).\n\n";
+    }
+    s += "Lines of code (see *How to read this report*).";
+    if (auto alg = algorithm_lines(source_dir, filter))
+        s += fmt::format(" The Halide algorithm, `generators/{}.h`, is {} lines, written once for every schedule.", filter,
+                         *alg);
+    s += "\n\n";
+    std::vector<std::vector<std::string>> loc;
+    for (const Counted &c : counted) {
+        if (!c.lines) {
+            loc.push_back({fmt::format("`{}`", c.variant), label(c.category), "—", "—", "source not found"});
+            continue;
+        }
+        std::string parts;
+        for (auto &p : c.lines->own_parts) parts += (parts.empty() ? "" : ", ") + p;
+        if (!c.lines->shared_parts.empty()) {
+            parts += "; shared: ";
+            for (std::size_t i = 0; i < c.lines->shared_parts.size(); i++)
+                parts += (i ? ", " : "") + c.lines->shared_parts[i];
+        }
+        loc.push_back({fmt::format("`{}`", c.variant), label(c.category), std::to_string(c.lines->own),
+                       std::to_string(c.lines->shared), "`" + c.lines->file + "`: " + parts});
+    }
+    if (!loc.empty()) s += markdown_table({"variant", "kind", "own lines", "shared lines", "counted"}, loc, 5);
+    return s;
+}
+
+}  // namespace filterlab

@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Runs Halide's autoschedulers on every filter and freezes what they chose.
+
+Usage: autoschedule.py --params BACKEND_SCHEDULER   (its parameters, for the build)
+       autoschedule.py BUILD_DIR [--only FILTER,...] [--schedulers BACKEND_SCHEDULER,...] [--timeout S]
+                        [--plugins DIR]
+
+For each filter, each autoscheduler of AUTOSCHEDULERS below and each
+compile-time value of the filter (median's size), runs the filter's generator
+unscheduled with the plugin from the Halide wheel and writes the schedule it
+chose, as Halide emits it, to schedules/<filter>/auto/<backend>_<scheduler>
+[_size<k>].schedule.h. The default build compiles those frozen files (fast and
+deterministic); this script is how they are made again
+(`cmake --build build --target autoschedule`). An autoscheduler that refuses
+or fails on a pipeline is written, with its message, to
+schedules/<filter>/auto/refused.txt, which the build, `filterlab list` and the
+report read: nothing is left out silently.
+"""
+import argparse
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+SOURCE = Path(__file__).resolve().parent.parent
+
+# The machines we measure on, in the autoschedulers' terms. The one place
+# these numbers live (README "Autoschedulers" explains them).
+XEON_CORES = 16          # the H100 machine's Xeon: 16 cores, AVX-512
+XEON_LLC_BYTES = 300 << 20  # its L3, as lscpu reports it on the device (2 MiB L2 per core)
+H100_SMS = 132
+H100_SHARED_PER_BLOCK_KB = 48   # without the opt-in to more dynamic shared memory
+H100_SHARED_PER_SM_KB = 228
+H100_BLOCKS_PER_SM = 32
+H100_WARPS_PER_SM = 64
+
+# Each autoscheduler run gets at most this much memory (Adams2019 on NL-means
+# grew past 22 GiB on the 24 GiB build machine).
+MEMORY_LIMIT_BYTES = 8 << 30
+
+CPU_TARGET = "x86-64-linux-avx512_skylake"
+# Read from the build (FILTERLAB_CUDA_TARGET), as the libraries are compiled.
+CUDA_TARGET_KEY = "FILTERLAB_CUDA_TARGET"
+
+# (backend, scheduler, plugin, parameters). Adams2019 and Anderson2021 search
+# with their learned cost models (the weights built into the plugins); Li2018
+# and Mullapudi2016 use analytic heuristics.
+AUTOSCHEDULERS = [
+    ("cpu", "adams2019", "Adams2019", {"parallelism": XEON_CORES}),
+    ("cpu", "li2018", "Li2018", {"parallelism": XEON_CORES}),
+    ("cpu", "mullapudi2016", "Mullapudi2016",
+     {"parallelism": XEON_CORES, "last_level_cache_size": XEON_LLC_BYTES, "balance": 40}),
+    ("cuda", "anderson2021", "Anderson2021",
+     {"parallelism": H100_SMS, "shared_memory_limit_kb": H100_SHARED_PER_BLOCK_KB,
+      "shared_memory_sm_limit_kb": H100_SHARED_PER_SM_KB, "active_block_limit": H100_BLOCKS_PER_SM,
+      "active_warp_limit": H100_WARPS_PER_SM}),
+    ("cuda", "li2018", "Li2018", {"parallelism": H100_SMS}),
+    ("cuda", "mullapudi2016", "Mullapudi2016",
+     {"experimental_gpu_schedule": 1, "parallelism": H100_SMS,
+      "last_level_cache_size": H100_SHARED_PER_BLOCK_KB * 1024, "balance": 20}),
+]
+
+# Li2018 writes a description of its schedule, not C++ that compiles (its
+# Funcs and Vars are not declared). It is kept as <name>.schedule.txt for
+# readers, and the build runs Li2018 again (deterministic, about a second).
+# So is any other emitted schedule that g++ refuses after fix_up.
+DESCRIBED_ONLY = {"li2018"}
+DESCRIBED_ONLY_NOTE = ("// What Li2018 chose, as it describes it: not C++ that compiles. The build runs Li2018\n"
+                       "// again with the parameters of scripts/autoschedule.py (deterministic).\n")
+
+FILTERS = {"box": [None], "median": [3, 5, 7], "gaussian": [None], "maxpool": [None],
+           "gaussian_maxpool": [None], "nlmeans": [None]}
+GENERATOR_PARAM = {"median": "size"}
+
+
+# Halide 21's emitters write a few things that do not compile; each fix-up is
+# mechanical and named in the file it changes.
+def fix_up(scheduler, text):
+    fixes = []
+    if "    auto pipeline = get_pipeline();\n" in text:  # Anderson2021: shadows the parameter
+        text = text.replace("    auto pipeline = get_pipeline();\n", "")
+        fixes.append("removed `auto pipeline = get_pipeline();` (it shadows the function's parameter)")
+    # Mullapudi2016: a block declares only the Vars it splits, yet reorders by all of them.
+    def declare_all(m):
+        func = m.group(2)
+        wanted = [f"{m.group(1)}[[maybe_unused]] Var {v} = {func}.args()[{i}];" for i, v in enumerate("xyc")]
+        return "\n".join(wanted)
+    fixed = re.sub(r"( +)Var x = (\w+)\.args\(\)\[0\];(\n +Var y = \w+\.args\(\)\[1\];)?"
+                   r"(\n +Var c = \w+\.args\(\)\[2\];)?", declare_all, text)
+    if fixed != text and scheduler == "mullapudi2016":
+        text = fixed
+        fixes.append("declared every Var x, y, c of each Func in its block (the emitter declared only those it splits)")
+    if fixes:
+        note = "".join(f"// Fixed up by scripts/autoschedule.py: {f}.\n" for f in fixes)
+        text = text.replace("#include \"Halide.h\"", note + "\n#include \"Halide.h\"", 1)
+    return text
+
+
+def compile_error(text, halide_include):
+    """The first error g++ gives on the emitted source, or "" when it compiles."""
+    with tempfile.NamedTemporaryFile("w", suffix=".h") as f:
+        f.write(text)
+        f.flush()
+        done = subprocess.run(["g++", "-std=c++20", "-fsyntax-only", "-I", str(halide_include), "-x", "c++", f.name],
+                              capture_output=True, text=True)
+    errors = [l.split("error: ", 1)[1] for l in done.stderr.splitlines() if "error: " in l]
+    return errors[0] if errors else ("" if done.returncode == 0 else "does not compile")
+
+
+def limit_memory():
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT_BYTES, MEMORY_LIMIT_BYTES))
+
+
+def cache_value(build, key):
+    for line in (build / "CMakeCache.txt").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return line.split("=", 1)[1]
+    sys.exit(f"autoschedule.py: {key} is not in {build}/CMakeCache.txt")
+
+
+def one_line(text):
+    """The autoscheduler's own message: the last 'Error' paragraph, on one line."""
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    for i in range(len(lines) - 1, -1, -1):
+        if "rror" in lines[i]:
+            return " ".join(lines[i:i + 3])[:400]
+    return (lines[-1] if lines else "no output")[:400]
+
+
+def run(build, plugins, filter_, value, backend, scheduler, plugin, params, target, timeout):
+    name = f"{backend}_{scheduler}" + (f"_{GENERATOR_PARAM[filter_]}{value}" if value else "")
+    function = f"{filter_}_{name}"
+    args = [str(build / "schedules" / f"{filter_}.generator"), "-g", filter_, "-e", "schedule", "-f", function,
+            "-p", str(plugins / f"libautoschedule_{scheduler}.so"), f"target={target}",
+            f"autoscheduler={plugin}"] + [f"autoscheduler.{k}={v}" for k, v in params.items()]
+    if value:
+        args.append(f"{GENERATOR_PARAM[filter_]}={value}")
+    with tempfile.TemporaryDirectory() as out:
+        try:
+            done = subprocess.run(args + ["-o", out], capture_output=True, text=True, timeout=timeout,
+                                  preexec_fn=limit_memory)
+            message = one_line(done.stderr + done.stdout) if done.returncode else ""
+            if done.returncode and ("bad_alloc" in message or done.returncode < 0 or message == "no output"):
+                message = f"ran out of memory: stopped at the {MEMORY_LIMIT_BYTES >> 30} GiB limit ({message})"
+        except subprocess.TimeoutExpired:
+            message = f"no schedule within {timeout} s"
+        produced = Path(out) / f"{function}.schedule.h"
+        if not message and produced.exists():
+            text = re.sub(r"// for target=.*", f"// for target={target}", produced.read_text())
+            text = fix_up(scheduler, text)
+            if scheduler in DESCRIBED_ONLY:
+                return name, DESCRIBED_ONLY_NOTE + text, "", False
+            if error := compile_error(text, plugins.parent / "include"):
+                note = (f"// Not C++ that compiles (g++: {error}); the build runs {plugin} again with the\n"
+                        "// parameters of scripts/autoschedule.py.\n")
+                return name, note + text, "", False
+            return name, text, "", True
+    return name, None, message or "no schedule written", False
+
+
+def print_params(which):
+    """For the build: the autoscheduler.* parameters of <backend>_<scheduler>."""
+    for backend, scheduler, _, params in AUTOSCHEDULERS:
+        if f"{backend}_{scheduler}" == which:
+            print(";".join(f"autoscheduler.{k}={v}" for k, v in params.items()))
+            return
+    sys.exit(f"autoschedule.py: no autoscheduler {which}")
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--params":
+        return print_params(sys.argv[2])
+    parser = argparse.ArgumentParser()
+    parser.add_argument("build", type=Path)
+    parser.add_argument("--only", default="")
+    parser.add_argument("--schedulers", default="",
+                        help="only these <backend>_<scheduler> (e.g. cpu_adams2019); the others' files are kept")
+    parser.add_argument("--timeout", type=int, default=900)
+    parser.add_argument("--plugins", type=Path, help="folder of libautoschedule_*.so (default: the Halide wheel's)")
+    a = parser.parse_args()
+    if not a.plugins:
+        import halide
+        a.plugins = Path(halide.__file__).parent / "lib64"
+    cuda_target = cache_value(a.build, CUDA_TARGET_KEY)
+    only = [f for f in a.only.split(",") if f]
+    schedulers = [s for s in a.schedulers.split(",") if s]
+    for filter_, values in FILTERS.items():
+        if only and filter_ not in only:
+            continue
+        folder = SOURCE / "schedules" / filter_ / "auto"
+        folder.mkdir(exist_ok=True)
+        chosen = [s for s in AUTOSCHEDULERS if not schedulers or f"{s[0]}_{s[1]}" in schedulers]
+        refused = []
+        if (folder / "refused.txt").exists():  # the refusals of the autoschedulers not run again
+            refused = [line for line in (folder / "refused.txt").read_text().splitlines()
+                       if not any(line.startswith(f"{b}_{n}") for b, n, _, _ in chosen)]
+        for backend, scheduler, plugin, params in chosen:
+            for old in folder.glob(f"{backend}_{scheduler}*.schedule.*"):
+                old.unlink()  # an autoscheduler that now refuses leaves no stale schedule
+            target = CPU_TARGET if backend == "cpu" else cuda_target
+            for value in values:
+                name, text, why, compiles = run(a.build, a.plugins, filter_, value, backend, scheduler, plugin, params,
+                                                target, a.timeout)
+                if text:
+                    suffix = ".schedule.h" if compiles else ".schedule.txt"
+                    (folder / f"{name}{suffix}").write_text(text)
+                    print(f"{filter_}/{name}: " + ("frozen" if compiles else "described only (the build runs it again)"),
+                          flush=True)
+                else:
+                    refused.append(f"{name}: {why}")
+                    print(f"{filter_}/{name}: refused: {why}", flush=True)
+        (folder / "refused.txt").write_text("".join(line + "\n" for line in sorted(refused)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# A sweep as a user runs it, on the CPU: the first CPU schedule whose points
+# the build has (FILTERLAB_SWEEPS; CI builds box/cpu_sliding) is swept at
+# two sizes; every point must pass the check and be timed; the run must be a
+# bench run with sweep.json; the report must draw it and name its best point.
+# Also: a schedule without axes, and one whose points are not built, are
+# refused with one error line. Skipped (77) when the build has no CPU sweep.
+# usage: tests/test_sweep.sh FILTERLAB
+set -euo pipefail
+filterlab=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+point=$("$filterlab" list | awk '$4 == "cpu" && $2 ~ /\[/ {print $1, $2; exit}')
+if [ -z "$point" ]; then
+    echo "no CPU sweep built (configure with -DFILTERLAB_SWEEPS=box/cpu_sliding)"
+    exit 77
+fi
+filter=${point%% *}
+schedule=${point#* }
+schedule=${schedule%%\[*}
+expected=$("$filterlab" list --filter "$filter" | awk -v s="$schedule[" 'index($2, s) == 1' | wc -l)
+
+"$filterlab" sweep --filter "$filter" --schedule "$schedule" --quick --sizes 64,97 --min-reps 3 --min-time 0.01 \
+    --out "$work/runs" >"$work/out" 2>"$work/err" || { cat "$work/out" "$work/err"; exit 1; }
+run=$(ls -d "$work"/runs/*)
+python3 - "$run" "$expected" "$schedule" <<'PY'
+import csv, json, sys
+run, expected, schedule = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+sweep = json.load(open(f"{run}/sweep.json"))
+points = sweep["points"]
+assert len(points) == expected, (len(points), expected)
+assert all(p["check"] == "ok" for p in points), [p for p in points if p["check"] != "ok"]
+rows = list(csv.DictReader(open(f"{run}/results.csv")))
+timed = {r["variant"] for r in rows if r["status"] == "ok"}
+wanted = {p["variant"] for p in points} | {schedule}
+assert wanted <= timed, wanted - timed
+assert len({r["width"] for r in rows}) == 2
+defaults = {a["name"]: a["default"] for a in sweep["axes"]}
+assert any(p["values"] == defaults for p in points), "the registered default is a point"
+PY
+"$filterlab" report "$run" --out "$work/report" >/dev/null 2>"$work/report.err"
+grep -q "### Sweep of \`$schedule\`" "$work/report/report.md"
+grep -q "Best: \`" "$work/report/report.md"
+grep -q "registered default" "$work/report/report.md"
+
+# Refusals: one error line each, status 1, no run directory left.
+"$filterlab" sweep --filter "$filter" --schedule reference --out "$work/bad" 2>"$work/e1" && exit 1
+grep -q "^filterlab: error: .*declares no axes" "$work/e1"
+[ "$(wc -l <"$work/e1")" -eq 1 ]
+[ ! -e "$work/bad" ] || [ -z "$(ls -A "$work/bad")" ]
+"$filterlab" sweep --filter "$filter" --schedule no_such --out "$work/bad" 2>"$work/e2" && exit 1
+grep -q "^filterlab: error: " "$work/e2"
+echo "sweep: $expected points of $filter/$schedule checked, timed and drawn"
