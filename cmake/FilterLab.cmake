@@ -71,6 +71,9 @@ function(_filterlab_read_schedules FILTER source out)
         string(REPLACE "[" "<" axes "${CMAKE_MATCH_5}")
         string(REPLACE "]" ">" axes "${axes}")
         set(registration "${CMAKE_MATCH_1}|${CMAKE_MATCH_2}|${supports}|${line}")
+        if (CMAKE_MATCH_2 MATCHES "^auto_")  # (resets CMAKE_MATCH_*)
+            message(FATAL_ERROR "${source}:${line}: schedule names starting auto_ are the autoschedulers'")
+        endif ()
         string(FIND "${text}" "\n}\n" close)
         if (close EQUAL -1)
             message(FATAL_ERROR "${source}:${line}: the schedule's body must end with a line that is exactly \"}\"")
@@ -90,11 +93,12 @@ function(_filterlab_read_schedules FILTER source out)
     foreach (registration IN LISTS found)
         if (registration MATCHES "^([a-z]+)\\|([a-z0-9_]+)\\|@([a-z0-9_]+)\\|0\\|0\\|\\|(.*)$")
             set(frozen "${CMAKE_MATCH_1}|${CMAKE_MATCH_2}")
+            set(backend ${CMAKE_MATCH_1})  # each MATCHES below resets CMAKE_MATCH_*
             set(base_name ${CMAKE_MATCH_3})
             set(point "${CMAKE_MATCH_4}")
             set(base "")
             foreach (candidate IN LISTS found)
-                if (candidate MATCHES "^${CMAKE_MATCH_1}\\|${base_name}\\|([^|]*)\\|([0-9]+)\\|([0-9]+)\\|")
+                if (candidate MATCHES "^${backend}\\|${base_name}\\|([^|]*)\\|([0-9]+)\\|([0-9]+)\\|")
                     set(base "${CMAKE_MATCH_1}|${CMAKE_MATCH_2}|${CMAKE_MATCH_3}")
                 endif ()
             endforeach ()
@@ -114,7 +118,7 @@ endfunction()
 # "<variant backend>_<schedule>" from the template. A cuda schedule's variant
 # backend is cuda or opencl: the same schedule, another GPU API. With POINT
 # ("tile_x=64,tile_y=8", a sweep's point), the variant is
-# "<variant backend>_<schedule>[<point>]"; AXES are the schedule's axes as
+# "<variant backend>_<schedule>[tile_x=64+tile_y=8]"; AXES are the schedule's axes as
 # declared (for `list` and the report).
 function(_filterlab_schedule_variant FILTER BACKEND VARIANT_BACKEND SCHEDULE SUPPORTS GENERATOR_PARAM
          SOURCE_FILE FIRST_LINE LAST_LINE POINT AXES)
@@ -125,7 +129,9 @@ function(_filterlab_schedule_variant FILTER BACKEND VARIANT_BACKEND SCHEDULE SUP
         string(REPLACE "=" "" tag "${POINT}")
         string(REPLACE "," "_" tag "${tag}")
         string(APPEND LIB "__${tag}")
-        string(APPEND VARIANT_NAME "[${POINT}]")
+        # No comma in a variant's name (results.csv): "[tile_x=64+tile_y=8]".
+        string(REPLACE "," "+" spelled "${POINT}")
+        string(APPEND VARIANT_NAME "[${spelled}]")
         # A generator's command line takes neither '=' nor ',' in a value.
         string(REPLACE "=" ":" encoded "${POINT}")
         string(REPLACE "," "+" encoded "${encoded}")
@@ -169,16 +175,6 @@ function(_filterlab_schedule_variant FILTER BACKEND VARIANT_BACKEND SCHEDULE SUP
                 string(APPEND key _${GENERATOR_PARAM}${value})
             endif ()
         endif ()
-        # An autoscheduler run by the build (set by _filterlab_autoscheduled_variants).
-        set(live "")
-        set(schedule_param schedule=${key})
-        if (DEFINED _filterlab_live_autoscheduler)
-            list(GET _filterlab_live_autoscheduler 0 plugin)
-            list(SUBLIST _filterlab_live_autoscheduler 1 -1 live_params)
-            set(live AUTOSCHEDULER ${plugin})
-            set(schedule_param "")  # unscheduled: the generator's default
-            list(APPEND params ${live_params})
-        endif ()
         set(gpu_code "")
         if (VARIANT_BACKEND STREQUAL "cuda")
             set(gpu_code DEVICE_CODE ptx_file)
@@ -191,8 +187,8 @@ function(_filterlab_schedule_variant FILTER BACKEND VARIANT_BACKEND SCHEDULE SUP
                            GENERATOR ${FILTER}
                            FUNCTION_NAME filterlab::halide::${lib}
                            FEATURES c_plus_plus_name_mangling
-                           PARAMS ${schedule_param} ${point_param} ${params}
-                           TARGETS ${targets} ${live}
+                           PARAMS schedule=${key} ${point_param} ${params}
+                           TARGETS ${targets}
                            USE_RUNTIME filterlab_halide_runtime
                            STMT stmt_file STMT_HTML stmt_html_file ${gpu_code})
         target_link_libraries(filterlab_variants PUBLIC ${lib})
@@ -240,6 +236,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/ScheduleSpaces.cmake)
 function(filterlab_halide_filter FILTER)
     cmake_parse_arguments(ARG "" "GENERATOR_PARAM" "SCHEDULES" ${ARGN})
     _filterlab_autoschedule_sources(${FILTER} auto_registrations auto_source)
+    set_property(GLOBAL APPEND PROPERTY FILTERLAB_GENERATORS ${FILTER}.generator)
     add_halide_generator(${FILTER}.generator
                          SOURCES ${PROJECT_SOURCE_DIR}/generators/${FILTER}_generator.cpp ${ARG_SCHEDULES}
                                  ${auto_source})
@@ -288,8 +285,9 @@ function(filterlab_halide_filter FILTER)
 endfunction()
 
 # filterlab_write_schedule_manifest(<file>): every schedule registered so far,
-# as JSON (filter, backend, schedule, supports, source_file, first_line,
-# last_line), for tools; the variants carry the same facts (Variant::source).
+# as JSON of format 2 (filter, backend, schedule, supports, source_file, axes,
+# first_line, last_line) and the autoschedulers' refusals, for tools; the
+# variants carry the same facts (Variant::source, axes).
 function(filterlab_write_schedule_manifest file)
     # The GPU schedules not built for OpenCL, one "<filter> cuda_<schedule>
     # [param=value]" line each, beside the manifest; every name listed must exist.
@@ -352,7 +350,7 @@ function(filterlab_kernel_resources)
                                --handwritten $<TARGET_OBJECTS:filterlab_kernel_ptx>
                        DEPENDS ${halide_ptx} $<TARGET_OBJECTS:filterlab_kernel_ptx>
                                ${PROJECT_SOURCE_DIR}/scripts/kernel_resources.py
-                       COMMENT "Kernel resources (ptxas -v, sm_90)" VERBATIM)
+                       COMMENT "Kernel resources (ptxas -v, sm_90)" VERBATIM COMMAND_EXPAND_LISTS)
     add_custom_target(filterlab_kernel_resources ALL DEPENDS ${out})
     add_dependencies(filterlab_kernel_resources filterlab_kernel_ptx ${libraries})
 endfunction()

@@ -18,7 +18,7 @@
 //
 // The default build compiles the default point; a sweep build
 // (-DFILTERLAB_SWEEPS) compiles every point as its own variant,
-// "cuda_tile[tile_x=64,tile_y=4]". A point found best is frozen as a named
+// "cuda_tile[tile_x=64+tile_y=4]". A point found best is frozen as a named
 // schedule by one line,
 //
 //     FILTERLAB_FROZEN(box, cuda, tile_64x4, tile, "tile_x=64,tile_y=4");
@@ -114,7 +114,8 @@ template <typename Pipeline>
 struct Schedule {
     ScheduleFunction<Pipeline> function;
     std::string axes;    // as declared; empty: a space of one point
-    std::string frozen;  // a frozen schedule: the point it fixes
+    std::string base;    // a frozen schedule: the key of the schedule it fixes
+    std::string frozen;  // and the point it fixes there
 };
 
 template <typename Pipeline>
@@ -126,7 +127,7 @@ std::map<std::string, Schedule<Pipeline>> &registry() {
 template <typename Pipeline>
 struct Registrar {
     Registrar(const std::string &key, ScheduleFunction<Pipeline> f, std::string axes) {
-        registry<Pipeline>().emplace(key, Schedule<Pipeline>{std::move(f), std::move(axes), ""});
+        registry<Pipeline>().emplace(key, Schedule<Pipeline>{std::move(f), std::move(axes), "", ""});
     }
     // A frozen point of the schedule `base`: looked up when applied, so the
     // order of static initialisation does not matter.
@@ -134,7 +135,7 @@ struct Registrar {
         auto apply_base = [base](Pipeline &p, const Halide::Target &t, const Point &frozen_point) {
             registry<Pipeline>().at(base).function(p, t, frozen_point);
         };
-        registry<Pipeline>().emplace(key, Schedule<Pipeline>{apply_base, base, std::move(point)});
+        registry<Pipeline>().emplace(key, Schedule<Pipeline>{apply_base, "", base, std::move(point)});
     }
 };
 
@@ -168,7 +169,7 @@ void apply(const std::string &key, const std::string &point, Pipeline &p, const 
     }
     if (!schedule.frozen.empty()) {
         if (!point.empty()) throw std::invalid_argument("schedule '" + key + "' is frozen at one point");
-        const std::string &base_axes = find<Pipeline>(schedule.axes).axes;
+        const std::string &base_axes = find<Pipeline>(schedule.base).axes;
         schedule.function(p, target, Point(base_axes, schedule.frozen));
         return;
     }

@@ -1,8 +1,7 @@
 #!/usr/bin/env python3
 """Runs Halide's autoschedulers on every filter and freezes what they chose.
 
-Usage: autoschedule.py --params BACKEND_SCHEDULER   (its parameters, for the build)
-       autoschedule.py BUILD_DIR [--only FILTER,...] [--schedulers BACKEND_SCHEDULER,...] [--timeout S]
+Usage: autoschedule.py BUILD_DIR [--only FILTER,...] [--schedulers BACKEND_SCHEDULER,...] [--timeout S]
                         [--plugins DIR]
 
 For each filter, each autoscheduler of AUTOSCHEDULERS below and each
@@ -13,8 +12,8 @@ chose, as Halide emits it, to schedules/<filter>/auto/<backend>_<scheduler>
 deterministic); this script is how they are made again
 (`cmake --build build --target autoschedule`). An autoscheduler that refuses
 or fails on a pipeline is written, with its message, to
-schedules/<filter>/auto/refused.txt, which the build, `filterlab list` and the
-report read: nothing is left out silently.
+schedules/<filter>/auto/refused.txt, which the report shows (and the build
+copies into schedule_manifest.json): nothing is left out silently.
 """
 import argparse
 import os
@@ -63,13 +62,17 @@ AUTOSCHEDULERS = [
       "last_level_cache_size": H100_SHARED_PER_BLOCK_KB * 1024, "balance": 20}),
 ]
 
-# Li2018 writes a description of its schedule, not C++ that compiles (its
-# Funcs and Vars are not declared). It is kept as <name>.schedule.txt for
-# readers, and the build runs Li2018 again (deterministic, about a second).
-# So is any other emitted schedule that g++ refuses after fix_up.
+# Li2018 writes a description of its schedule, not C++ that compiles: its
+# Funcs, Vars and the input's wrapper are not declared. Run inside the build
+# instead, its schedules split with ShiftInwards tails, which fail every image
+# smaller than a split (seen on the H100: reports/explore/check_auto_before_fixup.txt).
+# Its descriptions are kept, as <name>.schedule.txt, for readers; it is
+# recorded as refused. So is any other emitted schedule g++ refuses after fix_up.
 DESCRIBED_ONLY = {"li2018"}
-DESCRIBED_ONLY_NOTE = ("// What Li2018 chose, as it describes it: not C++ that compiles. The build runs Li2018\n"
-                       "// again with the parameters of scripts/autoschedule.py (deterministic).\n")
+DESCRIBED_ONLY_NOTE = "// What Li2018 chose, as it describes it: not C++ that compiles, not built.\n"
+DESCRIBED_ONLY_WHY = ("writes its schedule only as a description (undeclared Funcs, Vars and input wrapper), which "
+                      "cannot be frozen; run inside the build, its ShiftInwards splits fail images smaller than a "
+                      "split (description kept in {file})")
 
 FILTERS = {"box": [None], "median": [3, 5, 7], "gaussian": [None], "maxpool": [None],
            "gaussian_maxpool": [None], "nlmeans": [None]}
@@ -93,10 +96,35 @@ def fix_up(scheduler, text):
     if fixed != text and scheduler == "mullapudi2016":
         text = fixed
         fixes.append("declared every Var x, y, c of each Func in its block (the emitter declared only those it splits)")
+    # All: the autoschedulers plan for the estimates (8192²), and a split that
+    # shifts inwards needs the image to be at least the split's size; the
+    # contract needs every size, down to 1x1. Guarded tails keep the schedule
+    # and meet it (a rounded-up tail stays: it only computes past an edge,
+    # which the clamped input allows).
+    untailed = re.compile(r"\.split\(([^(),]+),([^(),]+),([^(),]+),\s*(\d+)\)")
+    if "TailStrategy::ShiftInwards" in text or untailed.search(text):
+        text = text.replace("TailStrategy::ShiftInwards", "TailStrategy::GuardWithIf")
+        text = untailed.sub(r".split(\1,\2,\3, \4, TailStrategy::GuardWithIf)", text)
+        fixes.append("every split that shifted inwards (or took the default tail) now guards its tail, so that "
+                     "images smaller than a split are computed (the estimates are 8192 x 8192; the contract starts "
+                     "at 1 x 1)")
     if fixes:
         note = "".join(f"// Fixed up by scripts/autoschedule.py: {f}.\n" for f in fixes)
         text = text.replace("#include \"Halide.h\"", note + "\n#include \"Halide.h\"", 1)
     return text
+
+
+def too_many_threads(text):
+    """A GPU block over CUDA's 1024 threads, as "64 x 32 = 2048 threads"; ""
+    when every block fits. For Mullapudi2016's GPU mode, whose statements split
+    each thread loop once (it tiles 64 x 32: cuLaunchKernel then fails with
+    CUDA_ERROR_INVALID_VALUE on the H100)."""
+    for block in text.split(";"):  # one Func's chain of directives per statement
+        factors = dict(re.findall(r"\.split\(\s*\w+,\s*\w+,\s*(\w+),\s*(\d+)", block))
+        threads = [int(factors[v]) for v in re.findall(r"\.gpu_threads\((\w+)\)", block) if v in factors]
+        if threads and (total := eval("*".join(map(str, threads)))) > 1024:
+            return " x ".join(map(str, threads)) + f" = {total} threads"
+    return ""
 
 
 def compile_error(text, halide_include):
@@ -152,27 +180,19 @@ def run(build, plugins, filter_, value, backend, scheduler, plugin, params, targ
             text = re.sub(r"// for target=.*", f"// for target={target}", produced.read_text())
             text = fix_up(scheduler, text)
             if scheduler in DESCRIBED_ONLY:
-                return name, DESCRIBED_ONLY_NOTE + text, "", False
+                return name, DESCRIBED_ONLY_NOTE + text, DESCRIBED_ONLY_WHY, False
             if error := compile_error(text, plugins.parent / "include"):
-                note = (f"// Not C++ that compiles (g++: {error}); the build runs {plugin} again with the\n"
-                        "// parameters of scripts/autoschedule.py.\n")
-                return name, note + text, "", False
+                why = f"its emitted schedule is not C++ that compiles (g++: {error})"
+                return name, f"// Not built: {why}.\n" + text, why, False
+            if scheduler == "mullapudi2016" and (blocks := too_many_threads(text)):
+                why = (f"its GPU blocks have {blocks}, over CUDA's 1024 (on the H100 every launch failed: "
+                       "CUDA_ERROR_INVALID_VALUE, reports/explore/check_auto.txt)")
+                return name, f"// Not built: {why}.\n" + text, why, False
             return name, text, "", True
     return name, None, message or "no schedule written", False
 
 
-def print_params(which):
-    """For the build: the autoscheduler.* parameters of <backend>_<scheduler>."""
-    for backend, scheduler, _, params in AUTOSCHEDULERS:
-        if f"{backend}_{scheduler}" == which:
-            print(";".join(f"autoscheduler.{k}={v}" for k, v in params.items()))
-            return
-    sys.exit(f"autoschedule.py: no autoscheduler {which}")
-
-
 def main():
-    if len(sys.argv) == 3 and sys.argv[1] == "--params":
-        return print_params(sys.argv[2])
     parser = argparse.ArgumentParser()
     parser.add_argument("build", type=Path)
     parser.add_argument("--only", default="")
@@ -207,8 +227,9 @@ def main():
                 if text:
                     suffix = ".schedule.h" if compiles else ".schedule.txt"
                     (folder / f"{name}{suffix}").write_text(text)
-                    print(f"{filter_}/{name}: " + ("frozen" if compiles else "described only (the build runs it again)"),
-                          flush=True)
+                    why = why.format(file=f"schedules/{filter_}/auto/{name}{suffix}")
+                if compiles:
+                    print(f"{filter_}/{name}: frozen", flush=True)
                 else:
                     refused.append(f"{name}: {why}")
                     print(f"{filter_}/{name}: refused: {why}", flush=True)

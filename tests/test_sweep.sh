@@ -3,14 +3,14 @@
 # the build has (FILTERLAB_SWEEPS; CI builds box/cpu_sliding) is swept at
 # two sizes; every point must pass the check and be timed; the run must be a
 # bench run with sweep.json; the report must draw it and name its best point.
-# Also: a schedule without axes, and one whose points are not built, are
-# refused with one error line. Skipped (77) when the build has no CPU sweep.
+# Also: a schedule without axes, an unknown one, and (when not swept)
+# box/cuda_tile, whose points are not built, are refused with one error line. Skipped (77) when the build has no CPU sweep.
 # usage: tests/test_sweep.sh FILTERLAB
 set -euo pipefail
 filterlab=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-point=$("$filterlab" list | awk '$4 == "cpu" && $2 ~ /\[/ {print $1, $2; exit}')
+point=$("$filterlab" list | awk '$3 == "cpu" && $2 ~ /\[/ {print $1, $2; exit}')
 if [ -z "$point" ]; then
     echo "no CPU sweep built (configure with -DFILTERLAB_SWEEPS=box/cpu_sliding)"
     exit 77
@@ -41,7 +41,8 @@ PY
 "$filterlab" report "$run" --out "$work/report" >/dev/null 2>"$work/report.err"
 grep -q "### Sweep of \`$schedule\`" "$work/report/report.md"
 grep -q "Best: \`" "$work/report/report.md"
-grep -q "registered default" "$work/report/report.md"
+grep -q "The registered default (\`" "$work/report/report.md"
+grep -q "(interquartile ranges overlapping)" "$work/report/report.md"
 
 # Refusals: one error line each, status 1, no run directory left.
 "$filterlab" sweep --filter "$filter" --schedule reference --out "$work/bad" 2>"$work/e1" && exit 1
@@ -50,4 +51,13 @@ grep -q "^filterlab: error: .*declares no axes" "$work/e1"
 [ ! -e "$work/bad" ] || [ -z "$(ls -A "$work/bad")" ]
 "$filterlab" sweep --filter "$filter" --schedule no_such --out "$work/bad" 2>"$work/e2" && exit 1
 grep -q "^filterlab: error: " "$work/e2"
+[ "$(wc -l <"$work/e2")" -eq 1 ]
+# A schedule with axes whose points this build does not have (box/cuda_tile,
+# when not swept): named, with the option that builds them.
+if ! "$filterlab" list --filter box | grep -q "cuda_tile\["; then
+    "$filterlab" sweep --filter box --schedule cuda_tile --out "$work/bad" 2>"$work/e3" && exit 1
+    grep -q "^filterlab: error: no point of box/cuda_tile is built: configure with -DFILTERLAB_SWEEPS=box/cuda_tile" \
+        "$work/e3"
+fi
+[ ! -e "$work/bad" ] || [ -z "$(ls -A "$work/bad")" ]
 echo "sweep: $expected points of $filter/$schedule checked, timed and drawn"

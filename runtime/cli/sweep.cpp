@@ -12,6 +12,8 @@
 #include "registry.h"
 #include "run_format.h"
 #include "temp_files.h"
+#include "variant_names.h"
+#include "bench_common.h"
 
 namespace filterlab::cli {
 namespace {
@@ -50,8 +52,14 @@ nlohmann::json point_json(const std::string &point) {
 }  // namespace
 
 int sweep_schedule(SweepOptions o) {
-    filter_info(o.filter);
+    const FilterInfo &filter = filter_info(o.filter);
     const Variant &base = find_variant(o.filter, o.schedule);
+    if (!base.point.empty())
+        throw Error(fmt::format("{} is one point of a sweep; give its schedule, {}", o.schedule, sweep_base(o.schedule)));
+    if (base.backend == Backend::opencl)
+        throw Error(fmt::format("sweeps are built on a schedule's own backend: sweep cuda_{} (the OpenCL build is its "
+                                "default point only)",
+                                o.schedule.substr(std::string("opencl_").size())));
     if (base.axes.empty())
         throw Error(fmt::format("{}/{} declares no axes to sweep (FILTERLAB_SCHEDULE's fifth argument)", o.filter,
                                 o.schedule));
@@ -63,6 +71,13 @@ int sweep_schedule(SweepOptions o) {
                                 "again",
                                 o.filter, o.schedule));
     if (std::string why = base.why_unavailable(); !why.empty()) throw Error(o.schedule + ": " + why);
+    params_for(filter, o.bench.params);  // every parameter refused before anything runs
+    nlohmann::json sweep = {{"format_version", 1},
+                            {"filter", o.filter},
+                            {"schedule", o.schedule},
+                            {"backend", to_string(base.backend)},
+                            {"source", {{"file", base.source.file}, {"first_line", base.source.first_line}}},
+                            {"axes", axes_json(base.axes)}};
 
     // 1. Every point against the reference over the check's matrix.
     CheckOptions check;
@@ -90,14 +105,14 @@ int sweep_schedule(SweepOptions o) {
         failed += !ok;
     }
     const std::string dir = run_bench(o.bench);
-    const nlohmann::json sweep = {{"format_version", 1},
-                                  {"filter", o.filter},
-                                  {"schedule", o.schedule},
-                                  {"backend", to_string(base.backend)},
-                                  {"source", {{"file", base.source.file}, {"first_line", base.source.first_line}}},
-                                  {"axes", axes_json(base.axes)},
-                                  {"points", point_list}};
-    write_file_atomically((std::filesystem::path(dir) / kSweepFile).string(), sweep.dump(1) + "\n");
+    sweep["points"] = point_list;
+    try {
+        write_file_atomically((std::filesystem::path(dir) / kSweepFile).string(), sweep.dump(1) + "\n");
+    } catch (...) {
+        std::error_code ignored;  // a run without its sweep.json would read as a plain bench run
+        std::filesystem::remove_all(dir, ignored);
+        throw;
+    }
     fmt::print("sweep: {} points of {}/{} ({} failed the check and were not timed): {}\n", points.size(), o.filter,
                o.schedule, failed, dir);
     fmt::print("to see it: filterlab report {} --out DIR\n", dir);

@@ -1,6 +1,8 @@
 #include "machine.h"
 
 #include <HalideRuntime.h>
+#include <algorithm>
+#include <cstdlib>
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -51,12 +53,27 @@ std::string halide_version() {
            std::to_string(HALIDE_VERSION_PATCH);
 }
 
+double last_level_cache_bytes() {
+    double largest = 0;
+    for (int index = 0; index < 8; index++) {
+        std::ifstream in("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/size");
+        std::string text;
+        if (!(in >> text) || text.empty()) continue;
+        double bytes = std::atof(text.c_str());
+        if (text.back() == 'K') bytes *= 1024;
+        else if (text.back() == 'M') bytes *= 1024 * 1024;
+        largest = std::max(largest, bytes);
+    }
+    return largest;
+}
+
 nlohmann::json machine_facts() {
     const auto &gpu = cuda::gpu_info();
     nlohmann::json facts = {
         {"cpu", {{"model", cpu_model()},
                  {"features", cpu_features()},
                  {"hardware_threads", std::thread::hardware_concurrency()},
+                 {"last_level_cache_bytes", last_level_cache_bytes()},
                  {"halide_threads", halide_thread_count()}}},
         {"build", {{"commit", build_commit()},
                    {"halide_version", halide_version()},

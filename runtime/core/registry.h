@@ -61,7 +61,7 @@ struct Variant {
     std::vector<std::string> libraries;
     // Halide schedules that declare a space: its axes as declared
     // ("tile_x=16,[32],64 tile_y=4,[8]"); for one point of a sweep
-    // ("cuda_tile[tile_x=64,tile_y=8]"), the values it fixes ("tile_x=64,tile_y=8").
+    // ("cuda_tile[tile_x=64+tile_y=8]"), the values it fixes ("tile_x=64,tile_y=8").
     std::string axes, point;
 
     // Empty when the variant can run here (its library, a GPU), else why not.

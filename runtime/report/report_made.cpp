@@ -20,10 +20,14 @@ using namespace report_model;
 using namespace report_text;
 
 json read_resources(const std::string &build_dir) {
+    if (build_dir.empty()) return json();
     std::ifstream in(fs::path(build_dir) / "kernel_resources.json");
     if (!in) return json();
     try {
-        return json::parse(in);
+        json r = json::parse(in);
+        if (!r.is_object() || !r.value("halide", json()).is_object() || !r.value("handwritten", json()).is_object())
+            return json();
+        return r;
     } catch (const json::exception &) {
         return json();
     }
@@ -41,6 +45,20 @@ std::string library_for(const std::vector<std::string> &libraries, const std::st
             return lib;
     }
     return libraries.size() == 1 ? libraries.front() : "";
+}
+
+// The loop nest of a library: <lib>.stmt, or for a CPU library (one object
+// per target) the AVX2 baseline's <lib>-x86-64-linux-avx2-...stmt.
+fs::path stmt_of(const std::string &build_dir, const std::string &lib) {
+    const fs::path dir = fs::path(build_dir) / "schedules";
+    if (build_dir.empty() || lib.empty()) return {};
+    if (fs::is_regular_file(dir / (lib + ".stmt"))) return dir / (lib + ".stmt");
+    std::error_code ec;
+    for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.rfind(lib + "-x86-64-linux-avx2-", 0) == 0 && it->path().extension() == ".stmt") return it->path();
+    }
+    return {};
 }
 
 void kernels_cells(const json &kernels, std::vector<std::string> &row) {
@@ -61,6 +79,7 @@ void kernels_cells(const json &kernels, std::vector<std::string> &row) {
 }  // namespace
 
 std::string made_section(const std::string &filter, const std::vector<View> &views, const ReportOptions &o) {
+    if (o.build_dir.empty()) return "";  // no build folder given: nothing to show
     const json resources = read_resources(o.build_dir);
     std::string s = "### What the schedules made: " + filter + "\n\n";
     if (resources.is_null()) {
@@ -69,7 +88,6 @@ std::string made_section(const std::string &filter, const std::vector<View> &vie
     }
     const fs::path stmt_dir = fs::path(o.out_dir) / "stmt";
     // The best of each origin at each size get their loop nest copied beside the report.
-    std::set<std::string> copied;
     std::vector<std::vector<std::string>> rows;
     for (const View &v : views) {
         if (v.sizes.empty()) continue;
@@ -92,7 +110,7 @@ std::string made_section(const std::string &filter, const std::vector<View> &vie
             if (c == Category::handwritten) {
                 if (auto lines = handwritten_lines(o.source_dir, filter, name); lines && resources.is_object()) {
                     // The kernels its registration reaches, by their names in the file.
-                    for (const json &k : resources["handwritten"].value(fs::path(lines->file).parent_path().filename().string() + "/" +
+                    for (const json &k : resources.at("handwritten").value(fs::path(lines->file).parent_path().filename().string() + "/" +
                                                                             fs::path(lines->file).filename().string(),
                                                                         json::array()))
                         for (const std::string &part : lines->own_parts)
@@ -103,16 +121,16 @@ std::string made_section(const std::string &filter, const std::vector<View> &vie
                 }
             } else if (auto libs = o.libraries.find({filter, name}); libs != o.libraries.end()) {
                 const std::string lib = library_for(libs->second, v.params);
-                if (resources.is_object()) kernels = resources["halide"].value(lib, json::array());
-                const fs::path stmt = fs::path(o.build_dir) / "schedules" / (lib + ".stmt");
+                if (resources.is_object()) kernels = resources.at("halide").value(lib, json::array());
+                const fs::path stmt = stmt_of(o.build_dir, lib);
                 const auto origin = std::make_pair(std::string(label(c)), origin_of(name));
                 std::error_code ec;
-                if (!lib.empty() && fs::is_regular_file(stmt) && best_seen.insert(origin).second) {
+                if (!stmt.empty() && best_seen.insert(origin).second) {
                     fs::create_directories(stmt_dir, ec);
                     fs::copy_file(stmt, stmt_dir / stmt.filename(), fs::copy_options::overwrite_existing, ec);
-                    if (!ec) copied.insert(lib), loop_nest = fmt::format("[{0}.stmt](stmt/{0}.stmt)", lib);
-                } else if (!lib.empty()) {
-                    loop_nest = fmt::format("`{}`", (fs::path("schedules") / (lib + ".stmt")).string());
+                    if (!ec) loop_nest = fmt::format("[{0}](stmt/{0})", stmt.filename().string());
+                } else if (!stmt.empty()) {
+                    loop_nest = fmt::format("`{}`", fs::relative(stmt, o.build_dir, ec).string());
                 }
             }
             if (c == Category::halide_cpu) row.insert(row.end(), {"—", "—", "—", "—", "—"});

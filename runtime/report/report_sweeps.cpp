@@ -1,6 +1,7 @@
 #include "report_sweeps.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fmt/format.h>
 #include <map>
 
@@ -81,9 +82,11 @@ std::string slice_section(const RunDir &run, const Slice &slice, const std::stri
                       : " Within the measured noise of the best (interquartile ranges overlapping): " +
                             fmt::format("{}", fmt::join(near, ", ")) + ".";
     s += "\n\n";
-    const std::string file = fmt::format("{}_sweep_{}_{}_{}x{}{}.png", slug, sweep["filter"].get<std::string>(),
+    std::string params_slug;
+    for (char c : slice.params) params_slug += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    const std::string file = fmt::format("{}_sweep_{}_{}_{}x{}{}{}.png", slug, sweep["filter"].get<std::string>(),
                                          sweep["schedule"].get<std::string>(), slice.width, slice.height,
-                                         slice.channels == 1 ? "" : "_rgb");
+                                         slice.channels == 1 ? "" : "_rgb", params_slug.empty() ? "" : "_" + params_slug);
     plots.push_back({{"kind", "sweep"},
                      {"file", file},
                      {"title", fmt::format("{} on {}, {}×{} {}: median time per point (µs)", name, slug, slice.width,

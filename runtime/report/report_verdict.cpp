@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
 #include <map>
 #include <optional>
 
@@ -92,7 +93,7 @@ std::string origins_table(const std::vector<View> &views, const std::vector<Coun
                 const BenchRow *point = fastest(v.points, size, of_origin(Origin::sweep_point));
                 auto hand = v.best.find({size, side.hand});
                 if (!named && !automatic && !point) continue;
-                rows.push_back({v.machine->slug, side.device, fmt::format("{}, {}ch", v.params, v.channels),
+                rows.push_back({side.device, v.machine->slug, fmt::format("{}, {}ch", v.params, v.channels),
                                 size_label(size), cell(named), cell(automatic), cell(point),
                                 cell(hand == v.best.end() ? nullptr : hand->second)});
             }
@@ -100,9 +101,23 @@ std::string origins_table(const std::vector<View> &views, const std::vector<Coun
     return "Where the best schedules come from, per device and size: the best schedule named by hand, the best an "
            "autoscheduler chose (its lines: the generator's estimates), the best point of a sweep (its lines: the "
            "swept schedule's), the best handwritten variant.\n\n" +
-           markdown_table({"machine", "device", "parameters", "size", "best named schedule", "best autoscheduled",
+           markdown_table({"device", "machine", "parameters", "size", "best named schedule", "best autoscheduled",
                            "best sweep point", "best handwritten"},
                           rows, 4);
+}
+
+// What the autoschedulers refused for this filter (scripts/autoschedule.py
+// writes schedules/<filter>/auto/refused.txt), with their messages.
+std::string refusals_paragraph(const std::string &source_dir, const std::string &filter) {
+    std::ifstream in(fs::path(source_dir) / "schedules" / filter / "auto" / "refused.txt");
+    std::vector<std::vector<std::string>> rows;
+    for (std::string line; std::getline(in, line);) {
+        const std::size_t colon = line.find(": ");
+        if (colon != std::string::npos) rows.push_back({"`" + line.substr(0, colon) + "`", line.substr(colon + 2)});
+    }
+    if (rows.empty()) return "";
+    return "Autoschedulers that refused or failed on " + filter + " (`schedules/" + filter +
+           "/auto/refused.txt`), with their messages:\n\n" + markdown_table({"autoscheduler", "message"}, rows, 2);
 }
 
 }  // namespace
@@ -156,6 +171,7 @@ std::string verdict_section(const std::string &filter, const std::vector<View> &
         for (auto &line : sentences) s += line + "\n\n";
     }
     s += origins_table(views, counted);
+    s += refusals_paragraph(source_dir, filter);
     if (counted.empty()) return s + "No Halide schedule or handwritten kernel of " + filter + " in these runs.\n\n";
     if (!fs::is_directory(source_dir)) {
         return s + "Lines of code: not counted, no source tree at `" + source_dir + "` (`--source`).\n\n";

@@ -26,6 +26,36 @@ nlohmann::json read_json(const fs::path &path, const std::string &dir) {
 
 }  // namespace
 
+namespace {
+
+// Every field the report reads from sweep.json, of its type.
+bool is_sweep(const nlohmann::json &s) {
+    using json = nlohmann::json;
+    auto has = [](const json &o, const char *key, json::value_t type) {
+        return o.is_object() && o.contains(key) &&
+               (o.at(key).type() == type || (type == json::value_t::number_integer && o.at(key).is_number_integer()));
+    };
+    if (!has(s, "format_version", json::value_t::number_integer) || s.at("format_version") != 1) return false;
+    if (!has(s, "filter", json::value_t::string) || !has(s, "schedule", json::value_t::string) ||
+        !has(s, "source", json::value_t::object) || !has(s, "axes", json::value_t::array) ||
+        !has(s, "points", json::value_t::array))
+        return false;
+    if (!has(s.at("source"), "file", json::value_t::string) ||
+        !has(s.at("source"), "first_line", json::value_t::number_integer))
+        return false;
+    for (const json &a : s.at("axes"))
+        if (!has(a, "name", json::value_t::string) || !has(a, "values", json::value_t::array) ||
+            !has(a, "default", json::value_t::number_integer))
+            return false;
+    for (const json &p : s.at("points"))
+        if (!has(p, "variant", json::value_t::string) || !has(p, "values", json::value_t::object) ||
+            !has(p, "check", json::value_t::string))
+            return false;
+    return true;
+}
+
+}  // namespace
+
 RunDir load_run_dir(const std::string &path) {
     const fs::path dir = path;
     if (!fs::exists(dir)) throw Error(path + ": no such run directory");
@@ -88,10 +118,7 @@ RunDir load_run_dir(const std::string &path) {
     }
     if (fs::is_regular_file(dir / kSweepFile)) {
         run.sweep = read_json(dir / kSweepFile, path);
-        if (!run.sweep.is_object() || run.sweep.value("format_version", 0) != 1 || !run.sweep["axes"].is_array() ||
-            !run.sweep["points"].is_array()) {
-            throw Error(fmt::format("{}: {} is not a sweep of format 1", path, kSweepFile));
-        }
+        if (!is_sweep(run.sweep)) throw Error(fmt::format("{}: {} is not a sweep of format 1", path, kSweepFile));
     }
     return run;
 }

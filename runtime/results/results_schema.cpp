@@ -35,8 +35,14 @@ double number(const std::string &text) {
     return v;
 }
 
+// A name holding a comma would shift every later column: refused, never written.
 Column text(const char *name, std::string BenchRow::*field) {
-    return {name, [field](const BenchRow &r) { return r.*field; },
+    return {name,
+            [field, name](const BenchRow &r) {
+                if ((r.*field).find(',') != std::string::npos)
+                    throw Error(fmt::format("results.csv: {} '{}' holds a comma", name, r.*field));
+                return r.*field;
+            },
             [field](BenchRow &r, const std::string &s) { r.*field = s; }};
 }
 

@@ -1,7 +1,7 @@
 // What a Halide variant's name says about where its schedule came from. The
 // build names them (cmake/FilterLab.cmake, cmake/ScheduleSpaces.cmake):
 // "<backend>_<schedule>" for a schedule written by hand, "<backend>_auto_<scheduler>"
-// for a frozen autoschedule, "<backend>_<schedule>[a=1,b=2]" for one point of
+// for a frozen autoschedule, "<backend>_<schedule>[a=1+b=2]" for one point of
 // a sweep.
 #pragma once
 
@@ -17,7 +17,7 @@ inline Origin origin_of(const std::string &variant) {
     return Origin::named;
 }
 
-// "cuda_tile[tile_x=64,tile_y=8]" -> "cuda_tile"; other names unchanged.
+// "cuda_tile[tile_x=64+tile_y=8]" -> "cuda_tile"; other names unchanged.
 inline std::string sweep_base(const std::string &variant) { return variant.substr(0, variant.find('[')); }
 
 }  // namespace filterlab

@@ -6,6 +6,8 @@
 // for target=x86-64-linux-avx512_skylake
 // with autoscheduler_params=autoscheduler=Adams2019 autoscheduler.parallelism=16
 
+// Fixed up by scripts/autoschedule.py: every split that shifted inwards (or took the default tail) now guards its tail, so that images smaller than a split are computed (the estimates are 8192 x 8192; the contract starts at 1 x 1).
+
 #include "Halide.h"
 
 
@@ -34,10 +36,10 @@ inline void apply_schedule_box_cpu_adams2019(
     RVar i_x(sum.update(0).get_schedule().dims()[0].var);
     RVar j_x(sum_1.update(0).get_schedule().dims()[0].var);
     output
-        .split(y, y, yi, 128, TailStrategy::ShiftInwards)
-        .split(x, x, xi, 1024, TailStrategy::ShiftInwards)
-        .split(yi, yi, yii, 32, TailStrategy::ShiftInwards)
-        .split(xi, xi, xii, 64, TailStrategy::ShiftInwards)
+        .split(y, y, yi, 128, TailStrategy::GuardWithIf)
+        .split(x, x, xi, 1024, TailStrategy::GuardWithIf)
+        .split(yi, yi, yii, 32, TailStrategy::GuardWithIf)
+        .split(xi, xi, xii, 64, TailStrategy::GuardWithIf)
         .vectorize(xii)
         .compute_root()
         .reorder({xii, xi, yii, x, yi, y, c})
@@ -62,7 +64,7 @@ inline void apply_schedule_box_cpu_adams2019(
         .vectorize(xi)
         .reorder({xi, x, y, c, j_x});
     row_sum
-        .split(x, x, xi, 32, TailStrategy::ShiftInwards)
+        .split(x, x, xi, 32, TailStrategy::GuardWithIf)
         .vectorize(xi)
         .compute_at(output, x)
         .reorder({xi, x, y, c});
@@ -79,7 +81,7 @@ inline void apply_schedule_box_cpu_adams2019(
         .reorder({xii, xi, i_x, x, y, c});
     clamped
         .store_in(MemoryType::Stack)
-        .split(x, x, xi, 64, TailStrategy::ShiftInwards)
+        .split(x, x, xi, 64, TailStrategy::GuardWithIf)
         .vectorize(xi)
         .compute_at(sum, i_x)
         .store_at(sum, x)

@@ -6,6 +6,8 @@
 // for target=x86-64-linux-avx512_skylake
 // with autoscheduler_params=autoscheduler=Adams2019 autoscheduler.parallelism=16
 
+// Fixed up by scripts/autoschedule.py: every split that shifted inwards (or took the default tail) now guards its tail, so that images smaller than a split are computed (the estimates are 8192 x 8192; the contract starts at 1 x 1).
+
 #include "Halide.h"
 
 
@@ -31,11 +33,11 @@ inline void apply_schedule_gaussian_cpu_adams2019(
     Var yii("yii");
     Var yiii("yiii");
     output
-        .split(y, y, yi, 128, TailStrategy::ShiftInwards)
-        .split(x, x, xi, 512, TailStrategy::ShiftInwards)
-        .split(yi, yi, yii, 64, TailStrategy::ShiftInwards)
-        .split(yii, yii, yiii, 8, TailStrategy::ShiftInwards)
-        .split(xi, xi, xii, 64, TailStrategy::ShiftInwards)
+        .split(y, y, yi, 128, TailStrategy::GuardWithIf)
+        .split(x, x, xi, 512, TailStrategy::GuardWithIf)
+        .split(yi, yi, yii, 64, TailStrategy::GuardWithIf)
+        .split(yii, yii, yiii, 8, TailStrategy::GuardWithIf)
+        .split(xi, xi, xii, 64, TailStrategy::GuardWithIf)
         .vectorize(xii)
         .compute_root()
         .reorder({xii, xi, yiii, yii, x, yi, y, c})
@@ -47,14 +49,14 @@ inline void apply_schedule_gaussian_cpu_adams2019(
         .compute_at(output, yii)
         .reorder({xi, x, y, c});
     row
-        .split(x, x, xi, 64, TailStrategy::ShiftInwards)
+        .split(x, x, xi, 64, TailStrategy::GuardWithIf)
         .unroll(x)
         .vectorize(xi)
         .compute_at(output, x)
         .reorder({xi, x, y, c});
     clamped
         .store_in(MemoryType::Stack)
-        .split(x, x, xi, 64, TailStrategy::ShiftInwards)
+        .split(x, x, xi, 64, TailStrategy::GuardWithIf)
         .vectorize(xi)
         .compute_at(row, y)
         .reorder({xi, x, y, c});

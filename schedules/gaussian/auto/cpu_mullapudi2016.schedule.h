@@ -7,6 +7,7 @@
 // with autoscheduler_params=autoscheduler=Mullapudi2016 autoscheduler.balance=40 autoscheduler.last_level_cache_size=314572800 autoscheduler.parallelism=16
 
 // Fixed up by scripts/autoschedule.py: declared every Var x, y, c of each Func in its block (the emitter declared only those it splits).
+// Fixed up by scripts/autoschedule.py: every split that shifted inwards (or took the default tail) now guards its tail, so that images smaller than a split are computed (the estimates are 8192 x 8192; the contract starts at 1 x 1).
 
 #include "Halide.h"
 
@@ -36,9 +37,9 @@ inline void apply_schedule_gaussian_cpu_mullapudi2016(
         [[maybe_unused]] Var c = output.args()[2];
         output
             .compute_root()
-            .split(x, x_o, x_i, 64)
+            .split(x, x_o, x_i, 64, TailStrategy::GuardWithIf)
             .reorder(x_i, y, c, x_o)
-            .split(x_i, x_i_vo, x_i_vi, 64)
+            .split(x_i, x_i_vo, x_i_vi, 64, TailStrategy::GuardWithIf)
             .vectorize(x_i_vi)
             .parallel(x_o);
     }
@@ -48,7 +49,7 @@ inline void apply_schedule_gaussian_cpu_mullapudi2016(
         [[maybe_unused]] Var c = row.args()[2];
         row
             .compute_at(output, x_o)
-            .split(x, x_vo, x_vi, 32)
+            .split(x, x_vo, x_vi, 32, TailStrategy::GuardWithIf)
             .vectorize(x_vi);
     }
 

@@ -6,6 +6,8 @@
 // for target=x86-64-linux-avx512_skylake
 // with autoscheduler_params=autoscheduler=Adams2019 autoscheduler.parallelism=16
 
+// Fixed up by scripts/autoschedule.py: every split that shifted inwards (or took the default tail) now guards its tail, so that images smaller than a split are computed (the estimates are 8192 x 8192; the contract starts at 1 x 1).
+
 #include "Halide.h"
 
 
@@ -34,13 +36,13 @@ inline void apply_schedule_gaussian_maxpool_cpu_adams2019(
     Var yiii("yiii");
     Var yiiii("yiiii");
     output
-        .split(x, x, xi, 2048, TailStrategy::ShiftInwards)
-        .split(y, y, yi, 128, TailStrategy::ShiftInwards)
-        .split(yi, yi, yii, 64, TailStrategy::ShiftInwards)
-        .split(xi, xi, xii, 1024, TailStrategy::ShiftInwards)
-        .split(yii, yii, yiii, 16, TailStrategy::ShiftInwards)
-        .split(yiii, yiii, yiiii, 2, TailStrategy::ShiftInwards)
-        .split(xii, xii, xiii, 64, TailStrategy::ShiftInwards)
+        .split(x, x, xi, 2048, TailStrategy::GuardWithIf)
+        .split(y, y, yi, 128, TailStrategy::GuardWithIf)
+        .split(yi, yi, yii, 64, TailStrategy::GuardWithIf)
+        .split(xi, xi, xii, 1024, TailStrategy::GuardWithIf)
+        .split(yii, yii, yiii, 16, TailStrategy::GuardWithIf)
+        .split(yiii, yiii, yiiii, 2, TailStrategy::GuardWithIf)
+        .split(xii, xii, xiii, 64, TailStrategy::GuardWithIf)
         .vectorize(xiii)
         .compute_root()
         .reorder({xiii, xii, yiiii, yiii, xi, yii, yi, x, y, c})
@@ -61,9 +63,9 @@ inline void apply_schedule_gaussian_maxpool_cpu_adams2019(
         .store_at(output, xi)
         .reorder({xi, x, y, c});
     row
-        .split(x, x, xi, 192, TailStrategy::ShiftInwards)
-        .split(y, y, yi, 3, TailStrategy::ShiftInwards)
-        .split(xi, xi, xii, 64, TailStrategy::ShiftInwards)
+        .split(x, x, xi, 192, TailStrategy::GuardWithIf)
+        .split(y, y, yi, 3, TailStrategy::GuardWithIf)
+        .split(xi, xi, xii, 64, TailStrategy::GuardWithIf)
         .unroll(xi)
         .unroll(yi)
         .vectorize(xii)
@@ -72,7 +74,7 @@ inline void apply_schedule_gaussian_maxpool_cpu_adams2019(
         .reorder({xii, xi, yi, x, y, c});
     clamped
         .store_in(MemoryType::Stack)
-        .split(x, x, xi, 64, TailStrategy::ShiftInwards)
+        .split(x, x, xi, 64, TailStrategy::GuardWithIf)
         .vectorize(xi)
         .compute_at(row, x)
         .reorder({xi, x, y, c});

@@ -7,6 +7,7 @@
 // with autoscheduler_params=autoscheduler=Mullapudi2016 autoscheduler.balance=40 autoscheduler.last_level_cache_size=314572800 autoscheduler.parallelism=16
 
 // Fixed up by scripts/autoschedule.py: declared every Var x, y, c of each Func in its block (the emitter declared only those it splits).
+// Fixed up by scripts/autoschedule.py: every split that shifted inwards (or took the default tail) now guards its tail, so that images smaller than a split are computed (the estimates are 8192 x 8192; the contract starts at 1 x 1).
 
 #include "Halide.h"
 
@@ -32,7 +33,7 @@ inline void apply_schedule_maxpool_cpu_mullapudi2016(
         output
             .compute_root()
             .reorder(c, x, y)
-            .split(x, x_vo, x_vi, 64)
+            .split(x, x_vo, x_vi, 64, TailStrategy::GuardWithIf)
             .vectorize(x_vi)
             .parallel(y);
     }

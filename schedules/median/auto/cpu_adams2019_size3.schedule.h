@@ -6,6 +6,8 @@
 // for target=x86-64-linux-avx512_skylake
 // with autoscheduler_params=autoscheduler=Adams2019 autoscheduler.parallelism=16
 
+// Fixed up by scripts/autoschedule.py: every split that shifted inwards (or took the default tail) now guards its tail, so that images smaller than a split are computed (the estimates are 8192 x 8192; the contract starts at 1 x 1).
+
 #include "Halide.h"
 
 
@@ -29,22 +31,22 @@ inline void apply_schedule_median_cpu_adams2019_size3(
     Var yi("yi");
     Var yii("yii");
     output
-        .split(y, y, yi, 512, TailStrategy::ShiftInwards)
-        .split(x, x, xi, 4096, TailStrategy::ShiftInwards)
-        .split(yi, yi, yii, 16, TailStrategy::ShiftInwards)
-        .split(xi, xi, xii, 64, TailStrategy::ShiftInwards)
+        .split(y, y, yi, 512, TailStrategy::GuardWithIf)
+        .split(x, x, xi, 4096, TailStrategy::GuardWithIf)
+        .split(yi, yi, yii, 16, TailStrategy::GuardWithIf)
+        .split(xi, xi, xii, 64, TailStrategy::GuardWithIf)
         .vectorize(xii)
         .compute_root()
         .reorder({xii, xi, yii, x, yi, y, c})
         .parallel(y);
     columns
-        .split(x, x, xi, 64, TailStrategy::ShiftInwards)
+        .split(x, x, xi, 64, TailStrategy::GuardWithIf)
         .vectorize(xi)
         .compute_at(output, x)
         .reorder({xi, y, x, c});
     clamped
         .store_in(MemoryType::Stack)
-        .split(x, x, xi, 64, TailStrategy::ShiftInwards)
+        .split(x, x, xi, 64, TailStrategy::GuardWithIf)
         .vectorize(xi)
         .compute_at(columns, x)
         .reorder({xi, x, y, c});

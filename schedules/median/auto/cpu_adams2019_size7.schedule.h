@@ -6,6 +6,8 @@
 // for target=x86-64-linux-avx512_skylake
 // with autoscheduler_params=autoscheduler=Adams2019 autoscheduler.parallelism=16
 
+// Fixed up by scripts/autoschedule.py: every split that shifted inwards (or took the default tail) now guards its tail, so that images smaller than a split are computed (the estimates are 8192 x 8192; the contract starts at 1 x 1).
+
 #include "Halide.h"
 
 
@@ -28,9 +30,9 @@ inline void apply_schedule_median_cpu_adams2019_size7(
     Var yi("yi");
     Var yii("yii");
     output
-        .split(y, y, yi, 256, TailStrategy::ShiftInwards)
-        .split(x, x, xi, 64, TailStrategy::ShiftInwards)
-        .split(yi, yi, yii, 64, TailStrategy::ShiftInwards)
+        .split(y, y, yi, 256, TailStrategy::GuardWithIf)
+        .split(x, x, xi, 64, TailStrategy::GuardWithIf)
+        .split(yi, yi, yii, 64, TailStrategy::GuardWithIf)
         .vectorize(xi)
         .compute_root()
         .reorder({xi, yii, yi, x, y, c})
@@ -45,7 +47,7 @@ inline void apply_schedule_median_cpu_adams2019_size7(
         .reorder_storage(y, x, c);
     clamped
         .store_in(MemoryType::Stack)
-        .split(y, y, yi, 64, TailStrategy::ShiftInwards)
+        .split(y, y, yi, 64, TailStrategy::GuardWithIf)
         .vectorize(yi)
         .compute_at(output, x)
         .reorder({yi, y, x, c})

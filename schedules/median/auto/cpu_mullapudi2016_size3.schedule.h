@@ -7,6 +7,7 @@
 // with autoscheduler_params=autoscheduler=Mullapudi2016 autoscheduler.balance=40 autoscheduler.last_level_cache_size=314572800 autoscheduler.parallelism=16
 
 // Fixed up by scripts/autoschedule.py: declared every Var x, y, c of each Func in its block (the emitter declared only those it splits).
+// Fixed up by scripts/autoschedule.py: every split that shifted inwards (or took the default tail) now guards its tail, so that images smaller than a split are computed (the estimates are 8192 x 8192; the contract starts at 1 x 1).
 
 #include "Halide.h"
 
@@ -38,7 +39,7 @@ inline void apply_schedule_median_cpu_mullapudi2016_size3(
         [[maybe_unused]] Var c = clamped.args()[2];
         clamped
             .compute_at(output, x_o)
-            .split(x, x_vo, x_vi, 64)
+            .split(x, x_vo, x_vi, 64, TailStrategy::GuardWithIf)
             .vectorize(x_vi);
     }
     {
@@ -47,10 +48,10 @@ inline void apply_schedule_median_cpu_mullapudi2016_size3(
         [[maybe_unused]] Var c = output.args()[2];
         output
             .compute_root()
-            .split(x, x_o, x_i, 256)
-            .split(y, y_o, y_i, 256)
+            .split(x, x_o, x_i, 256, TailStrategy::GuardWithIf)
+            .split(y, y_o, y_i, 256, TailStrategy::GuardWithIf)
             .reorder(x_i, y_i, c, x_o, y_o)
-            .split(x_i, x_i_vo, x_i_vi, 64)
+            .split(x_i, x_i_vo, x_i_vi, 64, TailStrategy::GuardWithIf)
             .vectorize(x_i_vi)
             .parallel(y_o);
     }

@@ -7,6 +7,7 @@
 // with autoscheduler_params=autoscheduler=Anderson2021 autoscheduler.active_block_limit=32 autoscheduler.active_warp_limit=64 autoscheduler.parallelism=132 autoscheduler.shared_memory_limit_kb=48 autoscheduler.shared_memory_sm_limit_kb=228
 
 // Fixed up by scripts/autoschedule.py: removed `auto pipeline = get_pipeline();` (it shadows the function's parameter).
+// Fixed up by scripts/autoschedule.py: every split that shifted inwards (or took the default tail) now guards its tail, so that images smaller than a split are computed (the estimates are 8192 x 8192; the contract starts at 1 x 1).
 
 #include "Halide.h"
 
@@ -34,9 +35,9 @@ inline void apply_schedule_median_cuda_anderson2021_size3(
     Var yi_serial_outer("yi_serial_outer");
     Var xi_serial_outer("xi_serial_outer");
     output
-        .split(x, x, xi, 32, TailStrategy::ShiftInwards)
-        .split(y, y, yi, 64, TailStrategy::ShiftInwards)
-        .split(yi, yi, yii, 8, TailStrategy::ShiftInwards)
+        .split(x, x, xi, 32, TailStrategy::GuardWithIf)
+        .split(y, y, yi, 64, TailStrategy::GuardWithIf)
+        .split(yi, yi, yii, 8, TailStrategy::GuardWithIf)
         .unroll(yii)
         .compute_root()
         .reorder(yii, xi, yi, x, y, c)
@@ -48,7 +49,7 @@ inline void apply_schedule_median_cuda_anderson2021_size3(
         .split(yi, yi_serial_outer, yi, 8, TailStrategy::GuardWithIf)
         .gpu_threads(yi);
     clamped
-        .split(y, y, yi, 9, TailStrategy::ShiftInwards)
+        .split(y, y, yi, 9, TailStrategy::GuardWithIf)
         .unroll(yi)
         .compute_at(output, x)
         .reorder(yi, x, y, c)

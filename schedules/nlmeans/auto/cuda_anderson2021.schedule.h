@@ -7,6 +7,7 @@
 // with autoscheduler_params=autoscheduler=Anderson2021 autoscheduler.active_block_limit=32 autoscheduler.active_warp_limit=64 autoscheduler.parallelism=132 autoscheduler.shared_memory_limit_kb=48 autoscheduler.shared_memory_sm_limit_kb=228
 
 // Fixed up by scripts/autoschedule.py: removed `auto pipeline = get_pipeline();` (it shadows the function's parameter).
+// Fixed up by scripts/autoschedule.py: every split that shifted inwards (or took the default tail) now guards its tail, so that images smaller than a split are computed (the estimates are 8192 x 8192; the contract starts at 1 x 1).
 
 #include "Halide.h"
 
@@ -51,9 +52,9 @@ inline void apply_schedule_nlmeans_cuda_anderson2021(
     Var yi_serial_outer("yi_serial_outer");
     Var xi_serial_outer("xi_serial_outer");
     output
-        .split(x, x, xi, 16, TailStrategy::ShiftInwards)
-        .split(y, y, yi, 128, TailStrategy::ShiftInwards)
-        .split(yi, yi, yii, 8, TailStrategy::ShiftInwards)
+        .split(x, x, xi, 16, TailStrategy::GuardWithIf)
+        .split(y, y, yi, 128, TailStrategy::GuardWithIf)
+        .split(yi, yi, yii, 8, TailStrategy::GuardWithIf)
         .unroll(yii)
         .compute_root()
         .reorder(yii, xi, yi, x, y, c)
@@ -189,7 +190,7 @@ inline void apply_schedule_nlmeans_cuda_anderson2021(
         .split(xi, xi_serial_outer, xi, 16, TailStrategy::GuardWithIf)
         .gpu_threads(xi);
     clamped
-        .split(x, x, xi, 16, TailStrategy::ShiftInwards)
+        .split(x, x, xi, 16, TailStrategy::GuardWithIf)
         .compute_root()
         .reorder(xi, x, y, c)
         .gpu_blocks(x)
