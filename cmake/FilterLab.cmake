@@ -286,7 +286,7 @@ endfunction()
 
 # filterlab_write_schedule_manifest(<file>): every schedule registered so far,
 # as JSON of format 2 (filter, backend, schedule, supports, source_file, axes,
-# first_line, last_line) and the autoschedulers' refusals, for tools; the
+# first_line, last_line), for tools; the
 # variants carry the same facts (Variant::source, axes).
 function(filterlab_write_schedule_manifest file)
     # The GPU schedules not built for OpenCL, one "<filter> cuda_<schedule>
@@ -311,9 +311,7 @@ function(filterlab_write_schedule_manifest file)
     get_property(entries GLOBAL PROPERTY FILTERLAB_SCHEDULE_MANIFEST)
     list(JOIN entries ",\n" joined)
     string(REPLACE "&" ";" joined "${joined}")
-    get_property(refusals GLOBAL PROPERTY FILTERLAB_AUTOSCHEDULER_REFUSALS)
-    list(JOIN refusals ",\n" refused)
-    set(content "{\"format_version\": 2, \"schedules\": [\n${joined}\n],\n\"autoscheduler_refusals\": [\n${refused}\n]}\n")
+    set(content "{\"format_version\": 2, \"schedules\": [\n${joined}\n]}\n")
     file(CONFIGURE OUTPUT ${file} CONTENT "${content}")
 endfunction()
 

@@ -93,8 +93,8 @@ endfunction()
 # One variant "<backend>_auto_<scheduler>" per autoscheduler whose schedule
 # is frozen (for a filter with a compile-time parameter: the values frozen).
 # Its lines of code are the generator's estimates (what the user writes).
-# The autoschedulers' refusals (schedules/<filter>/auto/refused.txt) go to
-# the manifest.
+# The autoschedulers' refusals stay in schedules/<filter>/auto/refused.txt,
+# which the report reads.
 function(_filterlab_autoscheduled_variants FILTER GENERATOR_PARAM registrations found_var)
     set(generator generators/${FILTER}_generator.cpp)
     file(STRINGS ${PROJECT_SOURCE_DIR}/${generator} lines)
@@ -142,16 +142,6 @@ function(_filterlab_autoscheduled_variants FILTER GENERATOR_PARAM registrations 
                                   ${last} "")
         math(EXPR found "${found} + 1")
     endforeach ()
-    set(refused_file ${PROJECT_SOURCE_DIR}/schedules/${FILTER}/auto/refused.txt)
-    if (EXISTS ${refused_file})
-        set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${refused_file})
-        file(STRINGS ${refused_file} refusals)
-        foreach (refusal IN LISTS refusals)
-            string(REPLACE "\"" "'" refusal "${refusal}")
-            string(REPLACE "\\" "/" refusal "${refusal}")
-            set_property(GLOBAL APPEND PROPERTY FILTERLAB_AUTOSCHEDULER_REFUSALS "\"${FILTER}/${refusal}\"")
-        endforeach ()
-    endif ()
     set(${found_var} ${found} PARENT_SCOPE)
 endfunction()
 

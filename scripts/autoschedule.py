@@ -12,8 +12,8 @@ chose, as Halide emits it, to schedules/<filter>/auto/<backend>_<scheduler>
 deterministic); this script is how they are made again
 (`cmake --build build --target autoschedule`). An autoscheduler that refuses
 or fails on a pipeline is written, with its message, to
-schedules/<filter>/auto/refused.txt, which the report shows (and the build
-copies into schedule_manifest.json): nothing is left out silently.
+schedules/<filter>/auto/refused.txt, which the report and the README show:
+nothing is left out silently.
 """
 import argparse
 import os
