@@ -142,7 +142,9 @@ std::string made_section(const std::string &filter, const std::vector<View> &vie
     if (rows.empty()) return s + "No Halide or CUDA variant of " + filter + " was timed.\n\n";
     s += fmt::format("At the largest size of each parameter set, fastest first. Registers, shared memory, stack "
                      "frame and spills (local-memory stores + loads) are `ptxas -v`'s for {} ({}), the most over a "
-                     "variant's kernels; a Halide library's PTX is assembled as the driver does at load time. The loop "
+                     "variant's kernels; a Halide library's PTX is assembled as the driver does at load time. Shared memory is "
+                     "the static amount: Halide sizes its GPU shared memory at launch (dynamic), so its column reads "
+                     "0 B even where a schedule stages in shared memory. The loop "
                      "nest is Halide's lowered statement (`-e stmt`, its PTX included): copied beside this report for "
                      "the fastest of each kind and origin (named, autoscheduled), otherwise named in the build folder "
                      "`{}`.\n\n",
