@@ -14,7 +14,7 @@ for one that should compute the contract's. Then timed: warm-up, then until
 20 samples and 0.5 s, inputs and outputs rotating over enough buffers to
 exceed the caches (CPU: 128 MB; GPU: twice the L2), CUDA events on the GPU.
 
-usage: peers_python.py --filterlab PATH --out DIR [--sizes 4096] [--skip-gpu]
+usage: peers_python.py --filterlab PATH --out DIR [--sizes 4096] [--skip-gpu] [--skip-cpu]
 """
 import argparse
 import csv
@@ -31,13 +31,19 @@ import numpy as np
 # (filter, params for `filterlab run`, peer name, backend, computes the contract?)
 PEERS = [
     ("box", {"radius": 1}, "py_cv2_blur", "cpu", False),
+    ("box", {"radius": 7}, "py_cv2_blur", "cpu", False),
+    ("box", {"radius": 15}, "py_cv2_blur", "cpu", False),
     ("median", {"size": 3}, "py_cv2_median_blur", "cpu", True),
     ("median", {"size": 5}, "py_cv2_median_blur", "cpu", True),
+    ("median", {"size": 7}, "py_cv2_median_blur", "cpu", True),
     ("gaussian", {"sigma": 1}, "py_cv2_gaussian_blur", "cpu", False),
     ("maxpool", {}, "py_numpy_reshape_max", "cpu", True),
     ("box", {"radius": 1}, "py_cupy_uniform_filter", "cuda", False),
+    ("box", {"radius": 7}, "py_cupy_uniform_filter", "cuda", False),
+    ("box", {"radius": 15}, "py_cupy_uniform_filter", "cuda", False),
     ("median", {"size": 3}, "py_cupy_median_filter", "cuda", True),
     ("median", {"size": 5}, "py_cupy_median_filter", "cuda", True),
+    ("median", {"size": 7}, "py_cupy_median_filter", "cuda", True),
     ("gaussian", {"sigma": 1}, "py_cupy_gaussian_filter", "cuda", False),
     ("maxpool", {}, "py_cupy_reshape_max", "cuda", True),
 ]
@@ -47,11 +53,12 @@ COLUMNS = ("filter,variant,backend,kind,width,height,channels,params,status,samp
 
 def peer_function(name, params):
     """The call a user makes, as f(input, output) writing into output."""
+    window = 2 * int(params.get("radius", 1)) + 1  # the box's
     if name.startswith("py_cv2") or name == "py_numpy_reshape_max":
         import cv2
         replicate = cv2.BORDER_REPLICATE
         return {
-            "py_cv2_blur": lambda i, o: cv2.blur(i, (3, 3), dst=o, borderType=replicate),
+            "py_cv2_blur": lambda i, o: cv2.blur(i, (window, window), dst=o, borderType=replicate),
             "py_cv2_median_blur": lambda i, o: cv2.medianBlur(i, int(params.get("size", 3)), dst=o),
             "py_cv2_gaussian_blur": lambda i, o: cv2.GaussianBlur(i, (5, 5), 1.0, dst=o, borderType=replicate),
             "py_numpy_reshape_max": lambda i, o: np.max(
@@ -60,7 +67,7 @@ def peer_function(name, params):
     import cupy
     import cupyx.scipy.ndimage as ndi
     return {
-        "py_cupy_uniform_filter": lambda i, o: ndi.uniform_filter(i, size=3, mode="nearest", output=o),
+        "py_cupy_uniform_filter": lambda i, o: ndi.uniform_filter(i, size=window, mode="nearest", output=o),
         "py_cupy_median_filter": lambda i, o: ndi.median_filter(i, size=int(params.get("size", 3)), mode="nearest",
                                                                 output=o),
         "py_cupy_gaussian_filter": lambda i, o: ndi.gaussian_filter(i, sigma=1.0, truncate=2.0, mode="nearest",
@@ -171,6 +178,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--sizes", default="4096")
     ap.add_argument("--skip-gpu", action="store_true")
+    ap.add_argument("--skip-cpu", action="store_true")
     a = ap.parse_args()
     sizes = [int(s) for s in a.sizes.split(",")]
     work = tempfile.mkdtemp(prefix="filterlab-peers-")
@@ -190,7 +198,7 @@ def main():
         image = np.random.default_rng(size).integers(0, 256, (size, size), dtype=np.uint8)
         for peer in PEERS:
             filter_, params, name, backend, _ = peer
-            if backend == "cuda" and a.skip_gpu:
+            if (backend == "cuda" and a.skip_gpu) or (backend == "cpu" and a.skip_cpu):
                 continue
             expected = reference(a.filterlab, filter_, params, image, work)
             r = measure(peer, image, expected, gpu_l2)

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Issue 15's targets against one device call's measurements: for each row of
+scripts/targets_rows.txt, the best handwritten and Halide variants of the row
+(median time and interquartile range from the bench's results.csv files, the
+Python peers' included), each target met or missed, and the Nsight Compute
+metrics of the row's kernels (scripts/ncu_summary.py) beside it.
+
+usage: targets_report.py --rows scripts/targets_rows.txt --runs DIR [--ncu DIR]
+"""
+import argparse
+import csv
+import os
+
+import ncu_summary
+
+
+def parse_rows(path):
+    rows = []
+    with open(path) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                filter_, size, params, targets, *variants = line.split()
+                params = "" if params == "-" else " ".join(sorted(params.split(",")))
+                rows.append(dict(filter=filter_, size=int(size), params=params, targets=targets.split(","),
+                                 variants=variants))
+    return rows
+
+
+def read_results(folder):
+    """Every ok result under folder: {(filter, size, params): [row, ...]} (params as 'a=1 b=2', sorted)."""
+    out = {}
+    for root, _, files in os.walk(folder):
+        if "results.csv" in files:
+            with open(os.path.join(root, "results.csv")) as f:
+                for r in csv.DictReader(f):
+                    if r["status"] not in ("ok", "differs") or r["channels"] != "1" or not r["median_us"]:
+                        continue
+                    params = " ".join(sorted(r["params"].split()))
+                    r["run"] = os.path.relpath(root, folder)
+                    out.setdefault((r["filter"], int(r["width"]), params), []).append(r)
+    return out
+
+
+def us(r):
+    return float(r["median_us"])
+
+
+def fmt(r):
+    if r is None:
+        return "—"
+    t = us(r)
+    text = f"{t:.1f} µs" if t < 1000 else f"{t / 1000:.2f} ms"
+    return f"`{r['variant']}` {text} (IQR {float(r['p25_us']):.1f}–{float(r['p75_us']):.1f})"
+
+
+def best(results, kind, backend):
+    pick = [r for r in results if r["kind"] == kind and r["backend"] == backend]
+    return min(pick, key=us) if pick else None
+
+
+def verdict(row, results):
+    backend = "cpu" if any(t.startswith("peer") for t in row["targets"]) else "cuda"
+    hand, halide = best(results, "handwritten", backend), best(results, "halide", backend)
+    lines = []
+    for target in row["targets"]:
+        name, bound = target.split("<=") if "<=" in target else target.split(">=")
+        if name == "hand":
+            ok = hand is not None and us(hand) <= float(bound)
+            got = fmt(hand)
+            lines.append((f"handwritten ≤ {bound} µs", got, ok))
+        elif name == "halide" and backend == "cuda":
+            ratio = us(halide) / us(hand) if hand and halide else None
+            lines.append((f"Halide ≤ {bound}× the handwritten", f"{ratio:.2f}×" if ratio else "—",
+                          ratio is not None and ratio <= float(bound)))
+        elif name == "halide":
+            lines.append((f"Halide CPU ≤ {float(bound) / 1000:g} ms", fmt(halide),
+                          halide is not None and us(halide) <= float(bound)))
+        elif name == "peer":
+            ratio_bound, peer_name = bound.split(":")
+            peer = [r for r in results if r["variant"] == peer_name]
+            ratio = us(peer[0]) / us(halide) if peer and halide else None
+            lines.append((f"Halide CPU ≥ {ratio_bound}× faster than `{peer_name}`",
+                          f"{ratio:.2f}× ({fmt(peer[0])})" if ratio else "—",
+                          ratio is not None and ratio >= float(ratio_bound)))
+    return hand, halide, lines
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rows", required=True)
+    ap.add_argument("--runs", required=True)
+    ap.add_argument("--ncu")
+    a = ap.parse_args()
+    results = read_results(a.runs)
+    print("| filter | size | parameters | best handwritten | best Halide | fastest peer | target | measured | met |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for row in parse_rows(a.rows):
+        found = results.get((row["filter"], row["size"], row["params"]), [])
+        hand, halide, lines = verdict(row, found)
+        peers = [r for r in found if r["kind"] == "peer"]
+        peer = min(peers, key=us) if peers else None
+        for i, (target, got, ok) in enumerate(lines):
+            head = [row["filter"], f"{row['size']}²", row["params"] or "—", fmt(hand), fmt(halide), fmt(peer)]
+            print("| " + " | ".join((head if i == 0 else [""] * 6) + [target, got, "yes" if ok else "**no**"]) + " |")
+    if a.ncu:
+        print("\nNsight Compute, one launch of each kernel on a random image, caches flushed, clocks as they are "
+              "(`scripts/ncu_summary.py`):\n")
+        ncu_summary.print_markdown(a.ncu)
+
+
+if __name__ == "__main__":
+    main()
