@@ -12,7 +12,8 @@ equal, or `differs` (with its largest difference and PSNR) for a peer that
 computes another function (other rounding or weights), or `wrong` (not timed)
 for one that should compute the contract's. Then timed: warm-up, then until
 20 samples and 0.5 s, inputs and outputs rotating over enough buffers to
-exceed the caches (CPU: 128 MB; GPU: twice the L2), CUDA events on the GPU.
+exceed the caches (CPU: 128 MB; GPU: twice the L2), CUDA events on the GPU
+around 8 back-to-back calls queued behind an untimed one (as the bench).
 
 usage: peers_python.py --filterlab PATH --out DIR [--sizes 4096] [--skip-gpu] [--skip-cpu]
 """
@@ -109,6 +110,9 @@ def compare(expected, actual):
     return int(diff.max()), int(np.count_nonzero(diff)), psnr
 
 
+RUNS = 8  # GPU calls per sample (runtime/bench/bench.cpp: kMinTimedRuns)
+
+
 def time_samples(call, buffers, gpu):
     """Per-call microseconds: warm-up, then until 20 samples and 0.5 s."""
     samples, k, start = [], 0, time.perf_counter()
@@ -120,12 +124,14 @@ def time_samples(call, buffers, gpu):
     while len(samples) < 20 or time.perf_counter() - start < 0.5:
         i, o = buffers[k]
         k = (k + 1) % len(buffers)
-        if gpu:
+        if gpu:  # as the bench: RUNS back-to-back calls queued behind an untimed one
+            call(*buffers[-1])
             begin.record()
-            call(i, o)
+            for r in range(RUNS):
+                call(*buffers[r % len(buffers)])
             end.record()
             end.synchronize()
-            samples.append(1000 * cupy.cuda.get_elapsed_time(begin, end))
+            samples.append(1000 * cupy.cuda.get_elapsed_time(begin, end) / RUNS)
         else:
             t = time.perf_counter()
             call(i, o)
