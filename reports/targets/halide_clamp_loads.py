@@ -76,6 +76,6 @@ def memory_ops(schedule):
 
 
 if __name__ == "__main__":
-    print(f"Halide {hl.__version__ if hasattr(hl, '__version__') else ''}, target {TARGET}")
+    print(f"target {TARGET}")
     for schedule in ("plain", "vector16", "partition", "staged", "staged_rr", "aligned"):
         print(f"{schedule:10} {memory_ops(schedule)}")
