@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
 # Issue 15's evidence on the H100 machine, one part per device call:
+#   check    the variants named in $VARIANTS ("filter/variant ..."): `filterlab
+#            check` over the full matrix, then compute-sanitizer (memcheck,
+#            racecheck, initcheck) over the sanitizer matrix -> check.txt
 #   profile  Nsight Compute metrics of each target row's best handwritten and
 #            best Halide CUDA kernel (one launch each on a random image, caches
 #            flushed by ncu, clocks left alone) -> ncu/*.csv, ncu.txt
@@ -40,6 +43,22 @@ param_args() {  # "a=1,b=2" -> -p a=1 -p b=2
 }
 
 case $part in
+check)
+    sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+    for fv in ${VARIANTS:?}; do
+        filter=${fv%%/*} variant=${fv#*/}
+        echo "\$ filterlab check --filter $filter --variant $variant"
+        timeout 150 "$fl" check --filter "$filter" --variant "$variant" 2>&1 | grep -v "cases done" | tail -n 12
+        echo "rc=${PIPESTATUS[0]}"
+        for tool in memcheck racecheck initcheck; do
+            echo "\$ compute-sanitizer --tool $tool filterlab check --filter $filter --variant $variant --sanitizer-matrix"
+            timeout 150 "$sanitizer" --tool "$tool" --error-exitcode 99 --print-limit 10 \
+                "$fl" check --filter "$filter" --variant "$variant" --sanitizer-matrix 2>&1 |
+                grep -E "SUMMARY|passed|failed|Error|error" | grep -v "cases done" | tail -n 6
+            echo "rc=${PIPESTATUS[0]}"
+        done
+    done >"$out/check.txt" 2>&1
+    ;;
 profile)
     metrics=gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,sm__inst_issued.avg.pct_of_peak_sustained_active,sm__inst_executed.sum,launch__registers_per_thread,launch__occupancy_limit_registers,sm__maximum_warps_per_active_cycle_pct,sm__warps_active.avg.pct_of_peak_sustained_active,launch__grid_size,launch__block_size,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_wait_per_issue_active.ratio,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio,smsp__average_warps_issue_stalled_selected_per_issue_active.ratio,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active,sm__pipe_shared_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active
     mkdir -p "$out/ncu" "$out/images"
@@ -87,7 +106,7 @@ bench)
     keep runs
     ;;
 *)
-    echo "usage: gpu_targets.sh OUT_DIR profile|bench [ROWS_FILE]" >&2
+    echo "usage: gpu_targets.sh OUT_DIR check|profile|bench [ROWS_FILE]" >&2
     exit 2
     ;;
 esac
