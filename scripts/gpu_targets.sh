@@ -98,11 +98,9 @@ bench)
         echo "rc=$?"
         keep runs
     done >"$out/bench.txt" 2>&1
-    for peers in "--sizes 4096" "--sizes 8192 --skip-cpu"; do  # the CPU rows are at 4096², the GPU ones at both
-        echo "\$ python3 scripts/peers_python.py --filterlab $fl --out $out/runs $peers" >>"$out/bench.txt"
-        python3 scripts/peers_python.py --filterlab "$fl" --out "$out/runs" $peers >>"$out/bench.txt" 2>&1
-        echo "rc=$?" >>"$out/bench.txt"
-    done
+    echo "\$ python3 scripts/peers_python.py --filterlab $fl --out $out/runs --sizes 4096,8192 --rows $rows" >>"$out/bench.txt"
+    python3 scripts/peers_python.py --filterlab "$fl" --out "$out/runs" --sizes 4096,8192 --rows "$rows" >>"$out/bench.txt" 2>&1
+    echo "rc=$?" >>"$out/bench.txt"
     keep runs
     ;;
 *)

@@ -15,7 +15,7 @@ for one that should compute the contract's. Then timed: warm-up, then until
 exceed the caches (CPU: 128 MB; GPU: twice the L2), CUDA events on the GPU
 around 8 back-to-back calls queued behind an untimed one (as the bench).
 
-usage: peers_python.py --filterlab PATH --out DIR [--sizes 4096] [--skip-gpu] [--skip-cpu]
+usage: peers_python.py --filterlab PATH --out DIR [--sizes 4096] [--skip-gpu] [--skip-cpu] [--rows FILE]
 """
 import argparse
 import csv
@@ -167,6 +167,24 @@ def measure(peer, image, expected, gpu_l2):
     return row
 
 
+def param_text(params):
+    return " ".join(f"{k}={v}" for k, v in sorted(params.items()))
+
+
+def rows_of(path):
+    """{(filter, backend, size, params)} of a rows file (a row with a peer>= target is a CPU row)."""
+    out = set()
+    with open(path) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                filter_, size, params, targets = line.split()[:4]
+                params = {} if params == "-" else dict(kv.split("=") for kv in params.split(","))
+                backend = "cpu" if "peer>=" in targets else "cuda"
+                out.add((filter_, backend, int(size), param_text({k: int(v) if v.isdigit() else v
+                                                                  for k, v in params.items()})))
+    return out
+
+
 def context_of_this_machine(filterlab, work):
     """The context of a tiny bench run made here, so the report sees the same machine."""
     runs = os.path.join(work, "context-run")
@@ -185,8 +203,11 @@ def main():
     ap.add_argument("--sizes", default="4096")
     ap.add_argument("--skip-gpu", action="store_true")
     ap.add_argument("--skip-cpu", action="store_true")
+    ap.add_argument("--rows", help="only the peers of these rows (scripts/targets_rows.txt's format), each at "
+                                   "its row's size: GPU peers on GPU rows, CPU peers on CPU rows")
     a = ap.parse_args()
     sizes = [int(s) for s in a.sizes.split(",")]
+    wanted = rows_of(a.rows) if a.rows else set()
     work = tempfile.mkdtemp(prefix="filterlab-peers-")
     context = context_of_this_machine(a.filterlab, work)
     context["command"] = " ".join([os.path.basename(sys.argv[0])] + sys.argv[1:])
@@ -206,10 +227,12 @@ def main():
             filter_, params, name, backend, _ = peer
             if (backend == "cuda" and a.skip_gpu) or (backend == "cpu" and a.skip_cpu):
                 continue
+            if a.rows and (filter_, backend, size, param_text(params)) not in wanted:
+                continue
             expected = reference(a.filterlab, filter_, params, image, work)
             r = measure(peer, image, expected, gpu_l2)
             r.update(filter=filter_, variant=name, backend=backend, kind="peer", width=size, height=size, channels=1,
-                     params=" ".join(f"{k}={v}" for k, v in sorted(params.items())),
+                     params=param_text(params),
                      threads=cv2.getNumThreads() if backend == "cpu" else 0)
             if backend == "cuda" and "gb_per_s" in r and roofline:
                 r["roofline_pct"] = 100 * r["gb_per_s"] / roofline

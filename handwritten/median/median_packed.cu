@@ -14,6 +14,7 @@
 // reference::median.
 #include <utility>
 
+#include "median_networks.cuh"
 #include "plane.h"
 #include "median_sizes.h"
 #include "registry.h"
@@ -26,12 +27,6 @@ constexpr int kThreads = 128;
 constexpr uint32_t kLanes = 0x00ff00ffu;
 constexpr uint32_t kTop = 0x00ff00ffu;  // 255 in both lanes: sorts last
 
-__device__ inline void compare_exchange(uint32_t &a, uint32_t &b) {
-    const uint32_t lo = __vminu2(a, b);
-    b = __vmaxu2(a, b);
-    a = lo;
-}
-
 // Batcher's odd-even merge sort of N elements (a power of two) as a list of
 // comparators, built at compile time and pruned of everything that cannot
 // change the result: the stages that only sort within runs of RUN elements
@@ -39,9 +34,6 @@ __device__ inline void compare_exchange(uint32_t &a, uint32_t &b) {
 // elements (padding holds the largest value and stays on top, so such a
 // comparator never moves anything); and every comparator that does not lead to
 // an output position in the bit mask NEEDED (a partial sort or a selection).
-struct Comparator {
-    int a = 0, b = 0;
-};
 template <int N>
 struct Network {
     Comparator list[N * N / 2 * 8] = {};
@@ -134,18 +126,8 @@ __device__ inline void gather_candidates(const uint32_t (&m)[K][K], uint32_t (&c
     ((candidates[I] = I < C::count ? m[C::list.cell[I].a][C::list.cell[I].b] : kTop), ...);
 }
 
-// f(std::integral_constant<int, I>) for each I of the sequence, in order.
-template <typename F, std::size_t... I>
-__device__ inline void for_each_index(F &&f, std::index_sequence<I...>) {
-    (f(std::integral_constant<int, static_cast<int>(I)>{}), ...);
-}
-
 __host__ __device__ constexpr int pow2(int n) { return n <= 1 ? 1 : 2 * pow2((n + 1) / 2); }
 __host__ __device__ constexpr int rows_per_thread(int k) { return k == 3 ? 4 : 1; }
-
-__device__ inline uint32_t median3(uint32_t a, uint32_t b, uint32_t c) {
-    return __vmaxu2(__vminu2(a, b), __vminu2(__vmaxu2(a, b), c));
-}
 
 // The pair of pixels (q, q + 2), q counted from the start of word 0, out of
 // the stream (even or odd pixels) that holds q: stream[s] holds pixels

@@ -88,4 +88,53 @@ inline dim3 pixel_grid(int width, int height, dim3 block) {
     return dim3((width + block.x - 1) / block.x, (height + block.y - 1) / block.y);
 }
 
+// The fused kernels (hw_fused, hw_symmetric) stage the input a tile reaches
+// in shared memory, one plane per channel: as bytes here.
+struct Staged {
+    const uint8_t *data;
+    int pitch, plane;
+    __device__ float magic(int c, int row, int column) const {  // 2^23 + sample, exactly
+        return __int_as_float(0x4B000000 | data[c * plane + row * pitch + column]);
+    }
+    // What column_sums reads: a float whose differences are the samples' exactly.
+    __device__ float value(int c, int row, int column) const { return magic(c, row, column); }
+};
+
+__device__ inline float fast_exp2(float x) {
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+
+// Their phase 1, for thread t: V(r, t) = the sum over the patch rows of r
+// (r = 0 .. Rows - 1) of the squared differences in column t, for the offset
+// (dx, dy), summed over the channels, into v[r * Pitch + t]. The patch rows of
+// V row r are staged rows row0 + r .. row0 + r + 2P, column column0 + t; with
+// one channel `center` holds them (as in.value gives them) instead. D is
+// computed once per element and V kept as a running sum (+ the new row, - the
+// row leaving the patch, both in registers). Input: Staged or alike.
+template <int P, int C, int Rows, int Pitch, typename Input>
+__device__ inline void column_sums(const Input &in, const float (&center)[C == 1 ? Rows + 2 * P : 1], int t,
+                                   int row0, int column0, int dx, int dy, float *v) {
+    constexpr int n = Rows + 2 * P;
+    float d[n];
+    float running = 0;
+#pragma unroll
+    for (int k = 0; k < n; k++) {  // D at V row k - p
+        float sum = 0;
+#pragma unroll
+        for (int c = 0; c < C; c++) {
+            const float here = C == 1 ? center[k] : in.value(c, k + row0, t + column0);
+            const float e = here - in.value(c, k + row0 + dy, t + column0 + dx);
+            sum = fmaf(e, e, sum);
+        }
+        d[k] = sum;
+        running += sum;
+        if (k >= 2 * P) {
+            v[(k - 2 * P) * Pitch + t] = running;
+            running -= d[k - 2 * P];
+        }
+    }
+}
+
 }  // namespace filterlab::handwritten::nlmeans

@@ -45,47 +45,9 @@ struct Tile {
     static constexpr int v_floats = kRows * v_pitch;
 };
 
-// The input block in shared memory: columns x0 - p - s .. (kThreads + 2s of
-// them), rows y0 - p - s .. (kRows + 2p + 2s of them), one plane per channel.
-struct Staged {
-    const uint8_t *data;
-    int pitch, plane;
-    __device__ float magic(int c, int row, int column) const {  // 2^23 + sample, exactly
-        return __int_as_float(0x4B000000 | data[c * plane + row * pitch + column]);
-    }
-};
-
-__device__ inline float fast_exp2(float x) {
-    float y;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-    return y;
-}
-
-// Phase 1 for thread t: V(r, t) = sum over the patch rows of r of the squared
-// differences in column t, for the offset (dx, dy).
-template <int P, int C>
-__device__ inline void column_sums(const Staged &in, const float (&center)[C == 1 ? kRows + 2 * P : 1], int t,
-                                   int s, int dx, int dy, float *v) {
-    constexpr int n = kRows + 2 * P;
-    float d[n];
-    float running = 0;
-#pragma unroll
-    for (int k = 0; k < n; k++) {  // D at tile row k - p
-        float sum = 0;
-#pragma unroll
-        for (int c = 0; c < C; c++) {
-            const float here = C == 1 ? center[k] : in.magic(c, k + s, t + s);
-            const float e = here - in.magic(c, k + s + dy, t + s + dx);
-            sum = fmaf(e, e, sum);
-        }
-        d[k] = sum;
-        running += sum;
-        if (k >= 2 * P) {
-            v[(k - 2 * P) * Tile<P>::v_pitch + t] = running;
-            running -= d[k - 2 * P];
-        }
-    }
-}
+// The input block in shared memory (Staged, nlmeans_common.cuh): columns
+// x0 - p - s .. (kThreads + 2s of them), rows y0 - p - s .. (kRows + 2p + 2s of
+// them), one plane per channel. Phase 1 is column_sums (nlmeans_common.cuh).
 
 template <int P, int C>
 struct Accumulators {
@@ -154,7 +116,7 @@ __global__ void __launch_bounds__(kThreads) fused_kernel(Planes img, int s, floa
     for (int dy = -s; dy <= s; dy++)
         for (int dx = -s; dx <= s; dx++, parity ^= 1) {
             float *v = v_buffers + parity * Tile<P>::v_floats;
-            column_sums<P, C>(in, center, t, s, dx, dy, v);
+            column_sums<P, C, kRows, Tile<P>::v_pitch>(in, center, t, s, s, dx, dy, v);
             __syncthreads();
             accumulate<P, C>(in, v, x0, y0, s, dx, dy, scale, acc);
         }

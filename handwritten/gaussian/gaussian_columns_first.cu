@@ -1,0 +1,71 @@
+// The Gaussian columns first (gaussian_columns_first.cuh): the vertical pass
+// on bytes in packed 16-bit lanes, the horizontal one with dp2a, about 11
+// instructions a pixel in all against hw_separable's 25 (rows first: its
+// vertical pass needs 32 bits a pixel). A thread blurs a strip of 4 WORDS
+// pixels over ROWS rows, one load and one store a row, the halo through warp
+// shuffles; 8-pixel strips keep a thread within 64 registers (8 blocks of 128
+// threads an SM), 16-pixel ones need about 90. Gold: reference::gaussian.
+#include "gaussian_columns_first.cuh"
+
+namespace filterlab::handwritten {
+namespace {
+
+constexpr int kWarps = 4;  // 128 threads a block
+
+template <int WORDS, int ROWS, int AHEAD, bool CLAMP, bool IDENTITY>
+__device__ inline void blur_thread(const Plane &p, const ColumnWeights &k, int lane, int x0, int y0) {
+    // Near an edge (a warp column in 16 at 8192 wide) one row's loads ahead are enough.
+    constexpr int kAhead = CLAMP ? 1 : AHEAD;
+    blur_columns<WORDS, ROWS, kAhead, CLAMP, IDENTITY>(p, x0, y0, p.height, lane, k, [&](int y, const auto &s) {
+        uint4 out = make_uint4(pack_sums(s[0], s[1], s[2], s[3]), pack_sums(s[4], s[5], s[6], s[7]), 0, 0);
+        if constexpr (WORDS == 4) {
+            out.z = pack_sums(s[8], s[9], s[10], s[11]);
+            out.w = pack_sums(s[12], s[13], s[14], s[15]);
+        }
+        uint8_t *dst = p.out + x0 + row_offset(y, p.out_pitch);
+        if (CLAMP && x0 + 4 * WORDS > p.width) {
+            if (x0 < p.width) store_bytes(dst, p.width - x0, out);
+        } else if constexpr (WORDS == 4) {
+            *reinterpret_cast<uint4 *>(dst) = out;
+        } else {
+            *reinterpret_cast<uint2 *>(dst) = make_uint2(out.x, out.y);
+        }
+    });
+}
+
+template <int WORDS, int ROWS, int AHEAD, bool IDENTITY>
+__global__ void __launch_bounds__(32 * kWarps, WORDS == 2 ? 8 : 5) columns_first_kernel(Plane p, ColumnWeights k) {
+    constexpr int kWarpColumns = 32 * 4 * WORDS;
+    const int lane = threadIdx.x;
+    const int x0 = blockIdx.x * kWarpColumns + 4 * WORDS * lane;
+    const int y0 = (blockIdx.y * kWarps + threadIdx.y) * ROWS;
+    if (y0 >= p.height) return;  // the whole warp: its lanes share y0
+    if (blockIdx.x == 0 || (blockIdx.x + 1) * kWarpColumns + 2 > p.width)  // near the left or right edge
+        blur_thread<WORDS, ROWS, AHEAD, true, IDENTITY>(p, k, lane, x0, y0);
+    else
+        blur_thread<WORDS, ROWS, AHEAD, false, IDENTITY>(p, k, lane, x0, y0);
+}
+
+template <int WORDS, int ROWS, int AHEAD>
+void run(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
+    const ColumnWeights k = column_weights(params);
+    for_each_plane(in, out, "gaussian columns_first_kernel", [&](const Plane &p) {
+        const dim3 grid((p.width + 32 * 4 * WORDS - 1) / (32 * 4 * WORDS),
+                        (p.height + kWarps * ROWS - 1) / (kWarps * ROWS));
+        if (k.identity)
+            columns_first_kernel<WORDS, ROWS, AHEAD, true><<<grid, dim3(32, kWarps), 0, stream()>>>(p, k);
+        else
+            columns_first_kernel<WORDS, ROWS, AHEAD, false><<<grid, dim3(32, kWarps), 0, stream()>>>(p, k);
+    });
+}
+
+// Tuned on the H100 at 8192^2 (reports/targets/tuning.md): 8-pixel strips,
+// 8 rows a thread, 3 rows' loads in flight, 52.8 us; 16 rows (fewer halo
+// rows) took 57.1, 16 rows with 6 ahead 56.5, 32 rows 62.3, 16-pixel strips
+// 59.3-61.3 (more registers, fewer warps): the kernel waits on its loads, so
+// more warps beat fewer halo rows.
+const VariantRegistration columns_first{
+    {"gaussian", "hw_columns_first", Backend::cuda, Kind::handwritten, {}, run<2, 8, 3>}};
+
+}  // namespace
+}  // namespace filterlab::handwritten
