@@ -97,7 +97,8 @@ def main():
     for row in parse_rows(a.rows):
         found = results.get((row["filter"], row["size"], row["params"]), [])
         hand, halide, lines = verdict(row, found)
-        peers = [r for r in found if r["kind"] == "peer"]
+        backend = "cpu" if any(t.startswith("peer") for t in row["targets"]) else "cuda"
+        peers = [r for r in found if r["kind"] == "peer" and r["backend"] == backend]
         peer = min(peers, key=us) if peers else None
         for i, (target, got, ok) in enumerate(lines):
             head = [row["filter"], f"{row['size']}²", row["params"] or "—", fmt(hand), fmt(halide), fmt(peer)]
