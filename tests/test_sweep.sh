@@ -10,7 +10,7 @@ set -euo pipefail
 filterlab=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-point=$("$filterlab" list | awk '$3 == "cpu" && $2 ~ /\[/ {print $1, $2; exit}')
+point=$("$filterlab" list | awk '!found && $3 == "cpu" && $2 ~ /\[/ {print $1, $2; found = 1}')  # reads it all: no broken pipe
 if [ -z "$point" ]; then
     echo "no CPU sweep built (configure with -DFILTERLAB_SWEEPS=box/cpu_sliding)"
     exit 77
