@@ -191,6 +191,16 @@ function(_filterlab_schedule_variant FILTER BACKEND VARIANT_BACKEND SCHEDULE SUP
                            TARGETS ${targets}
                            USE_RUNTIME filterlab_halide_runtime
                            STMT stmt_file STMT_HTML stmt_html_file ${gpu_code})
+        if (NOT gpu_code AND targets MATCHES ";")
+            # A multi-target library writes one loop nest per target, never
+            # the <lib>.stmt it declares: ninja would rerun the generator on
+            # every build. The baseline's (the last target's) stands for it.
+            list(GET targets -1 baseline)
+            set(baseline_stem ${CMAKE_CURRENT_BINARY_DIR}/${lib}-${baseline}-c_plus_plus_name_mangling-no_runtime)
+            add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${lib}.h APPEND
+                               COMMAND ${CMAKE_COMMAND} -E copy ${baseline_stem}.stmt ${stmt_file}
+                               COMMAND ${CMAKE_COMMAND} -E copy ${baseline_stem}.stmt.html ${stmt_html_file})
+        endif ()
         target_link_libraries(filterlab_variants PUBLIC ${lib})
         string(APPEND INCLUDES "#include \"${lib}.h\"\n")
         string(APPEND ENTRIES "{${fixed}, &filterlab::halide::${lib}}, ")

@@ -3,7 +3,8 @@
 // with integer weights w_-2..w_2 (symmetric, summing to 256) computed from
 // sigma on the host as the contract says, and passed in. Written separably:
 // the sum is exact in integers, so this is the contract's function bit for
-// bit. A row pass of at most 256 * 255 = 65280 fits 16 bits.
+// bit. A row pass of at most 256 * 255 = 65280 fits 16 bits (and so does a
+// pair of samples, 510, before its weight).
 // The algorithm only; schedules/gaussian/ holds the schedules.
 #pragma once
 
@@ -30,16 +31,22 @@ inline void define(Pipeline &p, const Halide::Func &input, const Halide::Expr &w
     using namespace Halide;
     const Var &x = p.x, &y = p.y, &c = p.c;
     p.clamped(x, y, c) = input(clamp(x, 0, width - 1), clamp(y, 0, height - 1), c);
-    auto tap = [](const Expr &w, const Expr &sample, Type t) { return cast(t, w) * cast(t, sample); };
+    // The weights are symmetric: each pass pairs the samples that share one
+    // (LLVM found this pairing in the five-product form too).
     const Type u16 = UInt(16), u32 = UInt(32);
-    p.row(x, y, c) = tap(w2, p.clamped(x - 2, y, c), u16) + tap(w1, p.clamped(x - 1, y, c), u16) +
-                     tap(w0, p.clamped(x, y, c), u16) + tap(w1, p.clamped(x + 1, y, c), u16) +
-                     tap(w2, p.clamped(x + 2, y, c), u16);
-    p.column(x, y, c) = tap(w2, p.row(x, y - 2, c), u32) + tap(w1, p.row(x, y - 1, c), u32) +
-                        tap(w0, p.row(x, y, c), u32) + tap(w1, p.row(x, y + 1, c), u32) +
-                        tap(w2, p.row(x, y + 2, c), u32);
+    // f(x + k dx, y + k dy) weighted w_|k| for k = -2..2, summed in type t.
+    auto taps = [&](const Func &f, int dx, int dy, Type t) {
+        auto sample = [&](int k) { return cast(t, f(x + k * dx, y + k * dy, c)); };
+        return cast(t, w0) * sample(0) + cast(t, w1) * (sample(-1) + sample(1)) +
+               cast(t, w2) * (sample(-2) + sample(2));
+    };
+    p.row(x, y, c) = taps(p.clamped, 1, 0, u16);
+    p.column(x, y, c) = taps(p.row, 0, 1, u32);
     p.output = output;
-    p.output(x, y, c) = cast<uint8_t>((p.column(x, y, c) + 32768) >> 16);
+    // (column + 2^15) >> 16, the contract's rounding, taken as a rounding
+    // halving of column >> 15 (at most 511): 16-bit lanes round with one
+    // averaging instruction, where 32-bit ones take several.
+    p.output(x, y, c) = cast<uint8_t>(rounding_shift_right(cast<uint16_t>(p.column(x, y, c) >> 15), 1));
 }
 
 }  // namespace filterlab::gaussian_pipeline

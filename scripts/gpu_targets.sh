@@ -9,6 +9,8 @@
 #   bench    every target row side by side (CUDA at 8192², median 5 and 7 at
 #            4096², NL-means at 1024²; the CPU rows at 4096²), then the Python
 #            peers in the same call -> runs/
+#   scaling  the CPU rows' Halide variants at 1, 2, 4, 8 and 16 threads (where
+#            a CPU row's time goes as cores are added) -> scaling/
 # usage, from the repository root on that machine, after unpacking the bundle:
 #   bash scripts/gpu_targets.sh OUT_DIR PART [ROWS_FILE]
 # ROWS_FILE (default scripts/targets_rows.txt, which says its format) lists
@@ -103,10 +105,25 @@ bench)
     echo "rc=$?" >>"$out/bench.txt"
     keep runs
     ;;
+scaling)
+    mkdir -p "$out/scaling"
+    grep -v "^#" "$rows" | while read -r filter size params targets variants; do
+        case $targets in *peer\>=*) ;; *) continue ;; esac  # the CPU rows
+        mapfile -t pa < <(param_args "$params")
+        va=()
+        for v in $variants; do case $v in cpu_*) known "$filter" "$v" && va+=(--variant "$v") ;; esac; done
+        [ ${#va[@]} -eq 0 ] && continue
+        echo "\$ filterlab bench --filter $filter --sizes $size ${pa[*]} ${va[*]} --threads 1,2,4,8,16"
+        "$fl" bench --filter "$filter" --sizes "$size" "${pa[@]}" "${va[@]}" --threads 1,2,4,8,16 --min-reps 10 \
+            --min-time 0.2 --quiet --out "$out/scaling"
+        echo "rc=$?"
+        keep scaling
+    done >"$out/scaling.txt" 2>&1
+    ;;
 *)
-    echo "usage: gpu_targets.sh OUT_DIR check|profile|bench [ROWS_FILE]" >&2
+    echo "usage: gpu_targets.sh OUT_DIR check|profile|bench|scaling [ROWS_FILE]" >&2
     exit 2
     ;;
 esac
-for d in ncu runs; do [ -d "$out/$d" ] && rm -rf "${out:?}/$d"; done
+for d in ncu runs scaling; do [ -d "$out/$d" ] && rm -rf "${out:?}/$d"; done
 exit 0

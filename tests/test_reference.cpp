@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <vector>
 
 #include "error.h"
 #include "reference.h"
@@ -88,4 +89,24 @@ TEST_CASE("nlmeans: a two-pixel image worked by hand") {
     CHECK(out.at(0, 0, 0) == 16);
     CHECK(out.at(1, 0, 0) == 84);
     CHECK(reference::nlmeans(Image(4, 3, 3, 42), 1, 2, 10.0) == Image(4, 3, 3, 42));
+}
+
+TEST_CASE("the rows in bands on every core give the serial result") {
+    Image in(61, 97, 3);
+    uint32_t state = 12345;
+    for (uint8_t &v : in.samples()) v = static_cast<uint8_t>((state = state * 1664525u + 1013904223u) >> 24);
+    auto all = [&] {
+        return std::vector<Image>{reference::box(in, 4), reference::median(in, 5), reference::gaussian(in, 1.5),
+                                  reference::maxpool(in), reference::nlmeans(in, 1, 3, 12)};
+    };
+    const std::vector<Image> banded = all();
+    std::vector<Image> serial;
+    {
+        const reference::Serial one_thread;
+        serial = all();
+    }
+    for (std::size_t i = 0; i < banded.size(); i++) {
+        INFO("filter #", i);
+        CHECK(banded[i] == serial[i]);
+    }
 }

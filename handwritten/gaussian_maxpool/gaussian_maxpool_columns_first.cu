@@ -83,7 +83,7 @@ void run_fused(const PlanarView &in, const PlanarView &out, const ParamValues &p
     });
 }
 
-// Tuned on the H100 at 8192^2 (reports/targets/tuning.md): 8-pixel strips,
+// Tuned on the H100 at 8192^2 (reports/targets/tuning/): 8-pixel strips,
 // 16 blurred rows (8 pooled) a thread, 3 rows' loads in flight, 42.1 us; the
 // other five shapes tried (8 or 32 rows, 6 ahead, 16-pixel strips) took
 // 42.5-43.4.

@@ -106,6 +106,19 @@ __device__ inline float fast_exp2(float x) {
     return y;
 }
 
+// Their phase 2's row of V: N floats from `from` (16-byte aligned) into
+// registers, as 16-byte shared-memory loads.
+template <int N>
+__device__ __forceinline__ void load_v_row(const float *from, float (&row)[N]) {
+    static_assert(N % 4 == 0, "whole float4 chunks");
+    const float4 *chunk = reinterpret_cast<const float4 *>(from);
+#pragma unroll
+    for (int k = 0; k < N / 4; k++) {
+        const float4 q = chunk[k];
+        row[4 * k] = q.x, row[4 * k + 1] = q.y, row[4 * k + 2] = q.z, row[4 * k + 3] = q.w;
+    }
+}
+
 // Their phase 1, for thread t: V(r, t) = the sum over the patch rows of r
 // (r = 0 .. Rows - 1) of the squared differences in column t, for the offset
 // (dx, dy), summed over the channels, into v[r * Pitch + t]. The patch rows of

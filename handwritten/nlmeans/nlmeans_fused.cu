@@ -62,12 +62,7 @@ __device__ inline void accumulate(const Staged &in, const float *v, int x0, int 
 #pragma unroll
     for (int r = 0; r < kGroupRows; r++) {
         float row[4 * Tile<P>::chunks];
-        const float4 *chunk = reinterpret_cast<const float4 *>(v + (y0 + r) * Tile<P>::v_pitch + x0);
-#pragma unroll
-        for (int k = 0; k < Tile<P>::chunks; k++) {
-            const float4 q = chunk[k];
-            row[4 * k] = q.x, row[4 * k + 1] = q.y, row[4 * k + 2] = q.z, row[4 * k + 3] = q.w;
-        }
+        load_v_row(v + (y0 + r) * Tile<P>::v_pitch + x0, row);
         float patch_sum = 0;
 #pragma unroll
         for (int i = 0; i <= 2 * P; i++) patch_sum += row[i];

@@ -103,12 +103,7 @@ template <int P, int C, int K>
 __device__ __forceinline__ void row_sums(const Input<C> &in, const float *v, int r, int u0, int s, int dx, int dy, int j,
                                          float scale, Run<C, K> &run) {
     float row[4 * Shape<P>::chunks];
-    const float4 *chunk = reinterpret_cast<const float4 *>(v + r * Shape<P>::v_pitch + u0);
-#pragma unroll
-    for (int k = 0; k < Shape<P>::chunks; k++) {
-        const float4 q = chunk[k];
-        row[4 * k] = q.x, row[4 * k + 1] = q.y, row[4 * k + 2] = q.z, row[4 * k + 3] = q.w;
-    }
+    load_v_row(v + r * Shape<P>::v_pitch + u0, row);
     float patch_sum = 0;
 #pragma unroll
     for (int i = 0; i <= 2 * P; i++) patch_sum += row[i];

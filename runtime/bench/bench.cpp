@@ -10,6 +10,7 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <unistd.h>
 
 #include "bench_common.h"
@@ -23,6 +24,7 @@
 #include "noise.h"
 #include "opencl_support.h"
 #include "plugins.h"
+#include "reference.h"
 #include "registry.h"
 #include "run_format.h"
 
@@ -147,6 +149,8 @@ Stats time_cpu(const BenchOptions &o, const Variant &v, const Image &input, std:
     const double cache = std::max(64e6, last_level_cache_bytes());
     buffers = std::min(rotation_count(pair_bytes(input, out_size), cache, 4.0 * (1ull << 30)), 1024);
     std::vector<Image> ins(buffers, input), outs(buffers, Image(out_size.first, out_size.second, input.channels()));
+    std::optional<reference::Serial> serial;  // the baseline of the speed-ups is the serial reference
+    if (v.kind == Kind::reference) serial.emplace();
     int k = 0;
     return repeat(o, [&] {
         const auto start = Clock::now();
@@ -202,7 +206,9 @@ BenchRow row_of(const Result &r, double roofline) {
             .spread_pct = timed ? 100 * (r.stats.p75 - r.stats.p25) / r.stats.median : 0,
             .gb_per_s = gbps,
             .roofline_pct = timed && on_the_roofline_device(*r.variant) && roofline > 0 ? 100 * gbps / roofline : 0,
-            .threads = r.variant->backend == Backend::cpu ? halide_thread_count() : 0,
+            .threads = r.variant->kind == Kind::reference ? 1
+                       : r.variant->backend == Backend::cpu ? halide_thread_count()
+                                                              : 0,
             .note = r.note};
 }
 

@@ -2,32 +2,62 @@
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "error.h"
 
 namespace filterlab::reference {
+namespace {
+
+thread_local bool serial = false;
+
+// Runs row(y) for every y in [0, rows), in contiguous bands on the machine's
+// cores (one band under Serial). The bands share nothing, so the result is
+// the same either way.
+template <typename RowFn>
+void for_each_row(int rows, RowFn row) {
+    const int cores = serial ? 1 : static_cast<int>(std::thread::hardware_concurrency());
+    const int bands = std::clamp(cores, 1, std::max(rows / 16, 1));
+    if (bands == 1) {
+        for (int y = 0; y < rows; y++) row(y);
+        return;
+    }
+    std::vector<std::thread> workers;
+    for (int b = 0; b < bands; b++)
+        workers.emplace_back([&, b] {
+            for (int y = rows * b / bands; y < rows * (b + 1) / bands; y++) row(y);
+        });
+    for (std::thread &w : workers) w.join();
+}
+
+}  // namespace
+
+Serial::Serial() : previous_(std::exchange(serial, true)) {}
+Serial::~Serial() { serial = previous_; }
 
 Image box(const Image &in, int radius) {
     Image out(in.width(), in.height(), in.channels());
     const int n = (2 * radius + 1) * (2 * radius + 1);
-    for (int c = 0; c < in.channels(); c++)
-        for (int y = 0; y < in.height(); y++)
+    for_each_row(in.height(), [&](int y) {
+        for (int c = 0; c < in.channels(); c++)
             for (int x = 0; x < in.width(); x++) {
                 int sum = 0;
                 for (int j = -radius; j <= radius; j++)
                     for (int i = -radius; i <= radius; i++) sum += in.clamped(x + i, y + j, c);
                 out.at(x, y, c) = static_cast<uint8_t>((sum + n / 2) / n);
             }
+    });
     return out;
 }
 
 Image median(const Image &in, int size) {
     const int r = size / 2;
     Image out(in.width(), in.height(), in.channels());
-    std::vector<uint8_t> window(size * size);
-    for (int c = 0; c < in.channels(); c++)
-        for (int y = 0; y < in.height(); y++)
+    for_each_row(in.height(), [&](int y) {
+        std::vector<uint8_t> window(size * size);
+        for (int c = 0; c < in.channels(); c++)
             for (int x = 0; x < in.width(); x++) {
                 int k = 0;
                 for (int j = -r; j <= r; j++)
@@ -36,6 +66,7 @@ Image median(const Image &in, int size) {
                 std::nth_element(window.begin(), window.begin() + k / 2, window.end());
                 out.at(x, y, c) = window[k / 2];
             }
+    });
     return out;
 }
 
@@ -53,14 +84,15 @@ std::array<int, 5> gaussian_weights(double sigma) {
 Image gaussian(const Image &in, double sigma) {
     const std::array<int, 5> w = gaussian_weights(sigma);
     Image out(in.width(), in.height(), in.channels());
-    for (int c = 0; c < in.channels(); c++)
-        for (int y = 0; y < in.height(); y++)
+    for_each_row(in.height(), [&](int y) {
+        for (int c = 0; c < in.channels(); c++)
             for (int x = 0; x < in.width(); x++) {
                 int64_t sum = 0;
                 for (int i = -2; i <= 2; i++)
                     for (int j = -2; j <= 2; j++) sum += w[i + 2] * w[j + 2] * in.clamped(x + j, y + i, c);
                 out.at(x, y, c) = static_cast<uint8_t>((sum + 32768) >> 16);
             }
+    });
     return out;
 }
 
@@ -79,8 +111,8 @@ Image nlmeans(const Image &in, int patch, int search, double h) {
     const int C = in.channels();
     const double P = (2.0 * patch + 1) * (2.0 * patch + 1);
     Image out(in.width(), in.height(), C);
-    std::vector<double> num(C);
-    for (int y = 0; y < in.height(); y++)
+    for_each_row(in.height(), [&](int y) {
+        std::vector<double> num(C);
         for (int x = 0; x < in.width(); x++) {
             double den = 0;
             std::fill(num.begin(), num.end(), 0.0);
@@ -104,6 +136,7 @@ Image nlmeans(const Image &in, int patch, int search, double h) {
                 out.at(x, y, c) = static_cast<uint8_t>(std::floor(u + 0.5));
             }
         }
+    });
     return out;
 }
 

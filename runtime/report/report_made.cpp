@@ -47,18 +47,12 @@ std::string library_for(const std::vector<std::string> &libraries, const std::st
     return libraries.size() == 1 ? libraries.front() : "";
 }
 
-// The loop nest of a library: <lib>.stmt, or for a CPU library (one object
-// per target) the AVX2 baseline's <lib>-x86-64-linux-avx2-...stmt.
+// The loop nest of a library: <lib>.stmt (for a CPU library, one object per
+// target, the build copies the AVX2 baseline's there: cmake/FilterLab.cmake).
 fs::path stmt_of(const std::string &build_dir, const std::string &lib) {
-    const fs::path dir = fs::path(build_dir) / "schedules";
     if (build_dir.empty() || lib.empty()) return {};
-    if (fs::is_regular_file(dir / (lib + ".stmt"))) return dir / (lib + ".stmt");
-    std::error_code ec;
-    for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec)) {
-        const std::string name = it->path().filename().string();
-        if (name.rfind(lib + "-x86-64-linux-avx2-", 0) == 0 && it->path().extension() == ".stmt") return it->path();
-    }
-    return {};
+    const fs::path stmt = fs::path(build_dir) / "schedules" / (lib + ".stmt");
+    return fs::is_regular_file(stmt) ? stmt : fs::path{};
 }
 
 void kernels_cells(const json &kernels, std::vector<std::string> &row) {
