@@ -17,9 +17,49 @@ set(FILTERLAB_CUDA_TARGET x86-64-linux-avx2-cuda-cuda_capability_86
 set(FILTERLAB_OPENCL_TARGET x86-64-linux-avx2-opencl
     CACHE STRING "Halide target of the OpenCL libraries")
 
-# One runtime for every AOT library: it collects the targets of the libraries
-# that use it (the CUDA device runtime included).
-add_halide_runtime(filterlab_halide_runtime TARGETS x86-64-linux-avx2)
+# Generated code does not depend on how our own code is compiled: a build
+# configured with FILTERLAB_HALIDE_FROM=<another build folder> links that
+# build's Halide libraries and runtime instead of generating its own. The
+# sanitizer builds do (scripts/sanitize.sh): only host code is instrumented,
+# and generating every library again would double CI's time. That build's
+# sweeps and targets are taken over, so both hold the same variants.
+set(FILTERLAB_HALIDE_FROM "" CACHE PATH "A build folder whose generated Halide libraries this build links")
+if (FILTERLAB_HALIDE_FROM)
+    if (NOT EXISTS ${FILTERLAB_HALIDE_FROM}/libfilterlab_halide_runtime.a)
+        message(FATAL_ERROR "FILTERLAB_HALIDE_FROM=${FILTERLAB_HALIDE_FROM}: no Halide runtime there (build it first)")
+    endif ()
+    load_cache(${FILTERLAB_HALIDE_FROM} READ_WITH_PREFIX _from_ FILTERLAB_SWEEPS FILTERLAB_CPU_TARGETS
+               FILTERLAB_CUDA_TARGET FILTERLAB_OPENCL_TARGET)
+    foreach (setting IN ITEMS FILTERLAB_SWEEPS FILTERLAB_CPU_TARGETS FILTERLAB_CUDA_TARGET FILTERLAB_OPENCL_TARGET)
+        set(${setting} "${_from_${setting}}" CACHE STRING "Taken from FILTERLAB_HALIDE_FROM" FORCE)
+    endforeach ()
+    find_package(Threads REQUIRED)
+    add_library(filterlab_halide_runtime STATIC IMPORTED GLOBAL)
+    set_target_properties(filterlab_halide_runtime PROPERTIES
+                          IMPORTED_LOCATION ${FILTERLAB_HALIDE_FROM}/libfilterlab_halide_runtime.a)
+    target_link_libraries(filterlab_halide_runtime INTERFACE Halide::Runtime Threads::Threads ${CMAKE_DL_LIBS})
+else ()
+    # One runtime for every AOT library: it collects the targets of the libraries
+    # that use it (the CUDA device runtime included).
+    add_halide_runtime(filterlab_halide_runtime TARGETS x86-64-linux-avx2)
+endif ()
+
+# Library `lib` as FILTERLAB_HALIDE_FROM's build generated it: its archive and header.
+function(_filterlab_import_halide_library lib)
+    set(dir ${FILTERLAB_HALIDE_FROM}/schedules)
+    set(archive "")
+    foreach (candidate IN ITEMS ${dir}/lib${lib}.a ${dir}/${lib}.a)
+        if (NOT archive AND EXISTS ${candidate} AND EXISTS ${dir}/${lib}.h)
+            set(archive ${candidate})
+        endif ()
+    endforeach ()
+    if (NOT archive)
+        message(FATAL_ERROR "FILTERLAB_HALIDE_FROM: ${lib} was not built in ${FILTERLAB_HALIDE_FROM} (build it first)")
+    endif ()
+    add_library(${lib} STATIC IMPORTED GLOBAL)
+    set_target_properties(${lib} PROPERTIES IMPORTED_LOCATION ${archive} INTERFACE_INCLUDE_DIRECTORIES ${dir})
+    target_link_libraries(${lib} INTERFACE filterlab_halide_runtime)
+endfunction()
 
 # The object library every variant registration goes into; linked whole into
 # the CLI and the tests, so static registrations are never dropped.
@@ -179,27 +219,32 @@ function(_filterlab_schedule_variant FILTER BACKEND VARIANT_BACKEND SCHEDULE SUP
         if (VARIANT_BACKEND STREQUAL "cuda")
             set(gpu_code DEVICE_CODE ptx_file)
         endif ()
-        # The entry point is filterlab::halide::<lib> (a C++ namespace:
-        # installed next to a user's own code, no name can clash). Halide's
-        # lowered loop nest (and its HTML view) and the PTX come with it
-        # (`filterlab explain`, the report).
-        add_halide_library(${lib} FROM ${FILTER}.generator
-                           GENERATOR ${FILTER}
-                           FUNCTION_NAME filterlab::halide::${lib}
-                           FEATURES c_plus_plus_name_mangling
-                           PARAMS schedule=${key} ${point_param} ${params}
-                           TARGETS ${targets}
-                           USE_RUNTIME filterlab_halide_runtime
-                           STMT stmt_file STMT_HTML stmt_html_file ${gpu_code})
-        if (NOT gpu_code AND targets MATCHES ";")
-            # A multi-target library writes one loop nest per target, never
-            # the <lib>.stmt it declares: ninja would rerun the generator on
-            # every build. The baseline's (the last target's) stands for it.
-            list(GET targets -1 baseline)
-            set(baseline_stem ${CMAKE_CURRENT_BINARY_DIR}/${lib}-${baseline}-c_plus_plus_name_mangling-no_runtime)
-            add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${lib}.h APPEND
-                               COMMAND ${CMAKE_COMMAND} -E copy ${baseline_stem}.stmt ${stmt_file}
-                               COMMAND ${CMAKE_COMMAND} -E copy ${baseline_stem}.stmt.html ${stmt_html_file})
+        if (FILTERLAB_HALIDE_FROM)
+            _filterlab_import_halide_library(${lib})
+            set(gpu_code "")  # its PTX stays with the build that made it
+        else ()
+            # The entry point is filterlab::halide::<lib> (a C++ namespace:
+            # installed next to a user's own code, no name can clash). Halide's
+            # lowered loop nest (and its HTML view) and the PTX come with it
+            # (`filterlab explain`, the report).
+            add_halide_library(${lib} FROM ${FILTER}.generator
+                               GENERATOR ${FILTER}
+                               FUNCTION_NAME filterlab::halide::${lib}
+                               FEATURES c_plus_plus_name_mangling
+                               PARAMS schedule=${key} ${point_param} ${params}
+                               TARGETS ${targets}
+                               USE_RUNTIME filterlab_halide_runtime
+                               STMT stmt_file STMT_HTML stmt_html_file ${gpu_code})
+            if (NOT gpu_code AND targets MATCHES ";")
+                # A multi-target library writes one loop nest per target, never
+                # the <lib>.stmt it declares: ninja would rerun the generator on
+                # every build. The baseline's (the last target's) stands for it.
+                list(GET targets -1 baseline)
+                set(baseline_stem ${CMAKE_CURRENT_BINARY_DIR}/${lib}-${baseline}-c_plus_plus_name_mangling-no_runtime)
+                add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${lib}.h APPEND
+                                   COMMAND ${CMAKE_COMMAND} -E copy ${baseline_stem}.stmt ${stmt_file}
+                                   COMMAND ${CMAKE_COMMAND} -E copy ${baseline_stem}.stmt.html ${stmt_html_file})
+            endif ()
         endif ()
         target_link_libraries(filterlab_variants PUBLIC ${lib})
         string(APPEND INCLUDES "#include \"${lib}.h\"\n")
@@ -246,12 +291,14 @@ include(${CMAKE_CURRENT_LIST_DIR}/ScheduleSpaces.cmake)
 function(filterlab_halide_filter FILTER)
     cmake_parse_arguments(ARG "" "GENERATOR_PARAM" "SCHEDULES" ${ARGN})
     _filterlab_autoschedule_sources(${FILTER} auto_registrations auto_source)
-    set_property(GLOBAL APPEND PROPERTY FILTERLAB_GENERATORS ${FILTER}.generator)
-    add_halide_generator(${FILTER}.generator
-                         SOURCES ${PROJECT_SOURCE_DIR}/generators/${FILTER}_generator.cpp ${ARG_SCHEDULES}
-                                 ${auto_source})
-    target_include_directories(${FILTER}.generator PRIVATE ${PROJECT_SOURCE_DIR}/generators
-                                                           ${PROJECT_SOURCE_DIR}/schedules)
+    if (NOT FILTERLAB_HALIDE_FROM)
+        set_property(GLOBAL APPEND PROPERTY FILTERLAB_GENERATORS ${FILTER}.generator)
+        add_halide_generator(${FILTER}.generator
+                             SOURCES ${PROJECT_SOURCE_DIR}/generators/${FILTER}_generator.cpp ${ARG_SCHEDULES}
+                                     ${auto_source})
+        target_include_directories(${FILTER}.generator PRIVATE ${PROJECT_SOURCE_DIR}/generators
+                                                               ${PROJECT_SOURCE_DIR}/schedules)
+    endif ()
     set(found 0)
 
     foreach (source IN LISTS ARG_SCHEDULES)
@@ -327,18 +374,24 @@ endfunction()
 
 # filterlab_sanitize(<targets...>): with FILTERLAB_SANITIZE, compiles the
 # targets' C++ with AddressSanitizer and UndefinedBehaviorSanitizer (every UB
-# finding fatal) and links the executables and modules with them. CUDA device
-# code, the generators and the Halide-generated libraries are not instrumented.
+# finding fatal), or with ThreadSanitizer, and links the executables and
+# modules with them. CUDA device code, the generators and the Halide-generated
+# libraries are not instrumented.
 function(filterlab_sanitize)
-    if (NOT FILTERLAB_SANITIZE)
+    if (FILTERLAB_SANITIZE STREQUAL "address")
+        set(flags -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+        set(link -fsanitize=address,undefined)
+    elseif (FILTERLAB_SANITIZE STREQUAL "thread")
+        set(flags -fsanitize=thread -fno-omit-frame-pointer)
+        set(link -fsanitize=thread)
+    else ()
         return()
     endif ()
-    set(flags -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
     foreach (target IN LISTS ARGN)
         target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${flags}>)
         get_target_property(type ${target} TYPE)
         if (type MATCHES "EXECUTABLE|MODULE_LIBRARY|SHARED_LIBRARY")
-            target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+            target_link_options(${target} PRIVATE ${link})
         endif ()
     endforeach ()
 endfunction()
@@ -348,6 +401,9 @@ endfunction()
 # PTX and the handwritten kernels' (scripts/kernel_resources.py, ptxas -v for
 # the H100's sm_90). `filterlab report` shows them beside the timings.
 function(filterlab_kernel_resources)
+    if (FILTERLAB_HALIDE_FROM)
+        return()  # the PTX is the other build's, and so are its resources
+    endif ()
     find_package(Python3 REQUIRED COMPONENTS Interpreter)
     get_property(halide_ptx GLOBAL PROPERTY FILTERLAB_HALIDE_PTX)
     get_property(libraries GLOBAL PROPERTY FILTERLAB_HALIDE_LIBRARIES)

@@ -148,6 +148,9 @@ endfunction()
 # `cmake --build build --target autoschedule`: runs the autoschedulers again
 # and rewrites schedules/*/auto/ (review the diff, then rebuild).
 function(filterlab_autoschedule_target)
+    if (FILTERLAB_HALIDE_FROM)
+        return()  # no generators here: the autoschedulers run in the build that has them
+    endif ()
     find_package(Python3 REQUIRED COMPONENTS Interpreter)
     get_property(generators GLOBAL PROPERTY FILTERLAB_GENERATORS)
     add_custom_target(autoschedule

@@ -7,8 +7,13 @@
 #   export FILTERLAB_IMAGES=$PWD/tests/images FILTERLAB_EXE=$PWD/.device-build/filterlab \
 #          LD_LIBRARY_PATH=$PWD/.device-build/lib
 # from the repository root.
+# With --regress, the bundle also holds .device-build/regress/libfilterlab.so.*:
+# the library built with hw_two_stage's function-static intermediate of commit
+# 7df8816 put back, which scripts/gpu_concurrency.sh shows the concurrency
+# test failing on (the build is then rebuilt from the sources as they are).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+regress=${1:-}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 mkdir -p "$out/plugins" "$out/lib"
@@ -34,6 +39,17 @@ for lib in libOpenCL.so.1 libopencv_core.so.406 libopencv_imgproc.so.406 libopen
     [ -e "$src" ] || continue
     cp "$(readlink -f "$src")" "$out/lib/$lib"
 done
+if [ "$regress" = --regress ]; then
+    kernel=handwritten/gaussian_maxpool/gaussian_maxpool_kernels.cu
+    cp "$kernel" "$out/kernel.cu"
+    git show 7df8816:"$kernel" >"$kernel"
+    (cmake --build build --target filterlab_api >/dev/null; mkdir -p "$out/regress";
+     cp -P build/runtime/api/libfilterlab.so* "$out/regress/") || true
+    cp "$out/kernel.cu" "$kernel" && rm "$out/kernel.cu"
+    touch "$kernel"
+    cmake --build build --target filterlab_api >/dev/null
+    strip "$out"/regress/libfilterlab.so.*.*.*
+fi
 rm -rf .device-build
 mkdir -p .device-build
 tar -C "$out" -cf - . | xz -T2 -6 >.device-build/bundle.tar.xz

@@ -1,20 +1,32 @@
 #!/usr/bin/env bash
-# The CPU test suite under AddressSanitizer and UndefinedBehaviorSanitizer, in
-# its own build directory (build-sanitize/). Run after scripts/setup.sh (it
-# uses the same venv). CUDA tests skip themselves without a GPU, as in the
-# main build.
+# The test suite with our own code under a sanitizer, in its own build
+# directory:
+#   bash scripts/sanitize.sh          ASan and UBSan (build-sanitize/, tests labelled `sanitizers`)
+#   bash scripts/sanitize.sh thread   ThreadSanitizer (build-tsan/, the concurrency tests, labelled `tsan`)
+# Generated Halide code is not instrumented, so these builds link the main
+# build's Halide libraries (FILTERLAB_HALIDE_FROM=build) instead of generating
+# them again: scripts/setup.sh builds build/ first when needed. CUDA tests skip
+# themselves without a GPU, as in the main build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-bash scripts/setup.sh --deps-only
+mode=${1:-address}
+case $mode in
+address) build=$root/build-sanitize label=sanitizers ;;
+thread) build=$root/build-tsan label=tsan ;;
+*) echo "sanitize: the mode is address or thread, not '$mode'" >&2; exit 2 ;;
+esac
+bash scripts/setup.sh  # the main build, whose Halide libraries are linked here
 export PATH=$root/.venv/bin:$PATH
-build=$root/build-sanitize
 if ! [ -f "$build/build.ninja" ]; then
     halide_root=$("$root/.venv/bin/python" -c "import halide; print(halide.install_dir())")
     nvcc=${CUDACXX:-/usr/local/cuda/bin/nvcc}
     [ -x "$nvcc" ] || nvcc=$(command -v nvcc || true)
     [ -n "$nvcc" ] || { echo "sanitize: the CUDA Toolkit (nvcc) is required to build" >&2; exit 1; }
-    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFILTERLAB_SANITIZE=ON \
+    launcher=()
+    command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFILTERLAB_SANITIZE="$mode" \
+        -DFILTERLAB_HALIDE_FROM="$root/build" "${launcher[@]}" \
         -DCMAKE_CUDA_COMPILER="$nvcc" \
         -DHalide_DIR="$halide_root/lib64/cmake/Halide" \
         -DHalideHelpers_DIR="$halide_root/lib64/cmake/HalideHelpers"
@@ -27,4 +39,6 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:protect_shado
 # Leaks inside the OpenCL ICD loader and PoCL are theirs (scripts/lsan.supp).
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/scripts/lsan.supp:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-ctest --test-dir "$build" -L sanitizers --output-on-failure
+# A data race fails the test (exit 66); scripts/tsan.supp names what is not ours.
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:exitcode=66:second_deadlock_stack=1:suppressions=$root/scripts/tsan.supp}
+ctest --test-dir "$build" -L "$label" --output-on-failure

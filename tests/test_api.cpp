@@ -16,6 +16,7 @@
 #include "filterlab/filterlab_c.h"
 #include "filters.h"
 #include "noise.h"
+#include "variant_params.h"
 
 namespace fl = filterlab;
 
@@ -175,13 +176,17 @@ TEST_CASE("api: the C ABI") {
 int main(int argc, char **argv) {
     doctest::Context context;
     context.applyCommandLine(argc, argv);
-    for (int i = 1; i < argc; i++) cuda_cases = cuda_cases || std::string(argv[i]) == "--cuda";
-    if (cuda_cases) {
+    bool lost_case = false;  // --cuda-lost: the one case that ruins the CUDA context, alone
+    for (int i = 1; i < argc; i++) {
+        cuda_cases = cuda_cases || std::string(argv[i]) == "--cuda";
+        lost_case = lost_case || std::string(argv[i]) == "--cuda-lost";
+    }
+    if (cuda_cases || lost_case) {
         int devices = 0;
         if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) return 77;
-        context.setOption("test-case", "api cuda*");
+        context.setOption("test-case", lost_case ? "gpu lost*" : "api cuda*");
     } else {
-        context.setOption("test-case-exclude", "api cuda*");
+        context.setOption("test-case-exclude", "api cuda*,gpu lost*");
     }
     return context.run();
 }

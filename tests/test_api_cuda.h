@@ -24,10 +24,11 @@ struct DeviceCopy {
 
 // One variant on device images on a stream of its own; the output read back
 // after the stream is synchronised.
-void check_on_device(const std::string &filter, const std::string &variant, fl::Layout layout, int pad,
-                     cudaStream_t stream) {
+void check_on_device(const fl::VariantInfo &v, fl::Layout layout, int pad, cudaStream_t stream) {
+    const std::string &filter = v.filter, &variant = v.name;
     CAPTURE(filter);
     CAPTURE(variant);
+    const std::map<std::string, double> params = fl::good_params(v);  // the defaults where it takes them
     const fl::FilterInfo &info = fl::filter_info(filter);
     const int w = 61, h = 35, c = 3;
     const fl::Image input = fl::random_image(w, h, c, 11);
@@ -38,11 +39,13 @@ void check_on_device(const std::string &filter, const std::string &variant, fl::
     fl::Options o;
     o.variant = variant;
     o.cuda_stream = stream;
-    const fl::Outcome r = fl::run(filter, din.ref(in), dout.ref(out), {}, o);
+    const fl::Outcome r = fl::run(filter, din.ref(in), dout.ref(out), params, o);
     REQUIRE_MESSAGE(r.ok, r.message);
     REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
     dout.download(out);
-    CHECK(fl::compare_to_reference(info, info.reference(input, info.defaults()), out.image()).equal);
+    CHECK(fl::compare_to_reference(info, info.reference(input, fl::ParamValues(params.begin(), params.end())),
+                                   out.image())
+              .equal);
     CHECK(out.padding_untouched());
 }
 
@@ -55,7 +58,7 @@ TEST_CASE("api cuda: every CUDA variant on device images, in place and on a stre
     for (const fl::VariantInfo &v : fl::variants()) {
         if (!v.cuda) continue;
         // Rows of 61 + 3 = 64 bytes, 16-byte aligned: the variant works in place.
-        check_on_device(v.filter, v.name, fl::Layout::planar, 3, stream);
+        check_on_device(v, fl::Layout::planar, 3, stream);
         ran++;
     }
     CHECK(ran >= 30);
@@ -64,11 +67,48 @@ TEST_CASE("api cuda: every CUDA variant on device images, in place and on a stre
 
 TEST_CASE("api cuda: copied when the layout needs it; host images on CUDA variants; the default") {
     for (const fl::FilterInfo &f : fl::all_filters()) {
-        check_on_device(f.name, "", fl::Layout::interleaved, 0, nullptr);  // interleaved: staged
-        check_on_device(f.name, "", fl::Layout::planar, 0, nullptr);  // pitch 61: not aligned, staged
+        const fl::VariantInfo by_default{f.name, ""};  // the default variant, at the defaults
+        check_on_device(by_default, fl::Layout::interleaved, 0, nullptr);  // interleaved: staged
+        check_on_device(by_default, fl::Layout::planar, 0, nullptr);  // pitch 61: not aligned, staged
         CHECK(!fl::default_variant(f.name, fl::Memory::cuda_device).empty());
         fl::Options o;
         o.variant = fl::default_variant(f.name, fl::Memory::cuda_device);
         check_filter(f.name, 45, 21, 3, fl::Layout::interleaved, 2, o);  // host images, a CUDA variant
     }
+}
+
+// Run alone (test_api --cuda-lost): it leaves the process's CUDA context unusable.
+TEST_CASE("gpu lost: an error that ruins the CUDA context says so, in every call after it") {
+    // Device images whose allocations are far smaller than their sizes claim:
+    // the in-place kernel reads and writes far beyond them, and faults.
+    // The input is real; the output has 4 KiB for rows 1 MiB apart (8 GiB),
+    // and is allocated after the input, so that most of what its rows claim
+    // is unmapped (and the two do not overlap, which the API would copy around).
+    uint8_t *in = nullptr, *out = nullptr;
+    REQUIRE(cudaMalloc(reinterpret_cast<void **>(&in), 8192 * 8192) == cudaSuccess);
+    REQUIRE(cudaMalloc(reinterpret_cast<void **>(&out), 4096) == cudaSuccess);
+    REQUIRE(cudaMemset(in, 1, 8192 * 8192) == cudaSuccess);
+    const fl::ImageRef big_in{in, 8192, 8192, 1, 8192, fl::Layout::planar, fl::Memory::cuda_device};
+    fl::ImageRef big_out = big_in;
+    big_out.data = out;
+    big_out.row_pitch = 1 << 20;
+    REQUIRE_MESSAGE(out >= in + 8192 * 8192, "the output was not allocated above the input");
+    const fl::Outcome queued = fl::box(big_in, big_out, 1, {"hw_wide_rows"});  // asynchronous: queued, not yet run
+    REQUIRE_MESSAGE(queued.ok, queued.message);
+    const cudaError_t fault = cudaDeviceSynchronize();
+    REQUIRE_MESSAGE(fault != cudaSuccess, "the out-of-bounds kernel did not fault");
+    // Every later CUDA call fails; each says that the GPU state is lost.
+    const fl::ImageRef small_in{in, 16, 16, 1, 16, fl::Layout::planar, fl::Memory::cuda_device};
+    fl::ImageRef small_out = small_in;
+    small_out.data = out;
+    UserImage host_in(16, 16, 1, fl::Layout::planar, 0), host_out(16, 16, 1, fl::Layout::planar, 0);
+    host_in.fill(fl::random_image(16, 16, 1, 3));
+    for (const fl::Outcome &r : {fl::box(small_in, small_out, 1, {"hw_wide_rows"}),
+                                 fl::box(host_in.ref, host_out.ref, 1, {"hw_wide_rows"}),
+                                 fl::median(host_in.ref, host_out.ref, 3, {"cuda_register_block"})}) {
+        CHECK(!r.ok);
+        CHECK_MESSAGE(r.message.find("GPU state is lost") != std::string::npos, r.message);
+    }
+    // The CPU variants are unaffected.
+    CHECK(fl::box(host_in.ref, host_out.ref, 1, {"cpu_tiled"}));
 }

@@ -1,10 +1,9 @@
 // Gaussian then 2x2 max pooling by hand: one fused kernel, and the two stages
 // run separately for comparison. Gold: reference::maxpool(reference::gaussian).
-#include <memory>
-
 #include "cuda_support.h"
 #include "gaussian/gaussian_strips.cuh"
 #include "maxpool/pool_word.cuh"
+#include "scratch.cuh"
 
 namespace filterlab::handwritten {
 namespace {
@@ -53,20 +52,15 @@ void run_fused(const PlanarView &in, const PlanarView &out, const ParamValues &p
 
 // Two stages: our best Gaussian kernel into a device image, then our best
 // pooling kernel from it — the registered variants themselves, so this is
-// exactly "the two stages run separately". The intermediate is kept between
-// calls (reallocated when the size changes) so its allocation is not timed.
+// exactly "the two stages run separately". The intermediate belongs to the
+// call, stream-ordered (scratch.cuh): calls on other threads and streams each
+// have their own, and after the first call the stream's memory pool serves it
+// without a synchronisation.
 void run_two_stage(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
-    static std::unique_ptr<cuda::DeviceImage> blurred;
-    const auto fits = [&](const PlanarView &b) {
-        return b.width == in.width && b.height == in.height && b.channels == in.channels;
-    };
-    if (!blurred || !fits(blurred->view())) {
-        blurred.reset();  // the old one is freed before the new one is allocated
-        blurred = std::make_unique<cuda::DeviceImage>(in.width, in.height, in.channels);
-        blurred->fill(0);  // the row padding too: the pooling kernel's vector loads read it (compute-sanitizer initcheck)
-    }
-    find_variant("gaussian", "hw_separable").run(in, blurred->view(), params);
-    find_variant("maxpool", "hw_vectorized").run(blurred->view(), out, {});
+    ScratchImage blurred(in.width, in.height, in.channels);  // zeroed: the pooling kernel's vector loads read the padding
+    find_variant("gaussian", "hw_separable").run(in, blurred.view(), params);
+    find_variant("maxpool", "hw_vectorized").run(blurred.view(), out, {});
+    blurred.release();
 }
 
 const VariantRegistration fused{

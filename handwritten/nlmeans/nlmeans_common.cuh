@@ -9,6 +9,7 @@
 
 #include "plane.h"
 #include "registry.h"
+#include "scratch.cuh"
 
 namespace filterlab::handwritten::nlmeans {
 
@@ -51,34 +52,6 @@ inline Params params(const ParamValues &values, int channels) {
     const double h = values.at("h"), patch_size = double(2 * p + 1) * double(2 * p + 1);
     return {p, static_cast<int>(values.at("search")), static_cast<float>(1.0 / (channels * patch_size * h * h))};
 }
-
-// Device memory for the length of one call, ordered on the kernels' stream
-// (stream(), plane.h): no synchronisation on allocation or release.
-template <typename T>
-class Scratch {
-public:
-    explicit Scratch(std::size_t count) {
-        cuda_check(cudaMallocAsync(reinterpret_cast<void **>(&data_), count * sizeof(T), stream()), "cudaMallocAsync");
-        const cudaError_t status = cudaMemsetAsync(data_, 0, count * sizeof(T), stream());
-        if (status != cudaSuccess) cudaFreeAsync(data_, stream());  // the constructor fails: no destructor
-        cuda_check(status, "cudaMemsetAsync");
-    }
-    // Checked release, at the end of a call.
-    void release() {
-        T *data = std::exchange(data_, nullptr);
-        cuda_check(cudaFreeAsync(data, stream()), "cudaFreeAsync");
-    }
-    // Unchecked, only when a call throws before release(): its error is the one to report.
-    ~Scratch() {
-        if (data_) cudaFreeAsync(data_, stream());
-    }
-    Scratch(const Scratch &) = delete;
-    Scratch &operator=(const Scratch &) = delete;
-    T *get() const { return data_; }
-
-private:
-    T *data_ = nullptr;
-};
 
 // out = round_half_up(clamp(numerator / denominator, 0, 255)) from C+1 float
 // planes of width*height accumulators (the numerators, then the denominator).

@@ -45,10 +45,12 @@ void check_output_size(const FilterInfo &filter, const ImageRef &in, const Image
 void run_variant_on(const Variant &v, const ImageRef &in, const ImageRef &out, const ParamValues &params,
                     const Options &o) {
     const auto stream = static_cast<cudaStream_t>(o.cuda_stream);
+    // OpenCL variants take cl_mem buffers, never a caller's pointer: always copied.
+    const bool can_work_in_place = v.backend == Backend::cpu || v.backend == Backend::cuda;
     const Memory native = v.backend == Backend::cuda ? Memory::cuda_device : Memory::host;
     const bool overlap = in.memory == out.memory && in.data < out.data + api::extent_bytes(out) &&
                          out.data < in.data + api::extent_bytes(in);
-    if (in.memory == native && out.memory == native && !overlap) {
+    if (can_work_in_place && in.memory == native && out.memory == native && !overlap) {
         const bool aligned = v.backend == Backend::cuda;
         const PlanarView in_view = api::view_in_place(in, aligned), out_view = api::view_in_place(out, aligned);
         if (in_view.data && out_view.data) {
@@ -116,7 +118,8 @@ std::vector<VariantInfo> variants() {
         if (v.kind == Kind::peer) continue;
         std::string supports;
         for (const ParamSupport &s : v.supports) supports += (supports.empty() ? "" : ";") + s.describe();
-        all.push_back({v.filter, v.name, v.backend == Backend::cuda, v.kind == Kind::handwritten, supports});
+        all.push_back({v.filter, v.name, v.backend == Backend::cuda, v.kind == Kind::handwritten, supports,
+                       to_string(v.backend)});
     }
     return all;
 }

@@ -90,6 +90,7 @@ void check_image(const ImageRef &i, const char *which) {
         cudaPointerAttributes a{};
         const cudaError_t status = cudaPointerGetAttributes(&a, i.data);
         cudaGetLastError();  // a failed query is answered here, not by the next CUDA call
+        if (loses_gpu_state(status)) cuda_check(status, "cudaPointerGetAttributes");  // says the state is lost
         if (status != cudaSuccess || (a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged) ||
             a.device != 0) {
             throw Error(fmt::format("{} image: not CUDA device memory of device 0", which));

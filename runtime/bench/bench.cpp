@@ -65,13 +65,22 @@ struct Result {
     double bytes = 0;  // each input sample read once + each output sample written once
 };
 
-// How many input/output pairs a GPU case rotates through: enough to hold
-// twice the device's cache (so each run reads from memory, not from cache),
-// at least 2, and within `budget_bytes`.
+// Bounds of every timing path (CPU, CUDA, OpenCL on any device), so that a
+// case's cost is bounded whatever the device: at most kMaxRotation buffer
+// pairs (images under 2 x cache / 1024 a pair, ~100 KB on the H100, then
+// stay in its cache: their times are the cache's, as the report's size column
+// shows), and at most kMaxRunsPerSample runs in one sample, later samples
+// going on around the rotation where the last one stopped.
+constexpr int kMaxRotation = 1024;
+constexpr int kMaxRunsPerSample = 64;
+
+// How many input/output pairs a case rotates through: enough to hold twice
+// the device's cache (so each run reads from memory, not from cache), at
+// least 2, within `budget_bytes` and kMaxRotation.
 int rotation_count(double per_pair, double cache_bytes, double budget_bytes) {
     const double wanted = std::max(std::ceil(2.0 * cache_bytes / per_pair) + 1, 2.0);
     const double fits = std::max(2.0, std::floor(budget_bytes / per_pair));
-    return static_cast<int>(std::min(wanted, fits));
+    return static_cast<int>(std::min({wanted, fits, double(kMaxRotation)}));
 }
 
 // The device images of that rotation (cuda:: or opencl::DeviceImage), the
@@ -85,9 +94,6 @@ struct Rotation {
             ins.back()->upload(input);
             outs.push_back(std::make_unique<DeviceImage>(out_size.first, out_size.second, input.channels()));
         }
-    }
-    void run(const Variant &v, const ParamValues &params) const {
-        for (std::size_t k = 0; k < ins.size(); k++) run_one(v, params, k);
     }
     void run_one(const Variant &v, const ParamValues &params, std::size_t k) const {
         v.run(ins[k % ins.size()]->view(), outs[k % ins.size()]->view(), params);
@@ -106,18 +112,20 @@ Stats time_gpu(const BenchOptions &o, const Variant &v, const Image &input, std:
                const ParamValues &params, int &buffers) {
     buffers = rotation_count(pair_bytes(input, out_size), cuda::gpu_info().l2_bytes, 0.4 * cuda::free_memory_bytes());
     const Rotation<cuda::DeviceImage> rotation(input, out_size, buffers);
-    const int runs = buffers * ((kMinTimedRuns + buffers - 1) / buffers);
+    const int runs = std::max(kMinTimedRuns, std::min(buffers, kMaxRunsPerSample));
+    int next = 0;  // where the next sample starts in the rotation
     cuda::EventTimer timer;
     // A sample: the device time of `runs` back-to-back runs over the rotation,
     // divided by their count. An untimed run on the rotation's last pair goes
     // first, and the start event is queued behind it, so the GPU has work while
     // the host queues the timed ones: the time is the kernels' throughput, not
-    // the launch latency of an idle GPU. Each pair is still used one run after
-    // the others' traffic (over twice the L2) has gone through.
+    // the launch latency of an idle GPU. Each pair is still used again only
+    // after the others' traffic (over twice the L2) has gone through.
     return repeat(o, [&] {
-        rotation.run_one(v, params, buffers - 1);
+        rotation.run_one(v, params, next + buffers - 1);
         timer.start();
-        for (int k = 0; k < runs; k++) rotation.run_one(v, params, k);
+        for (int k = 0; k < runs; k++) rotation.run_one(v, params, next + k);
+        next = (next + runs) % buffers;
         return 1000.0 * timer.stop_ms() / runs;
     });
 }
@@ -133,21 +141,24 @@ Stats time_opencl(const BenchOptions &o, const Variant &v, const Image &input, s
     buffers = rotation_count(pair_bytes(input, out_size), cache,
                              0.4 * std::min<double>(device.memory_bytes, 8.0 * (1ull << 30)));
     const Rotation<opencl::DeviceImage> rotation(input, out_size, buffers);
+    const int runs = std::min(buffers, kMaxRunsPerSample);
+    int next = 0;
     return repeat(o, [&] {
         opencl::finish("before timing");
         const auto start = Clock::now();
-        rotation.run(v, params);
+        for (int k = 0; k < runs; k++) rotation.run_one(v, params, next + k);
         opencl::finish("after timing");
-        return std::chrono::duration<double, std::micro>(Clock::now() - start).count() / buffers;
+        next = (next + runs) % buffers;
+        return std::chrono::duration<double, std::micro>(Clock::now() - start).count() / runs;
     });
 }
 
 Stats time_cpu(const BenchOptions &o, const Variant &v, const Image &input, std::pair<int, int> out_size,
                const ParamValues &params, int &buffers) {
     // Beyond the CPU's last-level cache (twice it, 128 MB at least), within 4 GiB
-    // and 1024 buffers: images under ~400² gray (1024 x 128 KiB) stay in the Xeon's L3.
+    // and kMaxRotation buffers: images under ~400² gray (1024 x 128 KiB) stay in the Xeon's L3.
     const double cache = std::max(64e6, last_level_cache_bytes());
-    buffers = std::min(rotation_count(pair_bytes(input, out_size), cache, 4.0 * (1ull << 30)), 1024);
+    buffers = rotation_count(pair_bytes(input, out_size), cache, 4.0 * (1ull << 30));
     std::vector<Image> ins(buffers, input), outs(buffers, Image(out_size.first, out_size.second, input.channels()));
     std::optional<reference::Serial> serial;  // the baseline of the speed-ups is the serial reference
     if (v.kind == Kind::reference) serial.emplace();

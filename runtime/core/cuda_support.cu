@@ -89,6 +89,15 @@ void synchronize(const char *what) {
     cuda_check(cudaDeviceSynchronize(), what);
 }
 
+bool gpu_state_lost() {
+    if (!gpu_info().available) return false;
+    const cudaError_t status = cudaStreamQuery(static_cast<cudaStream_t>(current_stream()));
+    cudaGetLastError();
+    return loses_gpu_state(status);
+}
+
+const char *gpu_state_lost_note() { return kGpuStateLost; }
+
 DeviceImage::DeviceImage(int width, int height, int channels)
     : width_(width), height_(height), channels_(channels), pitch_(DeviceLayout::row_pitch(width)) {
     require_gpu();

@@ -28,6 +28,11 @@ void require_gpu();
 // The primary context of device 0 (a CUcontext), shared with Halide's CUDA runtime.
 void *primary_context();
 void synchronize(const char *what);  // cudaDeviceSynchronize + error check
+// Whether an earlier error left this process's CUDA context unusable (asked
+// after a failure that did not come from a CUDA runtime call of ours, such as
+// one inside Halide's runtime); then the text that says so.
+bool gpu_state_lost();
+const char *gpu_state_lost_note();
 
 // The CUDA stream (a cudaStream_t) that CUDA variants issue their work on, per
 // thread: the legacy default stream (nullptr) unless a StreamScope names

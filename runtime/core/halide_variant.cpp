@@ -6,7 +6,9 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <string>
 #include <thread>
+#include <utility>
 
 #include "cuda_support.h"
 #include "error.h"
@@ -14,16 +16,34 @@
 namespace filterlab {
 namespace {
 
-std::mutex error_mutex;
-std::string last_error;
+// The message Halide reports for the call in progress on this thread. Each
+// call owns its slot (CallErrors below), so calls on other threads never see
+// or overwrite each other's message. Halide calls the handler on the thread
+// that runs the pipeline; an error raised inside a parallel loop may come
+// from one of Halide's worker threads, which has no call of its own: the call
+// then reports Halide's status code, never a message that might be another's.
+thread_local std::string *call_error = nullptr;
 
-// Halide reports errors through this handler (possibly from a worker
-// thread) and then returns a non-zero status; we keep the message.
 void record_error(void *, const char *message) {
-    std::lock_guard lock(error_mutex);
-    last_error = message;
-    while (!last_error.empty() && (last_error.back() == '\n' || last_error.back() == ' ')) last_error.pop_back();
+    if (!call_error) return;
+    std::string text = message;
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    if (call_error->empty()) *call_error = std::move(text);  // the first error is the cause
 }
+
+// Installs this call's slot for its length (calls nest: a variant may run another).
+class CallErrors {
+public:
+    CallErrors() : previous_(std::exchange(call_error, &message_)) {}
+    ~CallErrors() { call_error = previous_; }
+    CallErrors(const CallErrors &) = delete;
+    CallErrors &operator=(const CallErrors &) = delete;
+    const std::string &message() const { return message_; }
+
+private:
+    std::string message_;
+    std::string *previous_;
+};
 
 int acquire_primary_context(void *, void **context, bool) {
     *context = cuda::primary_context();
@@ -92,23 +112,21 @@ Variant halide_variant(const std::string &filter, const std::string &name, Backe
                                                                        const ParamValues &params) {
         install_handlers();
         if (backend == Backend::cuda) release_device_memory_at_exit();
+        const CallErrors errors;
         auto input = wrap(in, backend);
         auto output = wrap(out, backend);
-        {
-            std::lock_guard lock(error_mutex);
-            last_error.clear();
-        }
         const int status = call(input.raw_buffer(), output.raw_buffer(), params);
         if (backend != Backend::cpu) {
             input.device_detach_native();
             output.device_detach_native();
         }
         if (status != 0) {
-            std::lock_guard lock(error_mutex);
-            const std::string message = id + ": " + (last_error.empty() ? "Halide error " + std::to_string(status) : last_error);
+            const std::string message =
+                id + ": " + (errors.message().empty() ? "Halide error " + std::to_string(status) : errors.message());
             if (status == halide_error_code_out_of_memory || status == halide_error_code_device_malloc_failed) {
                 throw MachineError(message);
             }
+            if (backend == Backend::cuda && cuda::gpu_state_lost()) throw MachineError(message + cuda::gpu_state_lost_note());
             throw Error(message);
         }
     };

@@ -82,6 +82,7 @@ struct VariantInfo {
     bool cuda = false;       // runs on the GPU
     bool handwritten = false;  // by hand (a CUDA kernel, or an OpenMP / Pthreads baseline); else Halide or the reference
     std::string supports;    // the parameter values it takes beyond the contract's, e.g. "size=3"
+    std::string backend;     // where it runs: "cpu", "cuda" or "opencl" (OpenCL images are always copied)
 };
 // The variants this library holds (FilterLab's own: no peers).
 std::vector<VariantInfo> variants();

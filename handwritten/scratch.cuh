@@ -1,0 +1,65 @@
+// Device memory for the length of one call, ordered on the call's stream
+// (stream(), plane.h): allocated and released with cudaMallocAsync and
+// cudaFreeAsync, so no synchronisation and nothing shared between calls.
+// Calls on other threads or streams each get their own: a kernel still running
+// on one stream never sees another call's memory freed or reused under it.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+#include "image.h"
+#include "plane.h"
+
+namespace filterlab::handwritten {
+
+// `count` elements of T, zeroed (on the stream, before any kernel of the call).
+template <typename T>
+class Scratch {
+public:
+    explicit Scratch(std::size_t count) {
+        cuda_check(cudaMallocAsync(reinterpret_cast<void **>(&data_), count * sizeof(T), stream()), "cudaMallocAsync");
+        const cudaError_t status = cudaMemsetAsync(data_, 0, count * sizeof(T), stream());
+        if (status != cudaSuccess) cudaFreeAsync(data_, stream());  // the constructor fails: no destructor
+        cuda_check(status, "cudaMemsetAsync");
+    }
+    // Checked release, at the end of a call.
+    void release() {
+        T *data = std::exchange(data_, nullptr);
+        cuda_check(cudaFreeAsync(data, stream()), "cudaFreeAsync");
+    }
+    // Unchecked, only when a call throws before release(): its error is the one to report.
+    ~Scratch() {
+        if (data_) cudaFreeAsync(data_, stream());
+    }
+    Scratch(const Scratch &) = delete;
+    Scratch &operator=(const Scratch &) = delete;
+    T *get() const { return data_; }
+
+private:
+    T *data_ = nullptr;
+};
+
+// An intermediate image of one call, laid out as the harness lays out device
+// images (DeviceLayout: rows padded to 64 bytes, guards around), zeroed
+// padding included, so a registered variant can take it as input or output.
+class ScratchImage {
+public:
+    ScratchImage(int width, int height, int channels)
+        : width_(width), height_(height), channels_(channels),
+          bytes_(DeviceLayout::allocation_bytes(width, height, channels)) {}
+    PlanarView view() const {
+        const auto pitch = static_cast<std::ptrdiff_t>(DeviceLayout::row_pitch(width_));
+        return {bytes_.get() + DeviceLayout::kGuardBytes, width_, height_, channels_, pitch, pitch * height_};
+    }
+    void release() { bytes_.release(); }
+
+private:
+    int width_, height_, channels_;
+    Scratch<uint8_t> bytes_;
+};
+
+}  // namespace filterlab::handwritten
