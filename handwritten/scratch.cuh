@@ -1,6 +1,7 @@
 // Device memory for the length of one call, ordered on the call's stream
-// (stream(), plane.h): allocated and released with cudaMallocAsync and
-// cudaFreeAsync, so no synchronisation and nothing shared between calls.
+// (stream(), plane.h): taken from FilterLab's pool (cuda::scratch_pool) and
+// given back with cudaFreeAsync, so no synchronisation and nothing shared
+// between calls.
 // Calls on other threads or streams each get their own: a kernel still running
 // on one stream never sees another call's memory freed or reused under it.
 #pragma once
@@ -21,7 +22,9 @@ template <typename T>
 class Scratch {
 public:
     explicit Scratch(std::size_t count) {
-        cuda_check(cudaMallocAsync(reinterpret_cast<void **>(&data_), count * sizeof(T), stream()), "cudaMallocAsync");
+        cuda_check(cudaMallocFromPoolAsync(reinterpret_cast<void **>(&data_), count * sizeof(T),
+                                           static_cast<cudaMemPool_t>(cuda::scratch_pool()), stream()),
+                   "cudaMallocFromPoolAsync");
         const cudaError_t status = cudaMemsetAsync(data_, 0, count * sizeof(T), stream());
         if (status != cudaSuccess) cudaFreeAsync(data_, stream());  // the constructor fails: no destructor
         cuda_check(status, "cudaMemsetAsync");

@@ -12,7 +12,7 @@ chose, as Halide emits it, to schedules/<filter>/auto/<backend>_<scheduler>
 deterministic); this script is how they are made again
 (`cmake --build build --target autoschedule`). An autoscheduler that refuses
 or fails on a pipeline is written, with its message, to
-schedules/<filter>/auto/refused.txt, which the report and the README show:
+schedules/<filter>/auto/refused.txt, which the report and docs/exploring.md show:
 nothing is left out silently.
 """
 import argparse
@@ -27,7 +27,7 @@ from pathlib import Path
 SOURCE = Path(__file__).resolve().parent.parent
 
 # The machines we measure on, in the autoschedulers' terms. The one place
-# these numbers live (README "Autoschedulers" explains them).
+# these numbers live (docs/exploring.md, "Halide's autoschedulers" explains them).
 XEON_CORES = 16          # the H100 machine's Xeon: 16 cores, AVX-512
 XEON_LLC_BYTES = 300 << 20  # its L3, as lscpu reports it on the device (2 MiB L2 per core)
 H100_SMS = 132

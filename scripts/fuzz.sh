@@ -3,7 +3,7 @@
 # libFuzzer targets with clang, ASan and UBSan in build-fuzz/, then runs each
 # for SECONDS (default 60) from the committed seed corpus and dictionary.
 # Any crash, sanitizer report, leak, single allocation over 64 MiB (inputs
-# are at most 2 KiB, which the memory bound of the README lets decode to at
+# are at most 2 KiB, which the memory bound of docs/cli.md lets decode to at
 # most ~51 MB) or timeout fails the run;
 # the input that caused it is left in build-fuzz/findings/. For a long
 # campaign: bash scripts/fuzz.sh 36000 (each target ten hours).

@@ -12,8 +12,8 @@ cd "$(dirname "$0")/.."
 root=$PWD
 mode=${1:-address}
 case $mode in
-address) build=$root/build-sanitize label=sanitizers ;;
-thread) build=$root/build-tsan label=tsan ;;
+address) build=$root/build-sanitize label=sanitizers targets=() ;;
+thread) build=$root/build-tsan label=tsan targets=(--target test_concurrency test_threads) ;;  # what its tests run
 *) echo "sanitize: the mode is address or thread, not '$mode'" >&2; exit 2 ;;
 esac
 bash scripts/setup.sh  # the main build, whose Halide libraries are linked here
@@ -31,7 +31,7 @@ if ! [ -f "$build/build.ninja" ]; then
         -DHalide_DIR="$halide_root/lib64/cmake/Halide" \
         -DHalideHelpers_DIR="$halide_root/lib64/cmake/HalideHelpers"
 fi
-cmake --build "$build"
+cmake --build "$build" "${targets[@]}"
 # Any finding ends the process with a report and a failing test. The CUDA
 # driver maps memory where ASan keeps its shadow gap: leave the gap open so
 # that the CUDA tests run, not skip, where there is a GPU.
@@ -39,6 +39,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:protect_shado
 # Leaks inside the OpenCL ICD loader and PoCL are theirs (scripts/lsan.supp).
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/scripts/lsan.supp:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-# A data race fails the test (exit 66); scripts/tsan.supp names what is not ours.
-export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:exitcode=66:second_deadlock_stack=1:suppressions=$root/scripts/tsan.supp}
+# A data race fails the test (exit 66); scripts/tsan.supp names what is not ours
+# (a longer history, so that both stacks of a report are restored and matched).
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:exitcode=66:history_size=7:second_deadlock_stack=1:suppressions=$root/scripts/tsan.supp}
 ctest --test-dir "$build" -L "$label" --output-on-failure

@@ -81,7 +81,7 @@ TEST_CASE("api cuda: copied when the layout needs it; host images on CUDA varian
 TEST_CASE("gpu lost: an error that ruins the CUDA context says so, in every call after it") {
     // Device images whose allocations are far smaller than their sizes claim:
     // the in-place kernel reads and writes far beyond them, and faults.
-    // The input is real; the output has 4 KiB for rows 1 MiB apart (8 GiB),
+    // The input is real; the output has 4 KiB for rows 256 KiB apart (2 GiB),
     // and is allocated after the input, so that most of what its rows claim
     // is unmapped (and the two do not overlap, which the API would copy around).
     uint8_t *in = nullptr, *out = nullptr;
@@ -91,7 +91,7 @@ TEST_CASE("gpu lost: an error that ruins the CUDA context says so, in every call
     const fl::ImageRef big_in{in, 8192, 8192, 1, 8192, fl::Layout::planar, fl::Memory::cuda_device};
     fl::ImageRef big_out = big_in;
     big_out.data = out;
-    big_out.row_pitch = 1 << 20;
+    big_out.row_pitch = (1 << 18) - 16;  // 16-byte aligned, a plane under 2^31 bytes: worked on in place
     REQUIRE_MESSAGE(out >= in + 8192 * 8192, "the output was not allocated above the input");
     const fl::Outcome queued = fl::box(big_in, big_out, 1, {"hw_wide_rows"});  // asynchronous: queued, not yet run
     REQUIRE_MESSAGE(queued.ok, queued.message);

@@ -6,7 +6,7 @@
 
 namespace filterlab::cli {
 
-// Exit statuses (README, "filterlab"): 2 when the command line cannot be
+// Exit statuses (docs/cli.md): 2 when the command line cannot be
 // parsed (an unknown command or option, a missing or malformed value), 1 for
 // every other failure (a file, a parameter outside the contract, a variant
 // that fails its check, no GPU, no memory), 0 otherwise.

@@ -3,6 +3,8 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>
+
+#include <cstdint>
 #include <string>
 
 #include "cuda_errors.h"
@@ -87,6 +89,22 @@ void *primary_context() {
 void synchronize(const char *what) {
     cuda_check(cudaGetLastError(), what);
     cuda_check(cudaDeviceSynchronize(), what);
+}
+
+void *scratch_pool() {
+    static cudaMemPool_t pool = [] {
+        primary_context();
+        cudaMemPoolProps props{};
+        props.allocType = cudaMemAllocationTypePinned;
+        props.location = {cudaMemLocationTypeDevice, 0};
+        cudaMemPool_t made = nullptr;
+        cuda_check(cudaMemPoolCreate(&made, &props), "cudaMemPoolCreate");
+        std::uint64_t keep_all = ~std::uint64_t{0};
+        cuda_check(cudaMemPoolSetAttribute(made, cudaMemPoolAttrReleaseThreshold, &keep_all),
+                   "cudaMemPoolSetAttribute");
+        return made;
+    }();
+    return pool;
 }
 
 bool gpu_state_lost() {

@@ -49,6 +49,14 @@ private:
     void *previous_;
 };
 
+// FilterLab's stream-ordered memory pool (a cudaMemPool_t of device 0) for the
+// scratch memory of one call (cudaMallocFromPoolAsync / cudaFreeAsync on the
+// call's stream). It keeps what is freed (its release threshold is unbounded),
+// so a call's scratch after the first is served without mapping memory again:
+// timed runs do not pay for it. Its own pool, not the device's default one,
+// whose settings belong to the program that links the library.
+void *scratch_pool();
+
 // An image in CUDA device memory, laid out as DeviceLayout says (image.h).
 class DeviceImage {
 public:

@@ -111,23 +111,27 @@ void run_box(const PlanarView &in, const PlanarView &out, const ParamValues &par
     }
 }
 
-// NPP's median needs scratch memory; it is allocated once and grown, never
-// inside a timed call after the first.
-uint8_t *median_scratch(std::size_t bytes) {
-    static uint8_t *scratch = nullptr;
-    static std::size_t capacity = 0;
-    if (bytes > capacity) {
-        cudaFree(scratch);
-        scratch = nullptr;
-        capacity = 0;
-        if (cudaMalloc(&scratch, bytes) != cudaSuccess) {
+// NPP's median needs scratch memory: the call's own, from FilterLab's
+// stream-ordered pool (cuda::scratch_pool), which keeps it for the next call:
+// no allocation is paid inside a timed call after the first, and calls on
+// other threads never share it.
+class MedianScratch {
+public:
+    explicit MedianScratch(std::size_t bytes) {
+        if (cudaMallocFromPoolAsync(reinterpret_cast<void **>(&data_), bytes,
+                                    static_cast<cudaMemPool_t>(cuda::scratch_pool()), npp().context.hStream) != cudaSuccess) {
             cudaGetLastError();
             throw MachineError("out of GPU memory (NPP median scratch)");
         }
-        capacity = bytes;
     }
-    return scratch;
-}
+    ~MedianScratch() { cudaFreeAsync(data_, npp().context.hStream); }
+    MedianScratch(const MedianScratch &) = delete;
+    MedianScratch &operator=(const MedianScratch &) = delete;
+    uint8_t *get() const { return data_; }
+
+private:
+    uint8_t *data_ = nullptr;
+};
 
 void run_median(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
     const int k = static_cast<int>(params.at("size"));
@@ -135,11 +139,11 @@ void run_median(const PlanarView &in, const PlanarView &out, const ParamValues &
     uint32_t bytes = 0;
     check_npp(npp().median_buffer_size(size, mask, &bytes, kBorderReplicate, npp().context),
               "nppiFilterMedianBorderGetBufferSize_8u_C1R_Ctx");
-    uint8_t *scratch = median_scratch(bytes);
+    const MedianScratch scratch(bytes);
     for (int c = 0; c < in.channels; c++) {
         check_npp(npp().median(in.data + c * in.plane_stride, static_cast<int>(in.row_stride), size, {0, 0},
                                out.data + c * out.plane_stride, static_cast<int>(out.row_stride), size, mask,
-                               {k / 2, k / 2}, scratch, kBorderReplicate, npp().context),
+                               {k / 2, k / 2}, scratch.get(), kBorderReplicate, npp().context),
                   "nppiFilterMedianBorder_8u_C1R_Ctx");
     }
 }

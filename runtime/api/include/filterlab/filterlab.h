@@ -22,6 +22,15 @@
 // a kernel launch. Otherwise the images are copied to a layout the variant
 // takes and back, and the call returns when the output is written (a CUDA
 // variant then runs on the legacy default stream and waits for the device).
+//
+// Threads. Every function here may be called at the same time as any other,
+// from any number of threads, on any CUDA streams: no call keeps state
+// between calls (scratch memory is the call's own, on its stream; Halide's
+// error text is the call's own). A CUDA error that leaves the process's CUDA
+// context unusable (an illegal address, a kernel fault) is reported with
+// "the process's GPU state is lost": every later CUDA call of the process
+// fails, and only a new process can use the GPU again (CPU variants still
+// work). Every other failure leaves the library ready for the next call.
 #pragma once
 
 #include <cstddef>

@@ -1,7 +1,8 @@
 /* FilterLab's C ABI, for other languages: the C++ API of filterlab.h behind
  * plain C types. Every function returns 0 on success; otherwise non-zero, and
  * the reason in `message` (when not NULL, truncated to message_size bytes,
- * always terminated). */
+ * always terminated). Both functions may be called from any number of threads
+ * at once, on any streams (filterlab.h, "Threads"). */
 #ifndef FILTERLAB_C_H
 #define FILTERLAB_C_H
 
