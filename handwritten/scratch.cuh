@@ -17,14 +17,16 @@
 
 namespace filterlab::handwritten {
 
-// `count` elements of T, zeroed (on the stream, before any kernel of the call).
+// `count` elements of T, zeroed unless `zeroed` is false (on the stream,
+// before any kernel of the call).
 template <typename T>
 class Scratch {
 public:
-    explicit Scratch(std::size_t count) {
+    explicit Scratch(std::size_t count, bool zeroed = true) {
         cuda_check(cudaMallocFromPoolAsync(reinterpret_cast<void **>(&data_), count * sizeof(T),
                                            static_cast<cudaMemPool_t>(cuda::scratch_pool()), stream()),
                    "cudaMallocFromPoolAsync");
+        if (!zeroed) return;
         const cudaError_t status = cudaMemsetAsync(data_, 0, count * sizeof(T), stream());
         if (status != cudaSuccess) cudaFreeAsync(data_, stream());  // the constructor fails: no destructor
         cuda_check(status, "cudaMemsetAsync");
@@ -47,13 +49,27 @@ private:
 };
 
 // An intermediate image of one call, laid out as the harness lays out device
-// images (DeviceLayout: rows padded to 64 bytes, guards around), zeroed
-// padding included, so a registered variant can take it as input or output.
+// images (DeviceLayout: rows padded to 64 bytes, guards around), so a
+// registered variant can take it as input or output. Only the bytes no kernel
+// writes are zeroed (the rows' padding, the guards): kernels that load whole
+// 16-byte words read them, and must read initialised memory (compute-sanitizer
+// initcheck); the image itself is written by the kernel that makes it, and
+// zeroing it too would cost a pass over the image.
 class ScratchImage {
 public:
     ScratchImage(int width, int height, int channels)
         : width_(width), height_(height), channels_(channels),
-          bytes_(DeviceLayout::allocation_bytes(width, height, channels)) {}
+          bytes_(DeviceLayout::allocation_bytes(width, height, channels), false) {
+        const std::size_t pitch = DeviceLayout::row_pitch(width), guard = DeviceLayout::kGuardBytes;
+        const std::size_t rows = static_cast<std::size_t>(height) * channels;
+        uint8_t *base = bytes_.get();
+        cuda_check(cudaMemsetAsync(base, 0, guard, stream()), "cudaMemsetAsync");
+        cuda_check(cudaMemsetAsync(base + guard + pitch * rows, 0, guard, stream()), "cudaMemsetAsync");
+        if (pitch > static_cast<std::size_t>(width)) {
+            cuda_check(cudaMemset2DAsync(base + guard + width, pitch, 0, pitch - width, rows, stream()),
+                       "cudaMemset2DAsync");
+        }
+    }
     PlanarView view() const {
         const auto pitch = static_cast<std::ptrdiff_t>(DeviceLayout::row_pitch(width_));
         return {bytes_.get() + DeviceLayout::kGuardBytes, width_, height_, channels_, pitch, pitch * height_};
