@@ -393,3 +393,26 @@ TEST_CASE("bench: progress on stderr, results on stdout, and Google Benchmark's 
         CHECK(a.at("cv") == doctest::Approx(a.at("stddev") / a.at("mean")));
     }
 }
+
+TEST_CASE("bench --budget: a case that cannot fit is skipped and said so; the others are timed within the budget") {
+    const fs::path root = dir() / "budget", no_images = dir() / "budget-no-images";
+    fs::create_directories(no_images);  // no gallery: the cases have the whole budget
+    // The NL-means reference at 128x128 with a 15x15 search window takes about
+    // a second a run: three samples cannot fit in half of a 3-second budget.
+    const Result r = run_cli("bench --filter nlmeans --variant reference --filter maxpool --variant cpu_vectorized "
+                             "--backend cpu --sizes 128 --param search=7 --min-reps 3 --min-time 0 --budget 3 --images " +
+                             no_images.string() + " --out " + root.string());
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(r.err.find("budget: ") != std::string::npos);
+    const std::string csv = slurp(only_run(root) / "results.csv");
+    CHECK(csv.find("over the bench's --budget") != std::string::npos);
+    std::istringstream rows(csv);
+    std::string line;
+    int timed = 0;
+    while (std::getline(rows, line)) timed += line.rfind("maxpool,cpu_vectorized", 0) == 0 && line.find(",ok,") != std::string::npos;
+    CHECK(timed == 1);
+    const auto json = nlohmann::json::parse(slurp(only_run(root) / "results.json"));
+    CHECK(json["context"]["budget_seconds"] == 3.0);
+    expect_usage_error("bench --budget 0 --out " + (root / "never").string(), "--budget", root / "never");
+}

@@ -33,6 +33,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
 // Google Benchmark's aggregate rows for one case (after its iteration row),
 // so that its tools (compare.py) can compare two runs: mean, median and
 // stddev in microseconds, and the coefficient of variation.
@@ -112,9 +114,14 @@ Stats time_gpu(const BenchOptions &o, const Variant &v, const Image &input, std:
                const ParamValues &params, int &buffers) {
     buffers = rotation_count(pair_bytes(input, out_size), cuda::gpu_info().l2_bytes, 0.4 * cuda::free_memory_bytes());
     const Rotation<cuda::DeviceImage> rotation(input, out_size, buffers);
-    const int runs = std::max(kMinTimedRuns, std::min(buffers, kMaxRunsPerSample));
-    int next = 0;  // where the next sample starts in the rotation
     cuda::EventTimer timer;
+    const double one = probe_run(o, [&] {
+        timer.start();
+        rotation.run_one(v, params, 0);
+        timer.stop_ms();
+    });
+    const int runs = runs_per_sample(o, one, std::max(kMinTimedRuns, std::min(buffers, kMaxRunsPerSample)));
+    int next = 0;  // where the next sample starts in the rotation
     // A sample: the device time of `runs` back-to-back runs over the rotation,
     // divided by their count. An untimed run on the rotation's last pair goes
     // first, and the start event is queued behind it, so the GPU has work while
@@ -127,7 +134,7 @@ Stats time_gpu(const BenchOptions &o, const Variant &v, const Image &input, std:
         for (int k = 0; k < runs; k++) rotation.run_one(v, params, next + k);
         next = (next + runs) % buffers;
         return 1000.0 * timer.stop_ms() / runs;
-    });
+    }, true);
 }
 
 // OpenCL has no events across a run of kernels from two owners (Halide's
@@ -141,7 +148,12 @@ Stats time_opencl(const BenchOptions &o, const Variant &v, const Image &input, s
     buffers = rotation_count(pair_bytes(input, out_size), cache,
                              0.4 * std::min<double>(device.memory_bytes, 8.0 * (1ull << 30)));
     const Rotation<opencl::DeviceImage> rotation(input, out_size, buffers);
-    const int runs = std::min(buffers, kMaxRunsPerSample);
+    opencl::finish("before the probe");
+    const double one = probe_run(o, [&] {
+        rotation.run_one(v, params, 0);
+        opencl::finish("after the probe");
+    });
+    const int runs = runs_per_sample(o, one, std::min(buffers, kMaxRunsPerSample));
     int next = 0;
     return repeat(o, [&] {
         opencl::finish("before timing");
@@ -150,7 +162,7 @@ Stats time_opencl(const BenchOptions &o, const Variant &v, const Image &input, s
         opencl::finish("after timing");
         next = (next + runs) % buffers;
         return std::chrono::duration<double, std::micro>(Clock::now() - start).count() / runs;
-    });
+    }, true);
 }
 
 Stats time_cpu(const BenchOptions &o, const Variant &v, const Image &input, std::pair<int, int> out_size,
@@ -162,14 +174,15 @@ Stats time_cpu(const BenchOptions &o, const Variant &v, const Image &input, std:
     std::vector<Image> ins(buffers, input), outs(buffers, Image(out_size.first, out_size.second, input.channels()));
     std::optional<reference::Serial> serial;  // the baseline of the speed-ups is the serial reference
     if (v.kind == Kind::reference) serial.emplace();
-    int k = 0;
+    probe_run(o, [&] { v.run(ins[0].view(), outs[0].view(), params); });
+    int k = 1 % buffers;
     return repeat(o, [&] {
         const auto start = Clock::now();
         v.run(ins[k].view(), outs[k].view(), params);
         const double us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
         k = (k + 1) % buffers;
         return us;
-    });
+    }, true);
 }
 
 // The image a variant is checked on before timing: the benchmark's own, or,
@@ -316,7 +329,9 @@ Result measure_case(const BenchOptions &o, const Variant &v, const Image &input,
         }
         auto &ref = cache.references[v.filter];
         if (ref.second.size() == 0 || ref.first != r.params) ref = {r.params, f.reference(checked, r.params)};
+        const auto check_start = Clock::now();
         const Image output = run_variant(v, checked, r.params);
+        const double check_seconds = seconds_since(check_start);
         const Comparison cmp = compare_to_reference(f, ref.second, output);
         if (!cmp.equal) {
             r.status = v.computes_contract ? Status::wrong : Status::differs;
@@ -326,6 +341,7 @@ Result measure_case(const BenchOptions &o, const Variant &v, const Image &input,
                                                        cmp.describe(), psnr(ref.second, output));
         }
         if (r.status == Status::wrong) return;  // reported, never timed
+        if (&checked == &input) check_budget(o, check_seconds);  // a run and its transfers: at least a run
         switch (v.backend) {
         case Backend::cuda: r.stats = time_gpu(o, v, input, out_size, r.params, r.buffers); break;
         case Backend::opencl: r.stats = time_opencl(o, v, input, out_size, r.params, r.buffers); break;
@@ -388,6 +404,10 @@ std::string run_bench(const BenchOptions &o) {
     nlohmann::json transfers = nlohmann::json::array();
     std::size_t total = 0, done = 0;
     const auto started = Clock::now();
+    // The pictures and histograms `filterlab report` shows (gallery.h), first:
+    // the cases share what is left of a budget.
+    bench_say(o, "{}\n", write_gallery(dir, chosen, [&](const FilterInfo &f) { return params_for(f, o.params); },
+                                     o.images_dir));
     for (int s : o.sizes) total += o.channels.size() * chosen.size() * (s > 0);
     for (int size : o.sizes)
         for (int channels : o.channels) {
@@ -402,14 +422,18 @@ std::string run_bench(const BenchOptions &o) {
             CaseCache cache;
             for (const Variant *v : chosen) {
                 bench_say(o, "[{}/{}{}] ", done + 1, total, time_left(started, done, total));
+                BenchOptions case_options = o;
+                case_options.max_seconds_per_case = case_seconds(o, seconds_since(started), total - done);
+                if (o.budget_seconds > 0) case_options.budget_seconds = std::max(1e-3, o.budget_seconds - seconds_since(started));
                 done++;
-                results.push_back(measure_case(o, *v, input, cache));
+                results.push_back(measure_case(case_options, *v, input, cache));
             }
         }
-    // The pictures and histograms `filterlab report` shows (gallery.h).
-    bench_say(o, "{}\n", write_gallery(dir, chosen, [&](const FilterInfo &f) { return params_for(f, o.params); },
-                                     o.images_dir));
 
+    if (o.budget_seconds > 0) {
+        bench_say(o, "budget: {:.0f} s of {:.0f} s\n", seconds_since(started), o.budget_seconds);
+        context["budget_seconds"] = o.budget_seconds;
+    }
     context["format"] = kRunFormat;  // run_format.h: what `filterlab report` reads
     context["copy_roofline_gb_per_s"] = roofline;
     context["transfers"] = transfers;

@@ -24,6 +24,9 @@ struct BenchOptions {
     int min_reps = 20;
     double min_seconds = 0.5;
     double max_seconds_per_case = 20;  // a very slow variant stops early (still at least 3 samples)
+    // > 0: the whole run's time; each case gets a share of what is left
+    // (case_seconds). In the options a case is measured with: what was left.
+    double budget_seconds = 0;
     std::string out_root = "bench-runs";
     int batch_images = 0;                 // > 0: time batches of this many images instead (bench_batch.h)
     std::string batch_size = "4096x2304";  // WIDTHxHEIGHT of each image of a batch

@@ -31,6 +31,24 @@ Stats summarise(std::vector<double> samples) {
     return {static_cast<int>(samples.size()), at(0.5), samples.front(), samples.back(), at(0.25), at(0.75), mean, stddev};
 }
 
+void check_budget(const BenchOptions &o, double one_run_seconds) {
+    if (o.budget_seconds > 0 && 3 * one_run_seconds > o.budget_seconds / 2) {
+        throw std::invalid_argument(fmt::format("over the bench's --budget: one run takes {:.2f} s, {:.0f} s were left",
+                                                one_run_seconds, o.budget_seconds));
+    }
+}
+
+int runs_per_sample(const BenchOptions &o, double one_run_seconds, int cap) {
+    const double fit = std::floor(o.max_seconds_per_case / 4 / std::max(one_run_seconds, 1e-9));
+    return static_cast<int>(std::clamp(fit, 1.0, double(std::max(cap, 1))));
+}
+
+double case_seconds(const BenchOptions &o, double elapsed_seconds, std::size_t cases_left) {
+    if (o.budget_seconds <= 0 || cases_left == 0) return o.max_seconds_per_case;
+    const double share = std::max(0.0, o.budget_seconds - elapsed_seconds) / double(cases_left);
+    return std::min(share, o.max_seconds_per_case);
+}
+
 void check_common_options(const BenchOptions &o) {
     for (auto &f : o.filters) filter_info(f);
     for (int c : o.channels)

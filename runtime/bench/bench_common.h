@@ -38,13 +38,14 @@ struct Stats {
 // Quantiles interpolated between order statistics (Hyndman and Fan's type 7).
 Stats summarise(std::vector<double> samples);
 
-// Repeats `sample` (which returns the time of one sample) after a warm-up,
-// until enough samples and enough time, or (at least 3 samples) too long.
+// Repeats `sample` (which returns the time of one sample) after a warm-up
+// (unless the caller has warmed up already, as its probe_run does), until
+// enough samples and enough time, or (at least 3 samples) too long.
 template <typename Sample>
-Stats repeat(const BenchOptions &o, Sample &&sample) {
+Stats repeat(const BenchOptions &o, Sample &&sample, bool warmed_up = false) {
     using Clock = std::chrono::steady_clock;
     const auto begin = Clock::now();
-    sample();  // warm-up
+    if (!warmed_up) sample();
     std::vector<double> times;
     for (;;) {
         times.push_back(sample());
@@ -54,6 +55,33 @@ Stats repeat(const BenchOptions &o, Sample &&sample) {
     }
     return summarise(times);
 }
+
+// Under --budget, a case whose three samples would take over half of what is
+// left of the run (`one_run_seconds` a sample at least) is skipped: throws
+// std::invalid_argument. A slow case then never spends the budget of the cases
+// after it, and the run ends within its budget.
+void check_budget(const BenchOptions &o, double one_run_seconds);
+
+// The seconds of one untimed run (`run` returns once it has finished), the
+// warm-up of a case and the gauge of its samples; check_budget on it.
+template <typename Run>
+double probe_run(const BenchOptions &o, Run &&run) {
+    using Clock = std::chrono::steady_clock;
+    const auto begin = Clock::now();
+    run();
+    const double seconds = std::chrono::duration<double>(Clock::now() - begin).count();
+    check_budget(o, seconds);
+    return seconds;
+}
+
+// Runs in one sample of a path that queues several (GPU, OpenCL): as many as
+// fit in a quarter of the case's time (a warm-up and three samples make the
+// shortest case), at least 1 and at most `cap`.
+int runs_per_sample(const BenchOptions &o, double one_run_seconds, int cap);
+
+// The time a case may take: its share of what is left of --budget over the
+// `cases_left`, never more than the per-case cap (without a budget, the cap).
+double case_seconds(const BenchOptions &o, double elapsed_seconds, std::size_t cases_left);
 
 // Progress and notices of a bench run: standard error (standard output holds
 // the results), nothing with --quiet.

@@ -124,6 +124,10 @@ int main(int argc, char **argv) {
     bench_cmd->add_option("--param,-p", bench.params, "NAME=VALUE for the filters that have NAME (repeatable)");
     bench_cmd->add_option("--min-reps", bench.min_reps, "Minimum samples per case")->default_val(20)->check(CLI::Range(3, 100000));
     bench_cmd->add_option("--min-time", bench.min_seconds, "Minimum seconds per case")->default_val(0.5)->check(CLI::Range(0.0, 3600.0));
+    bench_cmd->add_option("--budget", bench.budget_seconds,
+                          "Seconds the whole run may take: each case gets its share of what is left, fewer samples "
+                          "(at least 3) when short, skipped when one run cannot fit")
+        ->check(CLI::Range(1.0, 86400.0));
     bench_cmd->add_flag("--quiet,-q", bench.quiet, "No progress on stderr (the results still go to stdout)");
     bench_cmd->add_option("--out", bench.out_root, "Folder under which each run gets a new directory")
         ->default_val("bench-runs");
