@@ -5,8 +5,10 @@ with the bench's own (same machine: the context is taken from a tiny
 `filterlab bench` run made here first).
 
 Peers: OpenCV (cv2: blur, medianBlur, GaussianBlur; max pooling as NumPy's
-reshape-max) on the CPU, CuPy (cupyx.scipy.ndimage: uniform_filter,
-median_filter, gaussian_filter; max pooling as a reshape-max) on the GPU.
+reshape-max) on the CPU; on the GPU CuPy (cupyx.scipy.ndimage: uniform_filter,
+median_filter, gaussian_filter; max pooling as a reshape-max) and NVIDIA's
+CV-CUDA (cvcuda: averageblur, median_blur, gaussian; skipped, and said so,
+where the cvcuda module is not installed).
 Each is checked first against `filterlab run`'s reference on the same input:
 equal, or `differs` (with its largest difference and PSNR) for a peer that
 computes another function (other rounding or weights), or `wrong` (not timed)
@@ -47,6 +49,13 @@ PEERS = [
     ("median", {"size": 7}, "py_cupy_median_filter", "cuda", True),
     ("gaussian", {"sigma": 1}, "py_cupy_gaussian_filter", "cuda", False),
     ("maxpool", {}, "py_cupy_reshape_max", "cuda", True),
+    ("box", {"radius": 1}, "py_cvcuda_averageblur", "cuda", True),
+    ("box", {"radius": 7}, "py_cvcuda_averageblur", "cuda", True),
+    ("box", {"radius": 15}, "py_cvcuda_averageblur", "cuda", True),
+    ("median", {"size": 3}, "py_cvcuda_median_blur", "cuda", True),
+    ("median", {"size": 5}, "py_cvcuda_median_blur", "cuda", True),
+    ("median", {"size": 7}, "py_cvcuda_median_blur", "cuda", True),
+    ("gaussian", {"sigma": 1}, "py_cvcuda_gaussian", "cuda", False),
 ]
 COLUMNS = ("filter,variant,backend,kind,width,height,channels,params,status,samples,buffers,median_us,min_us,"
            "max_us,p25_us,p75_us,spread_pct,gb_per_s,roofline_pct,threads,note").split(",")
@@ -65,6 +74,8 @@ def peer_function(name, params):
             "py_numpy_reshape_max": lambda i, o: np.max(
                 i[: o.shape[0] * 2, : o.shape[1] * 2].reshape(o.shape[0], 2, o.shape[1], 2), axis=(1, 3), out=o),
         }[name]
+    if name.startswith("py_cvcuda"):
+        return cvcuda_function(name, window, int(params.get("size", 3)))
     import cupy
     import cupyx.scipy.ndimage as ndi
     return {
@@ -75,6 +86,30 @@ def peer_function(name, params):
                                                                     output=o),
         "py_cupy_reshape_max": lambda i, o: cupy.max(
             i[: o.shape[0] * 2, : o.shape[1] * 2].reshape(o.shape[0], 2, o.shape[1], 2), axis=(1, 3), out=o),
+    }[name]
+
+
+def cvcuda_function(name, window, size):
+    """CV-CUDA's call on CuPy arrays, wrapped once each as a 1-image NHWC tensor,
+    on the stream the timing events are recorded on (CuPy's current one)."""
+    import cupy
+    import cvcuda
+    stream = cvcuda.as_stream(cupy.cuda.get_current_stream())
+    tensors = {}
+
+    def tensor(a):
+        if a.data.ptr not in tensors:
+            tensors[a.data.ptr] = (a, cvcuda.as_tensor(a.reshape(1, a.shape[0], a.shape[1], 1), "NHWC"))
+        return tensors[a.data.ptr][1]
+
+    replicate = cvcuda.Border.REPLICATE
+    return {
+        "py_cvcuda_averageblur": lambda i, o: cvcuda.averageblur_into(
+            tensor(o), tensor(i), (window, window), (-1, -1), replicate, stream=stream),
+        "py_cvcuda_median_blur": lambda i, o: cvcuda.median_blur_into(tensor(o), tensor(i), (size, size),
+                                                                      stream=stream),
+        "py_cvcuda_gaussian": lambda i, o: cvcuda.gaussian_into(tensor(o), tensor(i), (5, 5), (1.0, 1.0), replicate,
+                                                                stream=stream),
     }[name]
 
 
@@ -215,9 +250,15 @@ def main():
     import cv2
     versions["opencv"] = cv2.__version__
     gpu_l2 = context.get("gpu", {}).get("l2_bytes", 0)
+    no_cvcuda = ""
     if not a.skip_gpu:
         import cupy
         versions["cupy"] = cupy.__version__
+        try:
+            import cvcuda
+            versions["cvcuda"] = cvcuda.__version__
+        except ImportError as e:
+            no_cvcuda = f"cvcuda not installed ({e})"
     context["python_peers"] = versions
     roofline = context.get("copy_roofline_gb_per_s", 0)
     rows = []
@@ -229,8 +270,11 @@ def main():
                 continue
             if a.rows and (filter_, backend, size, param_text(params)) not in wanted:
                 continue
-            expected = reference(a.filterlab, filter_, params, image, work)
-            r = measure(peer, image, expected, gpu_l2)
+            if name.startswith("py_cvcuda") and no_cvcuda:
+                r = {"status": "skipped", "note": no_cvcuda, "buffers": 0}
+            else:
+                expected = reference(a.filterlab, filter_, params, image, work)
+                r = measure(peer, image, expected, gpu_l2)
             r.update(filter=filter_, variant=name, backend=backend, kind="peer", width=size, height=size, channels=1,
                      params=param_text(params),
                      threads=cv2.getNumThreads() if backend == "cpu" else 0)

@@ -2,7 +2,7 @@
 """Draws the plots of `filterlab report`.
 
 Usage: plots.py PLOTS_JSON OUT_DIR. PLOTS_JSON holds {"plots": [...]}, each
-with a "kind" (loglog, bars, scaling, histograms, sweep), a "file" to write under
+with a "kind" (loglog, bars, grouped, scaling, histograms, sweep), a "file" to write under
 OUT_DIR, a title and its data, all decided by the report; this script only
 draws. Exits 3 when matplotlib cannot be imported, so the report can say so.
 """
@@ -62,6 +62,20 @@ def bars(ax, plot):
         ax.axhline(plot["hline"], color="purple", linestyle="--", label=plot["hline_label"])
     ax.legend(fontsize=8)
     ax.grid(True, axis="y", alpha=0.3)
+
+
+def grouped(ax, plot):
+    """Bars side by side per group, one series each, on a log scale (0: absent)."""
+    groups, series = plot["groups"], plot["series"]
+    width = 0.8 / max(len(series), 1)
+    for i, s in enumerate(series):
+        xs = [g + (i - (len(series) - 1) / 2) * width for g in range(len(groups))]
+        ax.bar(xs, [v if v > 0 else float("nan") for v in s["values"]], width, color=COLOURS.get(s["group"]),
+               label=s["label"])
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(groups)), groups, rotation=60, ha="right", fontsize=7)
+    ax.grid(True, axis="y", which="both", alpha=0.3)
+    ax.legend(fontsize=8)
 
 
 def scaling(ax, plot):
@@ -167,7 +181,7 @@ def main():
             sweep(fig, plot)
         else:
             ax = fig.add_subplot()
-            {"loglog": loglog, "bars": bars, "scaling": scaling}[plot["kind"]](ax, plot)
+            {"loglog": loglog, "bars": bars, "grouped": grouped, "scaling": scaling}[plot["kind"]](ax, plot)
             ax.set_xlabel(plot.get("xlabel", ""))
             ax.set_ylabel(plot.get("ylabel", ""))
         fig.suptitle(plot["title"], fontsize=10)

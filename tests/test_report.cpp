@@ -190,6 +190,24 @@ TEST_CASE("report: a small bench run becomes tables, pictures and plots that agr
         CHECK(fs::is_regular_file(out / "m1_box_histograms.png"));
         CHECK(images >= 5);
     }
+    // The page opens with its answer: the best Halide at the largest size is
+    // the CSV's fastest Halide row there; the report's own command line is in
+    // the appendix, after every detail.
+    REQUIRE(page.rfind("# FilterLab report\n\n## The answer\n", 0) == 0);
+    const auto answer = tables(page, "| filter | parameters | channels | size | best Halide |");
+    REQUIRE(answer.size() == 1);
+    REQUIRE(answer[0].size() == 3);  // the header, the rule, box radius=1
+    const BenchRow *fastest = nullptr;
+    for (const BenchRow &r : loaded.rows)
+        if (r.width == 96 && r.kind == "halide" && r.timed() && origin_of(r.variant) != Origin::sweep_point &&
+            (!fastest || r.median_us < fastest->median_us))
+            fastest = &r;
+    REQUIRE(fastest);
+    CHECK(answer[0][2][4].find("`" + fastest->variant + "`") == 0);
+    CHECK(microseconds(answer[0][2][4].substr(answer[0][2][4].rfind(") ") + 2)) ==
+          doctest::Approx(fastest->median_us).epsilon(0.001));
+    CHECK(page.find("## Appendix: how this report was made") > page.find("## box"));
+    CHECK(page.find("report " + run.string()) > page.find("## Appendix"));
     // The machine facts and the command of the run.
     CHECK(page.find(loaded.context["command"].get<std::string>()) != std::string::npos);
     CHECK(page.find(loaded.context["cpu"]["model"].get<std::string>()) != std::string::npos);

@@ -18,6 +18,7 @@
 #include "report_opencl.h"
 #include "report_text.h"
 #include "report_plots.h"
+#include "report_summary.h"
 #include "report_sweeps.h"
 #include "report_verdict.h"
 #include "run_dir.h"
@@ -361,36 +362,6 @@ std::string runs_section(const std::vector<Machine> &machines) {
     return s;
 }
 
-std::string summary_section(const std::vector<std::string> &filters, const std::map<std::string, std::vector<View>> &views) {
-    std::vector<std::vector<std::string>> rows;
-    for (const std::string &f : filters)
-        for (const View &v : views.at(f)) {
-            const Size s = v.sizes.back();
-            std::vector<std::string> row = {f, v.machine->slug, v.params, size_label(s)};
-            for (Category c : kRanked) {
-                auto it = v.best.find({s, c});
-                row.push_back(it == v.best.end() ? "—"
-                                                 : fmt::format("`{}` {}", it->second->variant,
-                                                               format_time(it->second->median_us)));
-            }
-            auto h = v.best.find({s, Category::halide_cuda}), w = v.best.find({s, Category::handwritten});
-            row.push_back(h != v.best.end() && w != v.best.end()
-                              ? fmt::format("{:.2f}", h->second->median_us / w->second->median_us)
-                              : "—");
-            double roof = 0;
-            for (auto &[name, cells] : v.cell)
-                if (cells.count(s) && cells.at(s)->timed()) roof = std::max(roof, cells.at(s)->roofline_pct);
-            row.push_back(roof > 0 ? fmt::format("{:.0f}%", roof) : "—");
-            rows.push_back(row);
-        }
-    std::vector<std::string> header = {"filter", "machine", "parameters", "largest size"};
-    for (Category c : kRanked) header.push_back(std::string("best ") + label(c));
-    header.push_back("Halide CUDA / hand");
-    header.push_back("best % of roofline");
-    return "## At a glance\n\nThe best of each kind at the largest size measured, per filter and machine.\n\n" +
-           markdown_table(header, rows, 4);
-}
-
 std::string now_utc() {
     const std::time_t t = std::time(nullptr);
     char text[32];
@@ -444,17 +415,20 @@ ReportResult write_report(const ReportOptions &o) {
         body += verdict_section(f, views[f], o) + made_section(f, views[f], o) + opencl_section(f, views[f]);
     }
 
+    const std::string answer = answer_section(filters, views, plots);
     const PlotOutcome outcome = make_plots(plots, out, o.source_dir);
-    std::string head = "# FilterLab report\n\n";
-    head += fmt::format("Made on {} by `{}` from {} run{} on {} machine{} (machines are told apart by host name, CPU "
-                        "and GPU; runs of one machine are merged, a case measured twice keeping the later run's "
-                        "result).\n\n",
-                        now_utc(), o.command_line, runs.size(), runs.size() == 1 ? "" : "s", machines.size(),
-                        machines.size() == 1 ? "" : "s");
-    head += outcome.made ? "Plots: made by `scripts/plots.py` (matplotlib).\n\n"
-                         : "Plots: **skipped** — " + outcome.why + ". The tables, counts and pictures are complete.\n\n";
+    std::string appendix = "## Appendix: how this report was made\n\n";
+    appendix += fmt::format("Made on {} by `{}` from {} run{} on {} machine{} (machines are told apart by host name, "
+                            "CPU and GPU; runs of one machine are merged, a case measured twice keeping the later "
+                            "run's result).\n\n",
+                            now_utc(), o.command_line, runs.size(), runs.size() == 1 ? "" : "s", machines.size(),
+                            machines.size() == 1 ? "" : "s");
+    appendix += outcome.made ? "Plots: made by `scripts/plots.py` (matplotlib).\n"
+                             : "Plots: **skipped** — " + outcome.why + ". The tables, counts and pictures are complete.\n";
+    std::string head = "# FilterLab report\n\n" + answer;
+    if (!outcome.made) head += "Plots were not made: the appendix says why.\n\n";
     head += fmt::format(
-        "How to read this report: times are the median over the samples of each case; × is the speed-up over the "
+        "## How to read the details\n\nTimes are the median over the samples of each case; × is the speed-up over the "
         "plain serial CPU reference at the same size, where the reference was measured; GB/s counts each input sample "
         "read once and each output sample written once; the share of the roofline compares GPU variants (CUDA, and "
         "OpenCL on that GPU) with the 1 GiB device-to-device copy measured in the same run. Lines of code are counted by the tool in `{}` "
@@ -465,7 +439,7 @@ ReportResult write_report(const ReportOptions &o) {
         "headers every filter uses (`schedules/schedule_helpers.h`; `handwritten/*.h`, `*.cuh`) that a variant "
         "reaches.\n\n",
         o.source_dir);
-    std::string page = head + summary_section(filters, views) + body + runs_section(machines);
+    std::string page = head + glance_section(filters, views) + body + runs_section(machines) + appendix;
 
     // Plot images that were not made are left out of the page.
     std::string kept, line;
