@@ -16,7 +16,8 @@ public:
 
     void generate() {
         using namespace filterlab;
-        box_pipeline::define(pipeline, input, input.dim(0).extent(), input.dim(1).extent(), radius,
+        const std::string algorithm = schedules::algorithm_of<box_pipeline::Pipeline>(schedule, "direct");
+        box_pipeline::define(pipeline, algorithm, input, input.dim(0).extent(), input.dim(1).extent(), radius,
                              output);
         // The contract's range; the pipeline refuses anything else at run time.
         add_requirement(radius >= 1 && radius <= 15, "box: radius must be in 1..15, got ", radius);

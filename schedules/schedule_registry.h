@@ -22,6 +22,13 @@
 // schedule by one line,
 //
 //     FILTERLAB_FROZEN(box, cuda, tile_64x4, tile, "tile_x=64,tile_y=4");
+//
+// A filter may have several algorithms (generators/<filter>.h says which). A
+// schedule of any but the first names its algorithm in its registration,
+//
+//     FILTERLAB_SCHEDULE_OF(box, running_sums, cuda, sums_strips, "radius=1..15") { ... }
+//
+// and the generator defines that algorithm before applying the schedule.
 #pragma once
 
 #include <algorithm>
@@ -116,6 +123,7 @@ struct Schedule {
     std::string axes;    // as declared; empty: a space of one point
     std::string base;    // a frozen schedule: the key of the schedule it fixes
     std::string frozen;  // and the point it fixes there
+    std::string algorithm;  // empty: the filter's first (its generator's default)
 };
 
 template <typename Pipeline>
@@ -126,8 +134,8 @@ std::map<std::string, Schedule<Pipeline>> &registry() {
 
 template <typename Pipeline>
 struct Registrar {
-    Registrar(const std::string &key, ScheduleFunction<Pipeline> f, std::string axes) {
-        registry<Pipeline>().emplace(key, Schedule<Pipeline>{std::move(f), std::move(axes), "", ""});
+    Registrar(const std::string &key, ScheduleFunction<Pipeline> f, std::string axes, std::string algorithm = "") {
+        registry<Pipeline>().emplace(key, Schedule<Pipeline>{std::move(f), std::move(axes), "", "", std::move(algorithm)});
     }
     // A frozen point of the schedule `base`: looked up when applied, so the
     // order of static initialisation does not matter.
@@ -149,6 +157,17 @@ const Schedule<Pipeline> &find(const std::string &key) {
         throw std::invalid_argument("unknown schedule '" + key + "'; known:" + known);
     }
     return it->second;
+}
+
+// The algorithm the schedule named `key` schedules (a frozen one: its
+// base's); `fallback` (the filter's first) for an autoscheduler (empty key)
+// and for a schedule that names none.
+template <typename Pipeline>
+std::string algorithm_of(const std::string &key, const std::string &fallback) {
+    if (key.empty()) return fallback;
+    const Schedule<Pipeline> *s = &find<Pipeline>(key);
+    if (!s->base.empty()) s = &find<Pipeline>(s->base);
+    return s->algorithm.empty() ? fallback : s->algorithm;
 }
 
 // Applies the schedule named `key` ("<backend>_<name>") at `point` (empty:
@@ -191,6 +210,18 @@ void apply(const std::string &key, const std::string &point, Pipeline &p, const 
     static const filterlab::schedules::Registrar<filterlab::FILTER##_pipeline::Pipeline>                      \
         FILTERLAB_SCHEDULE_CAT(registrar_, __LINE__){#BACKEND "_" #NAME, schedule_##BACKEND##_##NAME,          \
                                                      std::string{"" __VA_ARGS__}};                             \
+    static void schedule_##BACKEND##_##NAME([[maybe_unused]] filterlab::FILTER##_pipeline::Pipeline &p,       \
+                                            [[maybe_unused]] const Halide::Target &target,                     \
+                                            [[maybe_unused]] const filterlab::schedules::Point &point)
+
+// A schedule of the filter's algorithm ALGORITHM (not its first).
+#define FILTERLAB_SCHEDULE_OF(FILTER, ALGORITHM, BACKEND, NAME, SUPPORTS, ...)                                \
+    static void schedule_##BACKEND##_##NAME(filterlab::FILTER##_pipeline::Pipeline &p,                        \
+                                            const Halide::Target &target,                                      \
+                                            const filterlab::schedules::Point &point);                         \
+    static const filterlab::schedules::Registrar<filterlab::FILTER##_pipeline::Pipeline>                      \
+        FILTERLAB_SCHEDULE_CAT(registrar_, __LINE__){#BACKEND "_" #NAME, schedule_##BACKEND##_##NAME,          \
+                                                     std::string{"" __VA_ARGS__}, #ALGORITHM};                 \
     static void schedule_##BACKEND##_##NAME([[maybe_unused]] filterlab::FILTER##_pipeline::Pipeline &p,       \
                                             [[maybe_unused]] const Halide::Target &target,                     \
                                             [[maybe_unused]] const filterlab::schedules::Point &point)

@@ -245,8 +245,9 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &params)
     for_each_plane(in, out, "box_running_sums_kernel", [&](const Plane &p) { launchers.at(radius - 1)(p); });
 }
 
-const VariantRegistration registration{
-    {"box", "hw_running_sums", Backend::cuda, Kind::handwritten, parse_supports("radius=1..15"), run<kRows, kAhead>}};
+const VariantRegistration registration{with_algorithm(
+    {"box", "hw_running_sums", Backend::cuda, Kind::handwritten, parse_supports("radius=1..15"), run<kRows, kAhead>},
+    "running_sums")};
 
 }  // namespace
 }  // namespace filterlab::handwritten

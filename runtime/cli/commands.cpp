@@ -67,6 +67,7 @@ nlohmann::json variant_json(const Variant &v) {
             {"variant", v.name},
             {"backend", to_string(v.backend)},
             {"kind", to_string(v.kind)},
+            {"algorithm", v.algorithm},
             {"computes_contract", v.computes_contract},
             {"tolerance", filter_info(v.filter).tolerance()},
             {"available", why.empty()},

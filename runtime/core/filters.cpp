@@ -80,7 +80,10 @@ FilterInfo box() {
             },
             .work_per_sample = [](const ParamValues &p) { return std::pow(2 * p.at("radius") + 1, 2); },
             .reach = [](const ParamValues &p) { return as_int(p, "radius"); },
-            .gallery_noise = smoothing_noise()};
+            .gallery_noise = smoothing_noise(),
+            .algorithms = {{"direct", "window sums (separable or not): the work per pixel grows with r"},
+                           {"running_sums", "each sum is the last plus the entering sample minus the leaving one: "
+                                            "the work per pixel does not grow with r"}}};
 }
 
 FilterInfo median() {

@@ -71,6 +71,11 @@ struct FilterInfo {
     // rows are one, or the 2x2 block of a pooled output.
     std::function<int(const ParamValues &)> reach;
     GalleryNoise gallery_noise;
+    // The algorithms its variants implement, each a name and why it costs what
+    // it does; the first is a variant's unless it names another
+    // (generators/<filter>.h defines the Halide ones under the same names).
+    std::vector<std::pair<std::string, std::string>> algorithms = {
+        {"direct", "each output visits its whole window, as FILTERS.md writes it"}};
 
     // Defaults overlaid with the given NAME=VALUE strings, each validated.
     ParamValues parse_params(const std::vector<std::string> &assignments) const;

@@ -131,6 +131,15 @@ void register_variant(Variant variant) {
             std::abort();
         }
     }
+    for (const FilterInfo &f : all_filters()) {
+        if (f.name != variant.filter) continue;
+        if (variant.algorithm.empty()) variant.algorithm = f.algorithms.front().first;
+        if (std::none_of(f.algorithms.begin(), f.algorithms.end(), [&](auto &a) { return a.first == variant.algorithm; })) {
+            std::fprintf(stderr, "filterlab: variant %s/%s: %s has no algorithm '%s'\n", variant.filter.c_str(),
+                         variant.name.c_str(), f.name.c_str(), variant.algorithm.c_str());
+            std::abort();
+        }
+    }
     variants.push_back(std::move(variant));
     std::stable_sort(variants.begin(), variants.end(), [](const Variant &a, const Variant &b) {
         auto rank = [](const std::string &f) {

@@ -63,6 +63,9 @@ struct Variant {
     // ("tile_x=16,[32],64 tile_y=4,[8]"); for one point of a sweep
     // ("cuda_tile[tile_x=64+tile_y=8]"), the values it fixes ("tile_x=64,tile_y=8").
     std::string axes, point;
+    // One of its filter's algorithms (FilterInfo::algorithms); left empty at
+    // registration, the filter's first.
+    std::string algorithm;
 
     // Empty when the variant can run here (its library, a GPU), else why not.
     std::string why_unavailable() const;
@@ -84,11 +87,18 @@ const Variant &find_variant(const std::string &filter, const std::string &name);
 
 // What the build knows of a Halide schedule (cmake/halide_variant.cpp.in).
 inline Variant with_build_facts(Variant variant, SourceSpan source, std::vector<std::string> libraries,
-                                std::string axes, std::string point) {
+                                std::string axes, std::string point, std::string algorithm) {
     variant.source = std::move(source);
     variant.libraries = std::move(libraries);
     variant.axes = std::move(axes);
     variant.point = std::move(point);
+    variant.algorithm = std::move(algorithm);
+    return variant;
+}
+
+// A variant of algorithm `algorithm` (a handwritten kernel's registration).
+inline Variant with_algorithm(Variant variant, std::string algorithm) {
+    variant.algorithm = std::move(algorithm);
     return variant;
 }
 

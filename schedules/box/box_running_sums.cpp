@@ -1,0 +1,68 @@
+// Schedules of the box filter's running-sums algorithm (generators/box.h):
+// the work per pixel does not grow with the radius, as in hw_running_sums.
+#include "box.h"
+#include "schedule_helpers.h"
+#include "schedule_registry.h"
+
+using namespace Halide;
+using filterlab::box_pipeline::kChunk;
+using filterlab::box_pipeline::kStripRows;
+
+// A block owns one strip of 16 rows and `threads` chunks of 16 columns. Its
+// threads first run the vertical sums down the strip, one column each in turn
+// (coalesced byte loads of the entering and leaving rows), into shared memory;
+// then each thread slides the horizontal sum along its own chunk in registers,
+// row by row, and writes its 16 outputs. Its space: the block's width in chunks
+// (wider, less halo recomputed per strip; narrower, more blocks to spread).
+FILTERLAB_SCHEDULE_OF(box, running_sums, cuda, sums_strips, "radius=1..15", "threads=32,[64],128") {
+    const int threads = point["threads"];
+    Var xo{"xo"}, xi{"xi"}, xt{"xt"}, xw{"xw"}, yo{"yo"}, yi{"yi"};
+    p.output.split(p.x, xo, xi, threads * kChunk, TailStrategy::GuardWithIf)
+        .split(xi, xt, xw, kChunk)
+        .split(p.y, yo, yi, kStripRows, TailStrategy::GuardWithIf)
+        .reorder(xw, yi, xt, xo, yo, p.c)
+        .unroll(xw)
+        .gpu_blocks(xo, yo, p.c)
+        .gpu_threads(xt);
+    // One row of a thread's chunk at a time, in registers.
+    p.window_sums.compute_at(p.output, yi)
+        .store_in(MemoryType::Register)
+        .bound_storage(p.k, kChunk)
+        .bound_storage(p.chunk, 1)
+        .bound_storage(p.y, 1)
+        .bound_storage(p.c, 1)
+        .unroll(p.k);
+    p.window_sums.update(0).unscheduled();
+    p.window_sums.update(1).unscheduled();
+    p.window_sums.update(2).unroll(p.across);
+    // The strip's column sums, halo included, in shared memory: threads across
+    // x, each column's recurrence serial down the strip.
+    p.column_sums.compute_at(p.output, xo).store_in(MemoryType::GPUShared);
+    for (int stage = 0; stage < 3; stage++) {
+        Var xa{"xa"}, xb{"xb"};
+        Stage s = p.column_sums.update(stage);
+        s.split(p.x, xa, xb, threads, TailStrategy::RoundUp).gpu_threads(xb);
+        if (stage == 2) s.reorder(p.down, xa, xb);
+    }
+}
+
+// Strips of 16 rows spread over the cores. In each, the column sums run down
+// the strip with x vectorised (one add and one subtract per 32 columns); the
+// horizontal sums then run along each row with the chunks vectorised (one lane
+// per 16-column chunk, its samples gathered). Why it should be fast: the work
+// per pixel is that of r = 1 at every radius.
+FILTERLAB_SCHEDULE_OF(box, running_sums, cpu, sums_strips, "radius=1..15") {
+    const int lanes = target.natural_vector_size<uint16_t>();
+    Var yo{"yo"}, yi{"yi"}, xo{"xo"}, xi{"xi"};
+    p.output.split(p.y, yo, yi, kStripRows, TailStrategy::GuardWithIf)
+        .reorder(p.x, yi, p.c, yo)
+        .parallel(yo)
+        .vectorize(p.x, lanes, TailStrategy::GuardWithIf);
+    p.column_sums.compute_at(p.output, yo);
+    for (int stage = 0; stage < 3; stage++) p.column_sums.update(stage).vectorize(p.x, lanes, TailStrategy::RoundUp);
+    p.column_sums.update(2).reorder(p.x, p.down);
+    p.window_sums.compute_at(p.output, yo);
+    for (int stage = 0; stage < 3; stage++)
+        p.window_sums.update(stage).vectorize(p.chunk, lanes / 2, TailStrategy::RoundUp);
+    p.window_sums.update(2).reorder(p.chunk, p.across);
+}
