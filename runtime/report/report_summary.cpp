@@ -50,6 +50,14 @@ const Machine *answering_machine(const std::vector<View> &views) {
     return chosen;
 }
 
+// The largest size at which a Halide or hand-written variant was timed (a
+// peer measured alone at a larger size answers nothing), else the largest.
+Size answered_size(const View &v) {
+    for (auto it = v.sizes.rbegin(); it != v.sizes.rend(); ++it)
+        if (fastest_of(v, *it, sides()[0]) || fastest_of(v, *it, sides()[1])) return *it;
+    return v.sizes.back();
+}
+
 }  // namespace
 
 std::string answer_section(const std::vector<std::string> &filters, const std::map<std::string, std::vector<View>> &views,
@@ -64,7 +72,7 @@ std::string answer_section(const std::vector<std::string> &filters, const std::m
             machine_names += fmt::format("{}{}: {}", machine_names.empty() ? "" : "; ", m->slug, m->name);
         for (const View &v : views.at(f)) {
             if (v.machine != m) continue;
-            const Size s = v.sizes.back();
+            const Size s = answered_size(v);
             std::vector<const BenchRow *> best;
             for (const Side &side : sides()) best.push_back(fastest_of(v, s, side));
             rows.push_back({f, v.params.empty() ? "—" : v.params, fmt::format("{}", v.channels), size_label(s),
@@ -86,7 +94,8 @@ std::string answer_section(const std::vector<std::string> &filters, const std::m
                      {"ylabel", "µs (log)"},
                      {"groups", groups},
                      {"series", series}});
-    return "## The answer\n\nPer filter and parameters, at the largest size measured on " + machine_names +
+    return "## The answer\n\nPer filter and parameters, at the largest size where Halide or hand-written variants "
+           "were measured on " + machine_names +
            ": the fastest Halide schedule (any backend), the fastest hand-written variant, the fastest peer "
            "library, and the ratios of their times (above 1: Halide is slower). Every time is the median of its "
            "samples, each result checked against the reference before it was timed.\n\n" +
