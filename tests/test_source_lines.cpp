@@ -186,7 +186,11 @@ TEST_CASE("line counts: every Halide schedule's span, as the build read it, is i
             CHECK(counted->own >= 2);
             continue;
         }
-        const std::string head = "FILTERLAB_SCHEDULE(" + v.filter + ", " + backend + ", ";
+        // A schedule of the filter's first algorithm, or one that names its algorithm.
+        const bool first_algorithm = v.algorithm == filter_info(v.filter).algorithms.front().first;
+        const std::string head = first_algorithm
+                                     ? "FILTERLAB_SCHEDULE(" + v.filter + ", " + backend + ", "
+                                     : "FILTERLAB_SCHEDULE_OF(" + v.filter + ", " + v.algorithm + ", " + backend + ", ";
         // A frozen point runs its base schedule's body, which the span gives.
         const bool frozen = std::any_of(lines.begin(), lines.end(), [&](const std::string &l) {
             return l.rfind("FILTERLAB_FROZEN(" + v.filter + ", " + backend + ", " + name + ",", 0) == 0;

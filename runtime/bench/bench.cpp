@@ -434,6 +434,9 @@ std::string run_bench(const BenchOptions &o) {
         bench_say(o, "budget: {:.0f} s of {:.0f} s\n", seconds_since(started), o.budget_seconds);
         context["budget_seconds"] = o.budget_seconds;
     }
+    nlohmann::json algorithms = nlohmann::json::object();  // each timed variant's algorithm, for the record
+    for (const Variant *v : chosen) algorithms[v->filter + "/" + v->name] = v->algorithm;
+    context["algorithms"] = algorithms;
     context["format"] = kRunFormat;  // run_format.h: what `filterlab report` reads
     context["copy_roofline_gb_per_s"] = roofline;
     context["transfers"] = transfers;

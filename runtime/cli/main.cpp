@@ -241,7 +241,10 @@ int main(int argc, char **argv) {
             for (const filterlab::Variant &v : filterlab::all_variants()) {
                 if (!v.source.file.empty()) report.schedule_sources[{v.filter, v.name}] = v.source;
                 if (!v.libraries.empty()) report.libraries[{v.filter, v.name}] = v.libraries;
+                report.algorithms[{v.filter, v.name}] = v.algorithm;
             }
+            for (const filterlab::FilterInfo &f : filterlab::all_filters())
+                for (const auto &[name, why] : f.algorithms) report.filter_algorithms[f.name].push_back(name);
             const auto written = filterlab::write_report(report);
             if (!written.plots_made) fmt::print(stderr, "filterlab: notice: plots skipped: {}\n", written.plots_why);
             fmt::print("report: {}\n", written.path);

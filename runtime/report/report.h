@@ -32,6 +32,11 @@ struct ReportOptions {
     // kernel_resources.json (report_made.h).
     std::map<std::pair<std::string, std::string>, std::vector<std::string>> libraries;
     std::string build_dir;
+    // Each variant's algorithm, by (filter, variant), from this build's
+    // registry, and the algorithms of filters that have several (in order):
+    // the verdict compares Halide with hand on each algorithm.
+    std::map<std::pair<std::string, std::string>, std::string> algorithms;
+    std::map<std::string, std::vector<std::string>> filter_algorithms;
     std::string command_line;
 };
 

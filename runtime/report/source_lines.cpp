@@ -74,7 +74,8 @@ struct Chunk {
     int first_line = 0, last_line = 0;
 };
 
-// The macro every schedule is defined with (schedules/schedule_registry.h).
+// The macros every schedule is defined with (schedules/schedule_registry.h):
+// FILTERLAB_SCHEDULE and FILTERLAB_SCHEDULE_OF.
 constexpr const char *kScheduleMacro = "FILTERLAB_SCHEDULE";
 
 const std::regex kIdentifier{R"([A-Za-z_]\w*)"};
@@ -213,7 +214,7 @@ std::optional<LineCount> schedule_lines(const std::string &source_dir, const std
     std::optional<std::size_t> seed;
     for (std::size_t i = 0; i < pool.size(); i++) {
         if (pool[i].first_line == span.first_line && pool[i].last_line == span.last_line) seed = i;
-        if (pool[i].name == kScheduleMacro) pool[i].name.clear();  // schedules are not called by name
+        if (pool[i].name.rfind(kScheduleMacro, 0) == 0) pool[i].name.clear();  // schedules are not called by name
     }
     if (!seed) return std::nullopt;  // the source changed since the build read it
     // Headers beside the schedules are the filter's own; those of other

@@ -13,17 +13,24 @@ using filterlab::box_pipeline::kStripRows;
 // (coalesced byte loads of the entering and leaving rows), into shared memory;
 // then each thread slides the horizontal sum along its own chunk in registers,
 // row by row, and writes its 16 outputs. Its space: the block's width in chunks
-// (wider, less halo recomputed per strip; narrower, more blocks to spread).
-FILTERLAB_SCHEDULE_OF(box, running_sums, cuda, sums_strips, "radius=1..15", "threads=32,[64],128") {
+// (wider, less halo recomputed per strip; narrower, more blocks to spread), and
+// whether a thread's 16 outputs of a row are stored as one vector (fewer store
+// instructions) or one byte at a time. (128 threads need 66 KB of shared
+// memory, over the 48 KB a launch gets without opting in: not a point.)
+FILTERLAB_SCHEDULE_OF(box, running_sums, cuda, sums_strips, "radius=1..15", "threads=16,32,[64] vector=[0],1") {
     const int threads = point["threads"];
     Var xo{"xo"}, xi{"xi"}, xt{"xt"}, xw{"xw"}, yo{"yo"}, yi{"yi"};
     p.output.split(p.x, xo, xi, threads * kChunk, TailStrategy::GuardWithIf)
         .split(xi, xt, xw, kChunk)
         .split(p.y, yo, yi, kStripRows, TailStrategy::GuardWithIf)
         .reorder(xw, yi, xt, xo, yo, p.c)
-        .unroll(xw)
         .gpu_blocks(xo, yo, p.c)
         .gpu_threads(xt);
+    if (point["vector"]) {
+        p.output.vectorize(xw);
+    } else {
+        p.output.unroll(xw);
+    }
     // One row of a thread's chunk at a time, in registers.
     p.window_sums.compute_at(p.output, yi)
         .store_in(MemoryType::Register)
@@ -66,3 +73,7 @@ FILTERLAB_SCHEDULE_OF(box, running_sums, cpu, sums_strips, "radius=1..15") {
         p.window_sums.update(stage).vectorize(p.chunk, lanes / 2, TailStrategy::RoundUp);
     p.window_sums.update(2).reorder(p.chunk, p.across);
 }
+
+// sums_strips' best point on the H100 at 8192² (reports/halide/box_sums_strips_sweep_call2.txt):
+// 289 / 397 / 511 µs at r = 1 / 7 / 15 against the default's 445 / 553 / 653.
+FILTERLAB_FROZEN(box, cuda, sums_strips_t32v, sums_strips, "threads=32,vector=1");
