@@ -9,11 +9,13 @@
 
 #include <algorithm>
 #include <cstring>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "filterlab/filterlab.h"
 #include "filterlab/filterlab_c.h"
+#include "error.h"
 #include "filters.h"
 #include "noise.h"
 #include "variant_params.h"
@@ -168,6 +170,30 @@ TEST_CASE("api: the C ABI") {
     CHECK(filterlab_run("box", &cin, &cout, "radius", "", nullptr, message, 8) != 0);
     CHECK(std::strlen(message) == 7);  // truncated, terminated
     CHECK(filterlab_run(nullptr, &cin, &cout, nullptr, nullptr, nullptr, nullptr, 0) != 0);
+    // The CLI's parser: what `filterlab run -p` refuses, the C ABI refuses too,
+    // with the same words, and leaves the output unwritten.
+    const std::vector<uint8_t> before = out.bytes;
+    for (const char *bad : {"radius=0x2", "radius=1e0", "radius=2 radius=3", "radius=2.5", "radius=+2", "size=3",
+                            "radius= 2", "radius=99"}) {
+        CAPTURE(bad);
+        CHECK(filterlab_run("box", &cin, &cout, bad, nullptr, nullptr, message, sizeof message) != 0);
+        std::vector<std::string> items;
+        std::istringstream words(bad);
+        for (std::string w; words >> w;) items.push_back(w);
+        std::string cli_words;
+        try {
+            fl::filter_info("box").parse_params(items);
+        } catch (const fl::Error &e) {
+            cli_words = e.what();
+        }
+        CHECK(!cli_words.empty());
+        CHECK(std::string(message) == cli_words);
+    }
+    CHECK(out.bytes == before);
+    CHECK(filterlab_run("box", &cin, &cout, " radius=2 ", nullptr, nullptr, message, sizeof message) == 0);
+    CHECK(out.image() == fl::filter_info("box").reference(input, {{"radius", 2}}));
+    CHECK(filterlab_run("gaussian", &cin, &cout, "sigma=1.5", nullptr, nullptr, message, sizeof message) == 0);
+    CHECK(filterlab_run("gaussian", &cin, &cout, "sigma=1.5e0", nullptr, nullptr, message, sizeof message) != 0);
     CHECK(std::string(filterlab_version()).find(FILTERLAB_VERSION) == 0);
 }
 

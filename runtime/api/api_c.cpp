@@ -6,8 +6,11 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "error.h"
 #include "filterlab/filterlab.h"
+#include "filters.h"
 
 namespace {
 
@@ -33,19 +36,23 @@ int fail(const std::string &why, char *message, size_t size) {
     return 1;
 }
 
-// "radius=2 sigma=1.5" into names and values; false on a malformed item.
-bool parse_params(const char *text, std::map<std::string, double> &params, std::string &why) {
+// "radius=2 sigma=1.5" into names and values with the CLI's parser
+// (FilterInfo::parse_params: integers where the contract says so, decimal
+// numbers written plainly, each name once, each value in range); false with
+// `why` on a malformed item. An unknown filter is left to filterlab::run,
+// which says so.
+bool parse_params(const char *filter, const char *text, std::map<std::string, double> &params, std::string &why) {
     std::istringstream items(text ? text : "");
-    for (std::string item; items >> item;) {
-        const auto eq = item.find('=');
-        char *end = nullptr;
-        const std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
-        const double v = std::strtod(value.c_str(), &end);
-        if (eq == 0 || value.empty() || *end != '\0') {
-            why = "parameter '" + item + "' is not NAME=VALUE";
+    std::vector<std::string> assignments;
+    for (std::string item; items >> item;) assignments.push_back(item);
+    for (const filterlab::FilterInfo &f : filterlab::all_filters()) {
+        if (f.name != filter) continue;
+        try {
+            params = f.parse_params(assignments);
+        } catch (const filterlab::Error &e) {
+            why = e.what();
             return false;
         }
-        params[item.substr(0, eq)] = v;
     }
     return true;
 }
@@ -59,7 +66,7 @@ extern "C" int filterlab_run(const char *filter, const filterlab_image *in, cons
     try {
         std::map<std::string, double> values;
         std::string why;
-        if (!parse_params(params, values, why)) return fail(why, message, message_size);
+        if (!parse_params(filter, params, values, why)) return fail(why, message, message_size);
         filterlab::Options options;
         options.variant = variant ? variant : "";
         options.cuda_stream = cuda_stream;

@@ -24,7 +24,10 @@ typedef struct filterlab_image {
 
 /* Runs `filter` ("box", "median", ...) with `params` ("radius=2", several
  * separated by spaces; NULL or "": the defaults) by `variant` (NULL or "":
- * the default) on `cuda_stream` (a cudaStream_t, NULL: the default stream). */
+ * the default) on `cuda_stream` (a cudaStream_t, NULL: the default stream).
+ * `params` is read as `filterlab run -p` reads it: integers written plainly
+ * where the contract wants integers, each name once, each value in range;
+ * anything else fails with the CLI's message, the output untouched. */
 int filterlab_run(const char *filter, const filterlab_image *in, const filterlab_image *out, const char *params,
                   const char *variant, void *cuda_stream, char *message, size_t message_size);
 
