@@ -307,7 +307,7 @@ int show_info(bool json) {
             const nlohmann::json &v = it.value()[memory];
             return v.is_null() ? std::string("none") : v.get<std::string>();
         };
-        fmt::print("API default:    {}: {} on host images, {} on device images (fastest in reports/h100)\n", it.key(),
+        fmt::print("API default:    {}: {} on host images, {} on device images (fastest on the H100: runtime/core/default_rankings.inc)\n", it.key(),
                    name("host"), name("device"));
     }
     const auto &cl = opencl::device_info();

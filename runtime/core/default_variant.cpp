@@ -6,7 +6,7 @@ namespace filterlab {
 
 const std::vector<Ranking> &rankings() {
     static const std::vector<Ranking> all = {
-#include "fastest_variants.inc"
+#include "default_rankings.inc"
     };
     return all;
 }

@@ -1,6 +1,6 @@
 // The variant the public API runs when the caller names none: the fastest
-// measured on the H100 (reports/h100, ranked at build time by
-// scripts/fastest_variants.py) that takes the call's parameters.
+// measured on the H100 that takes the call's parameters, as the reviewed
+// table default_rankings.inc ranks them (scripts/fastest_variants.py).
 #pragma once
 
 #include <string>
