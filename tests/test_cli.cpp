@@ -107,6 +107,13 @@ TEST_CASE("the CLI's conventions: --version, exit statuses, info --json, check -
     CHECK(xml.find("<testcase classname=\"filterlab.maxpool\" name=\"cpu_vectorized\"") != std::string::npos);
     const Result quiet = run_cli("check --filter maxpool --variant cpu_vectorized --quick --json --quiet");
     CHECK(quiet.err.empty());
+    // Without --json too, standard output holds the results alone.
+    const Result table = run_cli("check --filter maxpool --variant cpu_vectorized --quick");
+    REQUIRE(table.status == 0);
+    CHECK(table.out.find("cases done") == std::string::npos);
+    CHECK(table.out.find("real images:") == std::string::npos);
+    CHECK(table.err.find("cases done") != std::string::npos);
+    CHECK(table.out.find("maxpool   cpu_vectorized") != std::string::npos);
 
     // run: - is standard input and standard output.
     const fs::path piped = dir() / "piped.pgm";

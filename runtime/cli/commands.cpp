@@ -245,10 +245,10 @@ int check_variants(const CheckOptionsCli &options) {
         throw Error(check.images_dir + ": no such folder of images");
     }
     if (!options.junit.empty()) check_output_folder(options.junit);
-    // With --json, standard output holds the JSON alone: the progress goes to
-    // standard error, or nowhere with --quiet.
+    // Standard output holds the results alone (the table, or the JSON): the
+    // progress goes to standard error, or nowhere with --quiet.
     std::ostringstream discarded;
-    std::ostream &log = options.quiet ? static_cast<std::ostream &>(discarded) : options.json ? std::cerr : std::cout;
+    std::ostream &log = options.quiet ? static_cast<std::ostream &>(discarded) : std::cerr;
     const auto &gpu = cuda::gpu_info();
     log << fmt::format("GPU: {}\n", gpu.available ? fmt::format("{} ({} SMs)", gpu.name, gpu.sm_count)
                                                    : "none (" + gpu.why_not + "): CUDA variants are skipped");
