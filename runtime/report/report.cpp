@@ -70,13 +70,23 @@ std::string throughput_cell(const View &v, const BenchRow &r) {
 
 // ---------------------------------------------------------------- sections
 
-std::string tables_section(const View &v) {
+// A filter with several algorithms gets an algorithm column (this build's
+// registry says which; "—" for a variant it does not know).
+std::string tables_section(const View &v, const ReportOptions &o) {
     if (v.variants.empty()) return "Nothing measured on this machine — " + by_reason(v.not_measured) + ".\n\n";
+    auto algorithms = o.filter_algorithms.find(v.filter);
+    const bool several = algorithms != o.filter_algorithms.end() && algorithms->second.size() > 1;
     std::vector<std::string> header = {"variant", "kind"};
+    if (several) header.push_back("algorithm");
     for (Size s : v.sizes) header.push_back(size_label(s));
     std::vector<std::vector<std::string>> times, rates;
     for (const std::string &name : v.variants) {
-        std::vector<std::string> t = {fmt::format("`{}`", name), label(v.category.at(name))}, g = t;
+        std::vector<std::string> t = {fmt::format("`{}`", name), label(v.category.at(name))};
+        if (several) {
+            auto a = o.algorithms.find({v.filter, name});
+            t.push_back(a == o.algorithms.end() ? "—" : a->second);
+        }
+        std::vector<std::string> g = t;
         for (Size s : v.sizes) {
             const auto &cells = v.cell.at(name);
             const BenchRow *r = cells.count(s) ? cells.at(s) : nullptr;
@@ -407,7 +417,7 @@ ReportResult write_report(const ReportOptions &o) {
             body += fmt::format("### {} on {}: {}\n\n", f, m.slug, m.name);
             for (const View *v : mine) {
                 body += fmt::format("#### {}\n\n", v->title());
-                body += tables_section(*v) + best_section(*v) + plots_of(*v, plots) + scaling_section(*v, plots);
+                body += tables_section(*v, o) + best_section(*v) + plots_of(*v, plots) + scaling_section(*v, plots);
             }
             body += sweeps_section(m.runs, f, m.slug, plots);
             body += pictures_section(m, f, out, plots);
