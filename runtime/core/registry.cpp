@@ -31,6 +31,19 @@ const char *to_string(Kind kind) {
     return "?";
 }
 
+const char *to_string(Origin origin) {
+    switch (origin) {
+    case Origin::reference: return "reference";
+    case Origin::schedule: return "schedule";
+    case Origin::autoscheduler: return "autoscheduler";
+    case Origin::sweep_point: return "sweep_point";
+    case Origin::frozen_point: return "frozen_point";
+    case Origin::handwritten: return "handwritten";
+    case Origin::peer: return "peer";
+    }
+    return "?";
+}
+
 bool ParamSupport::contains(double value) const {
     if (!values.empty()) return std::find(values.begin(), values.end(), value) != values.end();
     return value >= min && value <= max;
@@ -140,6 +153,8 @@ void register_variant(Variant variant) {
             std::abort();
         }
     }
+    if (variant.kind == Kind::handwritten) variant.origin = Origin::handwritten;
+    if (variant.kind == Kind::peer) variant.origin = Origin::peer;
     variants.push_back(std::move(variant));
     std::stable_sort(variants.begin(), variants.end(), [](const Variant &a, const Variant &b) {
         auto rank = [](const std::string &f) {

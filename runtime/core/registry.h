@@ -17,9 +17,14 @@ namespace filterlab {
 
 enum class Backend { cpu, cuda, opencl };
 enum class Kind { reference, halide, handwritten, peer };
+// Where a variant came from: a field, so that nothing parses a name. A Halide
+// variant is a named schedule, a frozen autoschedule, one point of a sweep or
+// a frozen point of a schedule's space; the build says which.
+enum class Origin { reference, schedule, autoscheduler, sweep_point, frozen_point, handwritten, peer };
 
 const char *to_string(Backend backend);
 const char *to_string(Kind kind);
+const char *to_string(Origin origin);  // "reference", "schedule", "autoscheduler", "sweep_point", ...
 
 // The values of one parameter a variant supports: a set, or a range. A
 // parameter a variant does not mention is supported over the contract's domain.
@@ -44,6 +49,9 @@ struct Variant {
     std::string filter, name;
     Backend backend = Backend::cpu;
     Kind kind = Kind::reference;
+    // Set by the build for Halide variants (with_build_facts); for the others
+    // register_variant derives it from `kind`.
+    Origin origin = Origin::reference;
     std::vector<ParamSupport> supports;
     RunFunction run;
     // For variants that depend on something found only at run time (a peer
@@ -86,8 +94,9 @@ const std::vector<Variant> &all_variants();
 const Variant &find_variant(const std::string &filter, const std::string &name);  // throws Error
 
 // What the build knows of a Halide schedule (cmake/halide_variant.cpp.in).
-inline Variant with_build_facts(Variant variant, SourceSpan source, std::vector<std::string> libraries,
+inline Variant with_build_facts(Variant variant, Origin origin, SourceSpan source, std::vector<std::string> libraries,
                                 std::string axes, std::string point, std::string algorithm) {
+    variant.origin = origin;
     variant.source = std::move(source);
     variant.libraries = std::move(libraries);
     variant.axes = std::move(axes);
