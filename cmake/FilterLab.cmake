@@ -68,332 +68,283 @@ target_link_libraries(filterlab_variants PUBLIC filterlab_core)
 
 set(_filterlab_template "${CMAKE_CURRENT_LIST_DIR}/halide_variant.cpp.in")
 
-# The one reader of schedule registrations. Each line of `source` that starts
-# with FILTERLAB_SCHEDULE(<filter>, <backend>, <name>, "<supports>"[, "<axes>"])
-# is one schedule; its body ends at the first following line that is exactly
-# "}". A line FILTERLAB_FROZEN(<filter>, <backend>, <name>, <base>, "<point>");
-# is schedule <base> of the same file fixed at one point. Sets `out` to one
-# "backend|name|supports|first line|last line|axes|frozen point" per schedule;
-# in axes, the brackets around a default are written < > (CMake's lists give
-# brackets a meaning).
-function(_filterlab_read_schedules FILTER source out)
-    file(READ ${source} text)
-    string(PREPEND text "\n")  # so that a registration on line 1 starts with a newline too
-    set(quoted "\"([^\"|&]*)\"")
-    set(pattern "^FILTERLAB_SCHEDULE\\(${FILTER}, (cpu|cuda), ([a-z0-9_]+), ${quoted}(, ${quoted})?\\) {$")
-    set(frozen_pattern "^FILTERLAB_FROZEN\\(${FILTER}, (cpu|cuda), ([a-z0-9_]+), ([a-z0-9_]+), ${quoted}\\);$")
-    set(found "")
-    set(line 0)  # the line `text` starts on (0: the newline put in front)
-    while (TRUE)
-        string(REGEX MATCH "\nFILTERLAB_(SCHEDULE|SCHEDULE_OF|FROZEN)\\(" next "${text}")
-        if (NOT next)
-            break()
-        endif ()
-        string(FIND "${text}" "${next}" at)
-        math(EXPR at "${at} + 1")
-        string(SUBSTRING "${text}" 0 ${at} before)
-        string(SUBSTRING "${text}" ${at} -1 text)
-        string(REGEX MATCHALL "\n" newlines "${before}")
-        list(LENGTH newlines skipped)
-        math(EXPR line "${line} + ${skipped}")
-        string(FIND "${text}" "\n" end_of_header)
-        string(SUBSTRING "${text}" 0 ${end_of_header} header)
-        # FILTERLAB_SCHEDULE_OF(<filter>, <algorithm>, ...: a schedule of that
-        # algorithm, read as a FILTERLAB_SCHEDULE line from there on.
-        set(algorithm "")
-        if (header MATCHES "^FILTERLAB_SCHEDULE_OF\\(${FILTER}, ([a-z0-9_]+), (.*)$")
-            set(algorithm ${CMAKE_MATCH_1})
-            set(header "FILTERLAB_SCHEDULE(${FILTER}, ${CMAKE_MATCH_2}")
-        endif ()
-        if (header MATCHES "${frozen_pattern}")
-            # Its base's supports and lines: filled in below.
-            list(APPEND found "${CMAKE_MATCH_1}|${CMAKE_MATCH_2}|@${CMAKE_MATCH_3}|0|0||${CMAKE_MATCH_4}|")
-            continue()
-        endif ()
-        if (NOT header MATCHES "${pattern}")
-            message(FATAL_ERROR "${source}:${line}: cannot read schedule registration: ${header}")
-        endif ()
-        # Several parameters' supports are joined by ';', a list separator here.
-        string(REPLACE ";" "&" supports "${CMAKE_MATCH_3}")
-        string(REPLACE "[" "<" axes "${CMAKE_MATCH_5}")
-        string(REPLACE "]" ">" axes "${axes}")
-        set(registration "${CMAKE_MATCH_1}|${CMAKE_MATCH_2}|${supports}|${line}")
-        if (CMAKE_MATCH_2 MATCHES "^auto_")  # (resets CMAKE_MATCH_*)
-            message(FATAL_ERROR "${source}:${line}: schedule names starting auto_ are the autoschedulers'")
-        endif ()
-        string(FIND "${text}" "\n}\n" close)
-        if (close EQUAL -1)
-            message(FATAL_ERROR "${source}:${line}: the schedule's body must end with a line that is exactly \"}\"")
-        endif ()
-        string(SUBSTRING "${text}" 0 ${close} body)
-        if (body MATCHES "\nFILTERLAB_SCHEDULE")
-            message(FATAL_ERROR "${source}:${line}: the schedule's body must end with a line that is exactly \"}\" "
-                                "before the next FILTERLAB_SCHEDULE")
-        endif ()
-        string(REGEX MATCHALL "\n" newlines "${body}")
-        list(LENGTH newlines body_lines)
-        math(EXPR last "${line} + ${body_lines} + 1")
-        list(APPEND found "${registration}|${last}|${axes}||${algorithm}")
-    endwhile ()
-    # A frozen schedule runs its base's body: it takes the base's supports and lines.
-    set(resolved "")
-    foreach (registration IN LISTS found)
-        if (registration MATCHES "^([a-z]+)\\|([a-z0-9_]+)\\|@([a-z0-9_]+)\\|0\\|0\\|\\|(.*)\\|$")
-            set(frozen "${CMAKE_MATCH_1}|${CMAKE_MATCH_2}")
-            set(backend ${CMAKE_MATCH_1})  # each MATCHES below resets CMAKE_MATCH_*
-            set(base_name ${CMAKE_MATCH_3})
-            set(point "${CMAKE_MATCH_4}")
-            set(base "")
-            foreach (candidate IN LISTS found)
-                if (candidate MATCHES "^${backend}\\|${base_name}\\|([^|]*)\\|([0-9]+)\\|([0-9]+)\\|[^|]*\\|[^|]*\\|(.*)$")
-                    set(base "${CMAKE_MATCH_1}|${CMAKE_MATCH_2}|${CMAKE_MATCH_3}")
-                    set(base_algorithm "${CMAKE_MATCH_4}")
-                endif ()
-            endforeach ()
-            if (NOT base)
-                message(FATAL_ERROR "${source}: frozen schedule ${frozen}: no schedule ${base_name} in this file")
-            endif ()
-            set(registration "${frozen}|${base}||${point}|${base_algorithm}")
-        endif ()
-        list(APPEND resolved "${registration}")
-    endforeach ()
-    set(${out} "${resolved}" PARENT_SCOPE)
+# The Halide targets of a variant of backend VARIANT_BACKEND (cpu, cuda or opencl).
+function(_filterlab_halide_targets VARIANT_BACKEND out)
+    if (VARIANT_BACKEND STREQUAL "cuda")
+        set(${out} ${FILTERLAB_CUDA_TARGET} PARENT_SCOPE)
+    elseif (VARIANT_BACKEND STREQUAL "opencl")
+        set(${out} ${FILTERLAB_OPENCL_TARGET} PARENT_SCOPE)
+    else ()
+        set(${out} ${FILTERLAB_CPU_TARGETS} PARENT_SCOPE)
+    endif ()
 endfunction()
 
-# One variant of one schedule on one backend: the schedule's static library
-# (one per compile-time value of GENERATOR_PARAM listed in SUPPORTS), entry
-# point filterlab::halide::<library>, and the registration of the variant
-# "<variant backend>_<schedule>" from the template. A cuda schedule's variant
-# backend is cuda or opencl: the same schedule, another GPU API. With POINT
-# ("tile_x=64,tile_y=8", a sweep's point), the variant is
-# "<variant backend>_<schedule>[tile_x=64+tile_y=8]"; AXES are the schedule's axes as
-# declared (for `list` and the report).
-function(_filterlab_schedule_variant FILTER BACKEND VARIANT_BACKEND SCHEDULE SUPPORTS GENERATOR_PARAM
-         SOURCE_FILE FIRST_LINE LAST_LINE POINT AXES)
-    set(LIB ${FILTER}_${VARIANT_BACKEND}_${SCHEDULE})
-    set(VARIANT_NAME ${VARIANT_BACKEND}_${SCHEDULE})
-    set(point_param "")
-    if (POINT)
-        string(REPLACE "=" "" tag "${POINT}")
-        string(REPLACE "," "_" tag "${tag}")
-        string(APPEND LIB "__${tag}")
-        # No comma in a variant's name (results.csv): "[tile_x=64+tile_y=8]".
-        string(REPLACE "," "+" spelled "${POINT}")
-        string(APPEND VARIANT_NAME "[${spelled}]")
-        # A generator's command line takes neither '=' nor ',' in a value.
-        string(REPLACE "=" ":" encoded "${POINT}")
-        string(REPLACE "," "+" encoded "${encoded}")
-        set(point_param "point=${encoded}")
+# One static library `lib` of the generator of FILTER, with the generator
+# parameters `params` (the schedule's key, its point, a compile-time value):
+# entry point filterlab::halide::<lib>, its loop nest and, for CUDA, its PTX.
+function(_filterlab_halide_library lib VARIANT_BACKEND params)
+    target_link_libraries(filterlab_variants PUBLIC ${lib})
+    set_property(GLOBAL APPEND PROPERTY FILTERLAB_HALIDE_LIBRARIES ${lib})
+    if (FILTERLAB_HALIDE_FROM)
+        _filterlab_import_halide_library(${lib})  # its PTX stays with the build that made it
+        return()
     endif ()
-    string(REPLACE "<" "[" AXES "${AXES}")
-    string(REPLACE ">" "]" AXES "${AXES}")
-    # The variant's origin (Variant::origin), so that nothing parses its name.
-    if (POINT)
-        set(ORIGIN sweep_point)
-    elseif (SCHEDULE MATCHES "^auto_")
-        set(ORIGIN autoscheduler)
-    elseif (FROZEN_POINT)
-        set(ORIGIN frozen_point)
-    else ()
-        set(ORIGIN schedule)
-    endif ()
+    _filterlab_halide_targets(${VARIANT_BACKEND} targets)
+    set(gpu_code "")
     if (VARIANT_BACKEND STREQUAL "cuda")
-        set(targets ${FILTERLAB_CUDA_TARGET})
-    elseif (VARIANT_BACKEND STREQUAL "opencl")
-        set(targets ${FILTERLAB_OPENCL_TARGET})
-    else ()
-        set(targets ${FILTERLAB_CPU_TARGETS})
+        set(gpu_code DEVICE_CODE ptx_file)
     endif ()
-    # The compile-time values: none, or those SUPPORTS gives the generator parameter.
-    set(values "")
-    if (GENERATOR_PARAM)
-        if (NOT SUPPORTS MATCHES "(^|;)${GENERATOR_PARAM}=([0-9,]+)(;|$)")
-            message(FATAL_ERROR "${SOURCE_FILE}: ${SCHEDULE} must list the ${GENERATOR_PARAM} values it supports")
-        endif ()
-        string(REPLACE "," ";" values "${CMAKE_MATCH_2}")
+    # The entry point is filterlab::halide::<lib> (a C++ namespace: installed
+    # next to a user's own code, no name can clash). Halide's lowered loop
+    # nest (and its HTML view) and the PTX come with it (`filterlab explain`,
+    # the report).
+    add_halide_library(${lib} FROM ${FILTER}.generator
+                       GENERATOR ${FILTER}
+                       FUNCTION_NAME filterlab::halide::${lib}
+                       FEATURES c_plus_plus_name_mangling
+                       PARAMS ${params}
+                       TARGETS ${targets}
+                       USE_RUNTIME filterlab_halide_runtime
+                       STMT stmt_file STMT_HTML stmt_html_file ${gpu_code})
+    if (gpu_code)
+        set_property(GLOBAL APPEND PROPERTY FILTERLAB_HALIDE_PTX ${ptx_file})
+    elseif (targets MATCHES ";")
+        # A multi-target library writes one loop nest per target, never the
+        # <lib>.stmt it declares: ninja would rerun the generator on every
+        # build. The baseline's (the last target's) stands for it.
+        list(GET targets -1 baseline)
+        set(baseline_stem ${CMAKE_CURRENT_BINARY_DIR}/${lib}-${baseline}-c_plus_plus_name_mangling-no_runtime)
+        add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${lib}.h APPEND
+                           COMMAND ${CMAKE_COMMAND} -E copy ${baseline_stem}.stmt ${stmt_file}
+                           COMMAND ${CMAKE_COMMAND} -E copy ${baseline_stem}.stmt.html ${stmt_html_file})
     endif ()
+endfunction()
+
+# One variant of the schedule being declared (_filterlab_declare_schedule,
+# whose FILTER, NAME, BACKEND, ALGORITHM, SUPPORTS, PARAM, VALUES, SOURCE_FILE,
+# FIRST_LINE, LAST_LINE and AXES it reads) on one target (cpu, cuda or
+# opencl): its static libraries (one per compile-time value), built at the
+# point GENERATOR_POINT ("a:1+b:2"), and the registration of the variant
+# VARIANT_NAME from the template, whose facts are the manifest's.
+function(_filterlab_schedule_variant VARIANT_BACKEND VARIANT_NAME LIB ORIGIN GENERATOR_POINT POINT)
     set(INCLUDES "")
     set(ENTRIES "")
     set(LIBRARIES "")
-    foreach (value IN LISTS values ITEMS "-")
-        set(key ${BACKEND}_${SCHEDULE})
+    set(point_param "")
+    if (GENERATOR_POINT)
+        set(point_param point=${GENERATOR_POINT})
+    endif ()
+    foreach (value IN LISTS VALUES ITEMS "-")
+        set(key ${BACKEND}_${NAME})
         if (value STREQUAL "-")
-            if (values)
+            if (VALUES)
                 break()
             endif ()
             set(lib ${LIB})
             set(params "")
             set(fixed "{}")
         else ()
-            set(lib ${LIB}_${GENERATOR_PARAM}${value})
-            set(params ${GENERATOR_PARAM}=${value})
-            set(fixed "{{\"${GENERATOR_PARAM}\", ${value}}}")
-            if (SCHEDULE MATCHES "^auto_")
-                # One frozen autoschedule per compile-time value.
-                string(APPEND key _${GENERATOR_PARAM}${value})
+            set(lib ${LIB}_${PARAM}${value})
+            set(params ${PARAM}=${value})
+            set(fixed "{{\"${PARAM}\", ${value}}}")
+            if (ORIGIN STREQUAL "autoscheduler")
+                string(APPEND key _${PARAM}${value})  # one frozen autoschedule per compile-time value
             endif ()
         endif ()
-        set(gpu_code "")
-        if (VARIANT_BACKEND STREQUAL "cuda")
-            set(gpu_code DEVICE_CODE ptx_file)
-        endif ()
-        if (FILTERLAB_HALIDE_FROM)
-            _filterlab_import_halide_library(${lib})
-            set(gpu_code "")  # its PTX stays with the build that made it
-        else ()
-            # The entry point is filterlab::halide::<lib> (a C++ namespace:
-            # installed next to a user's own code, no name can clash). Halide's
-            # lowered loop nest (and its HTML view) and the PTX come with it
-            # (`filterlab explain`, the report).
-            add_halide_library(${lib} FROM ${FILTER}.generator
-                               GENERATOR ${FILTER}
-                               FUNCTION_NAME filterlab::halide::${lib}
-                               FEATURES c_plus_plus_name_mangling
-                               PARAMS schedule=${key} ${point_param} ${params}
-                               TARGETS ${targets}
-                               USE_RUNTIME filterlab_halide_runtime
-                               STMT stmt_file STMT_HTML stmt_html_file ${gpu_code})
-            if (NOT gpu_code AND targets MATCHES ";")
-                # A multi-target library writes one loop nest per target, never
-                # the <lib>.stmt it declares: ninja would rerun the generator on
-                # every build. The baseline's (the last target's) stands for it.
-                list(GET targets -1 baseline)
-                set(baseline_stem ${CMAKE_CURRENT_BINARY_DIR}/${lib}-${baseline}-c_plus_plus_name_mangling-no_runtime)
-                add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${lib}.h APPEND
-                                   COMMAND ${CMAKE_COMMAND} -E copy ${baseline_stem}.stmt ${stmt_file}
-                                   COMMAND ${CMAKE_COMMAND} -E copy ${baseline_stem}.stmt.html ${stmt_html_file})
-            endif ()
-        endif ()
-        target_link_libraries(filterlab_variants PUBLIC ${lib})
+        _filterlab_halide_library(${lib} ${VARIANT_BACKEND} "schedule=${key};${point_param};${params}")
         string(APPEND INCLUDES "#include \"${lib}.h\"\n")
         string(APPEND ENTRIES "{${fixed}, &filterlab::halide::${lib}}, ")
         string(APPEND LIBRARIES "\"${lib}\", ")
-        set_property(GLOBAL APPEND PROPERTY FILTERLAB_HALIDE_LIBRARIES ${lib})
-        if (gpu_code)
-            set_property(GLOBAL APPEND PROPERTY FILTERLAB_HALIDE_PTX ${ptx_file})
-        endif ()
     endforeach ()
     configure_file(${_filterlab_template} ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp @ONLY)
     target_sources(filterlab_variants PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp)
 endfunction()
 
-# Appends one schedule to the build's manifest (filterlab_write_schedule_manifest).
-function(_filterlab_manifest_entry FILTER BACKEND SCHEDULE SUPPORTS SOURCE_FILE FIRST_LINE LAST_LINE AXES)
-    string(REPLACE "<" "[" AXES "${AXES}")
-    string(REPLACE ">" "]" AXES "${AXES}")
-    string(JSON entry SET "{}" filter "\"${FILTER}\"")
-    foreach (field IN ITEMS BACKEND SCHEDULE SUPPORTS SOURCE_FILE AXES)
-        string(TOLOWER ${field} key)
-        string(JSON entry SET "${entry}" ${key} "\"${${field}}\"")
+# A point of the manifest ([{"axis", "value"}, ...]) in the forms the build
+# uses: `generator` "a:1+b:2" (a generator's command line takes neither '='
+# nor ','), `spelled` "a=1+b=2" (a sweep variant's name: no comma for
+# results.csv), `tag` "a1_b2" (its library's name), `cxx` {{"a", 1}, ...}
+# (Variant::point).
+function(_filterlab_point_forms point prefix)
+    foreach (form IN ITEMS generator spelled tag cxx)
+        set(${form} "")
     endforeach ()
-    string(JSON entry SET "${entry}" algorithm "\"${ALGORITHM}\"")
-    string(JSON entry SET "${entry}" first_line ${FIRST_LINE})
-    string(JSON entry SET "${entry}" last_line ${LAST_LINE})
-    string(REPLACE ";" "&" entry "${entry}")  # one list item, whatever SUPPORTS holds
-    set_property(GLOBAL APPEND PROPERTY FILTERLAB_SCHEDULE_MANIFEST "${entry}")
+    string(JSON count LENGTH "${point}")
+    if (count GREATER 0)
+        math(EXPR last "${count} - 1")
+        foreach (i RANGE ${last})
+            string(JSON axis GET "${point}" ${i} axis)
+            string(JSON value GET "${point}" ${i} value)
+            list(APPEND generator ${axis}:${value})
+            list(APPEND spelled ${axis}=${value})
+            list(APPEND tag ${axis}${value})
+            list(APPEND cxx "{\"${axis}\", ${value}}")
+        endforeach ()
+    endif ()
+    list(JOIN generator "+" ${prefix}_generator)
+    list(JOIN spelled "+" ${prefix}_spelled)
+    list(JOIN tag "_" ${prefix}_tag)
+    list(JOIN cxx ", " ${prefix}_cxx)
+    foreach (form IN ITEMS generator spelled tag cxx)
+        set(${prefix}_${form} "${${prefix}_${form}}" PARENT_SCOPE)
+    endforeach ()
+endfunction()
+
+# The manifest's supports ([{"param", "values"} or {"param", "min", "max"}])
+# as the registry's spec ("size=3,5", "radius=1..7", joined by ';').
+function(_filterlab_supports_spec supports out)
+    set(spec "")
+    string(JSON count LENGTH "${supports}")
+    if (count GREATER 0)
+        math(EXPR last "${count} - 1")
+        foreach (i RANGE ${last})
+            string(JSON param GET "${supports}" ${i} param)
+            string(JSON values ERROR_VARIABLE ranged GET "${supports}" ${i} values)
+            if (ranged)
+                string(JSON min GET "${supports}" ${i} min)
+                string(JSON max GET "${supports}" ${i} max)
+                list(APPEND spec "${param}=${min}..${max}")
+            else ()
+                string(REGEX REPLACE "[][ \n]" "" values "${values}")
+                list(APPEND spec "${param}=${values}")
+            endif ()
+        endforeach ()
+    endif ()
+    set(${out} "${spec}" PARENT_SCOPE)
+endfunction()
+
+# The manifest's axes as Variant::axes' initializer: {"name", {values}, default}, ...
+function(_filterlab_axes_cxx axes out)
+    set(cxx "")
+    string(JSON count LENGTH "${axes}")
+    if (count GREATER 0)
+        math(EXPR last "${count} - 1")
+        foreach (i RANGE ${last})
+            string(JSON name GET "${axes}" ${i} name)
+            string(JSON values GET "${axes}" ${i} values)
+            string(JSON default GET "${axes}" ${i} default)
+            string(REGEX REPLACE "[][ \n]" "" values "${values}")
+            string(REPLACE "," ", " values "${values}")
+            list(APPEND cxx "{\"${name}\", {${values}}, ${default}}")
+        endforeach ()
+    endif ()
+    list(JOIN cxx ", " cxx)
+    set(${out} "${cxx}" PARENT_SCOPE)
+endfunction()
+
+# Declares the variants of one schedule of the manifest: one per target
+# (variant <target>_<name>, library <filter>_<target>_<name>), and with a
+# sweep one per point on its first target (<target>_<name>[a=1+b=2]).
+function(_filterlab_declare_schedule entry)
+    foreach (field IN ITEMS filter name backend origin algorithm)
+        string(TOUPPER ${field} variable)
+        string(JSON ${variable} GET "${entry}" ${field})
+    endforeach ()
+    foreach (field IN ITEMS file first_line last_line)
+        string(TOUPPER ${field} variable)
+        string(JSON ${variable} GET "${entry}" source ${field})
+    endforeach ()
+    set(SOURCE_FILE ${FILE})
+    string(JSON supports GET "${entry}" supports)
+    _filterlab_supports_spec("${supports}" SUPPORTS)
+    set(PARAM "")
+    set(VALUES "")
+    string(JSON compile_time GET "${entry}" compile_time)
+    if (compile_time)
+        string(JSON PARAM GET "${compile_time}" param)
+        string(JSON values GET "${compile_time}" values)
+        string(REGEX REPLACE "[][ \n]" "" values "${values}")
+        string(REPLACE "," ";" VALUES "${values}")
+    endif ()
+    string(JSON axes GET "${entry}" axes)
+    _filterlab_axes_cxx("${axes}" AXES)
+    string(JSON point GET "${entry}" point)
+    _filterlab_point_forms("${point}" point)
+    string(JSON targets GET "${entry}" targets)
+    string(REGEX REPLACE "[][\" \n]" "" targets "${targets}")
+    string(REPLACE "," ";" targets "${targets}")
+    foreach (target IN LISTS targets)
+        _filterlab_schedule_variant(${target} ${target}_${NAME} ${FILTER}_${target}_${NAME} ${ORIGIN}
+                                    "${point_generator}" "${point_cxx}")
+    endforeach ()
+    string(JSON sweep ERROR_VARIABLE no_sweep GET "${entry}" sweep)
+    if (NOT no_sweep)
+        list(GET targets 0 target)  # a GPU schedule's sweep is built for CUDA, not repeated for OpenCL
+        string(JSON count LENGTH "${sweep}")
+        math(EXPR last "${count} - 1")
+        foreach (i RANGE ${last})
+            string(JSON one GET "${sweep}" ${i})
+            _filterlab_point_forms("${one}" point)
+            _filterlab_schedule_variant(${target} "${target}_${NAME}[${point_spelled}]"
+                                        ${FILTER}_${target}_${NAME}__${point_tag} sweep_point
+                                        "${point_generator}" "${point_cxx}")
+        endforeach ()
+        message(STATUS "FilterLab: sweep ${FILTER}/${target}_${NAME}: ${count} points")
+    endif ()
 endfunction()
 
 include(${CMAKE_CURRENT_LIST_DIR}/ScheduleSpaces.cmake)
 
-# filterlab_halide_filter(<filter> [GENERATOR_PARAM <name>] SCHEDULES <schedule sources...>)
+# filterlab_halide_filter(<filter> [GENERATOR_PARAM <name> VALUES <values...>] SCHEDULES <sources...>)
 #
-# Builds generators/<filter>_generator.cpp with the schedule sources, then one
-# variant registration per FILTERLAB_SCHEDULE line found in them, backed by
-# one static library, or, when the filter has a GENERATOR_PARAM (a parameter
-# fixed at compile time, such as median's size), one library per value that
-# the line's SUPPORTS string lists for it ("size=3,5,7"). The variant picks the
-# library matching the parameters of each call. A schedule named in
-# FILTERLAB_SWEEPS adds one variant per point of its axes
-# (cmake/ScheduleSpaces.cmake); the frozen autoschedules of
-# schedules/<filter>/auto/ add one variant per autoscheduler.
+# Builds generators/<filter>_generator.cpp with the schedule sources and the
+# filter's frozen autoschedules (schedules/<filter>/auto/), and hands the
+# sources to filterlab_halide_schedules, which declares their variants. A
+# GENERATOR_PARAM is a parameter fixed at compile time (median's size): one
+# library per value of VALUES, or of those the schedule's SUPPORTS names.
 # schedules/<filter>/<filter>_binding.h says how to call a pipeline.
 function(filterlab_halide_filter FILTER)
-    cmake_parse_arguments(ARG "" "GENERATOR_PARAM" "SCHEDULES" ${ARGN})
-    _filterlab_autoschedule_sources(${FILTER} auto_registrations auto_source)
+    cmake_parse_arguments(ARG "" "GENERATOR_PARAM" "VALUES;SCHEDULES" ${ARGN})
+    file(GLOB frozen CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/schedules/${FILTER}/auto/*.schedule.h)
+    set(generator ${PROJECT_SOURCE_DIR}/generators/${FILTER}_generator.cpp)
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${ARG_SCHEDULES} ${generator})
+    set_property(GLOBAL APPEND PROPERTY FILTERLAB_HALIDE_FILTERS ${FILTER})
+    set_property(GLOBAL APPEND PROPERTY FILTERLAB_SCHEDULE_SOURCES ${ARG_SCHEDULES} ${frozen})
+    if (ARG_GENERATOR_PARAM)
+        list(JOIN ARG_VALUES "," values)
+        set_property(GLOBAL APPEND PROPERTY FILTERLAB_COMPILE_TIME
+                     --compile-time ${FILTER}:${ARG_GENERATOR_PARAM}=${values})
+    endif ()
     if (NOT FILTERLAB_HALIDE_FROM)
         set_property(GLOBAL APPEND PROPERTY FILTERLAB_GENERATORS ${FILTER}.generator)
         add_halide_generator(${FILTER}.generator
-                             SOURCES ${PROJECT_SOURCE_DIR}/generators/${FILTER}_generator.cpp ${ARG_SCHEDULES}
-                                     ${auto_source})
+                             SOURCES ${generator} ${ARG_SCHEDULES} ${CMAKE_CURRENT_BINARY_DIR}/${FILTER}_autoschedules.cpp)
         target_include_directories(${FILTER}.generator PRIVATE ${PROJECT_SOURCE_DIR}/generators
                                                                ${PROJECT_SOURCE_DIR}/schedules)
     endif ()
-    set(found 0)
-
-    foreach (source IN LISTS ARG_SCHEDULES)
-        set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${source})
-        _filterlab_read_schedules(${FILTER} ${source} registrations)
-        foreach (registration IN LISTS registrations)
-            string(REPLACE "|" ";" fields "${registration}")
-            list(GET fields 0 BACKEND)
-            list(GET fields 1 SCHEDULE)
-            list(GET fields 2 SUPPORTS)
-            string(REPLACE "&" ";" SUPPORTS "${SUPPORTS}")
-            list(GET fields 3 FIRST_LINE)
-            list(GET fields 4 LAST_LINE)
-            list(GET fields 5 AXES)
-            # Seen by the functions called below (the variant's registration, the manifest).
-            list(GET fields 6 FROZEN_POINT)
-            list(GET fields 7 ALGORITHM)
-            file(RELATIVE_PATH SOURCE_FILE ${PROJECT_SOURCE_DIR} ${source})
-            set(facts ${SOURCE_FILE} ${FIRST_LINE} ${LAST_LINE})  # never empty
-            _filterlab_schedule_variant(${FILTER} ${BACKEND} ${BACKEND} ${SCHEDULE} "${SUPPORTS}" "${ARG_GENERATOR_PARAM}"
-                                        ${facts} "" "${AXES}")
-            # Every GPU schedule is compiled for OpenCL too (the gpu_* directives are
-            # the same), unless Halide's OpenCL code generator refuses it.
-            if (BACKEND STREQUAL "cuda" AND NOT "${FILTER}/${SCHEDULE}" IN_LIST FILTERLAB_OPENCL_REFUSED)
-                _filterlab_schedule_variant(${FILTER} ${BACKEND} opencl ${SCHEDULE} "${SUPPORTS}" "${ARG_GENERATOR_PARAM}"
-                                            ${facts} "" "${AXES}")
-            elseif (BACKEND STREQUAL "cuda")
-                # How to ask the generator again (scripts/opencl_refusals.sh).
-                set(value "")
-                if (ARG_GENERATOR_PARAM AND SUPPORTS MATCHES "(^|;)${ARG_GENERATOR_PARAM}=([0-9]+)")
-                    set(value ${ARG_GENERATOR_PARAM}=${CMAKE_MATCH_2})
-                endif ()
-                set_property(GLOBAL APPEND PROPERTY FILTERLAB_OPENCL_REFUSED_FOUND "${FILTER} cuda_${SCHEDULE} ${value}")
-            endif ()
-            _filterlab_sweep(${FILTER} ${BACKEND} ${SCHEDULE} "${AXES}" "${SUPPORTS}" "${ARG_GENERATOR_PARAM}" ${facts})
-            _filterlab_manifest_entry(${FILTER} ${BACKEND} ${SCHEDULE} "${SUPPORTS}" ${SOURCE_FILE} ${FIRST_LINE}
-                                      ${LAST_LINE} "${AXES}")
-            math(EXPR found "${found} + 1")
-        endforeach ()
-    endforeach ()
-    set(ALGORITHM "")  # the autoschedulers schedule the filter's first algorithm
-    set(FROZEN_POINT "")
-    _filterlab_autoscheduled_variants(${FILTER} "${ARG_GENERATOR_PARAM}" "${auto_registrations}" found)
     target_include_directories(filterlab_variants PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/${FILTER})
-    message(STATUS "FilterLab: ${FILTER}: ${found} Halide schedules")
 endfunction()
 
-# filterlab_write_schedule_manifest(<file>): every schedule registered so far,
-# as JSON of format 2 (filter, backend, schedule, supports, source_file, axes,
-# first_line, last_line), for tools; the
-# variants carry the same facts (Variant::source, axes).
-function(filterlab_write_schedule_manifest file)
-    # The GPU schedules not built for OpenCL, one "<filter> cuda_<schedule>
-    # [param=value]" line each, beside the manifest; every name listed must exist.
-    get_property(refused GLOBAL PROPERTY FILTERLAB_OPENCL_REFUSED_FOUND)
-    list(LENGTH refused found)
-    list(LENGTH FILTERLAB_OPENCL_REFUSED listed)
-    if (NOT found EQUAL listed)
-        message(FATAL_ERROR "FILTERLAB_OPENCL_REFUSED names ${listed} schedules, of which ${found} are GPU schedules: "
-                            "${FILTERLAB_OPENCL_REFUSED}")
+# filterlab_halide_schedules(<manifest>): reads every registration of the
+# filters declared so far with the grammar's one reader
+# (scripts/schedule_manifest.py, at configure time) into <manifest>, JSON of
+# format 3 (docs/extending.md), and declares from it every library and variant:
+# each schedule on each of its targets, the points of the sweeps
+# (FILTERLAB_SWEEPS), the frozen autoschedules; beside it opencl_refused.txt.
+function(filterlab_halide_schedules manifest)
+    find_package(Python3 REQUIRED COMPONENTS Interpreter)
+    get_property(sources GLOBAL PROPERTY FILTERLAB_SCHEDULE_SOURCES)
+    get_property(compile_time GLOBAL PROPERTY FILTERLAB_COMPILE_TIME)
+    set(reader ${PROJECT_SOURCE_DIR}/scripts/schedule_manifest.py)
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${reader})
+    list(JOIN FILTERLAB_OPENCL_REFUSED "," refused)
+    execute_process(COMMAND ${Python3_EXECUTABLE} ${reader} --source-dir ${PROJECT_SOURCE_DIR} --out ${manifest}
+                            --sweeps "${FILTERLAB_SWEEPS}" --opencl-refused "${refused}" ${compile_time} ${sources}
+                    RESULT_VARIABLE status ERROR_VARIABLE error)
+    if (NOT status EQUAL 0)
+        message(FATAL_ERROR "${error}")
     endif ()
-    list(JOIN refused "\n" lines)
-    get_filename_component(folder ${file} DIRECTORY)
-    file(CONFIGURE OUTPUT ${folder}/opencl_refused.txt CONTENT "${lines}\n")
-    # Every schedule FILTERLAB_SWEEPS names must exist.
-    get_property(swept GLOBAL PROPERTY FILTERLAB_SWEEPS_FOUND)
-    foreach (name IN LISTS _filterlab_sweeps)
-        if (NOT name STREQUAL "all" AND NOT name IN_LIST swept)
-            message(FATAL_ERROR "FILTERLAB_SWEEPS names ${name}: no such schedule (filter/backend_schedule)")
-        endif ()
+    file(READ ${manifest} json)
+    string(JSON count LENGTH "${json}" schedules)
+    math(EXPR last "${count} - 1")
+    foreach (i RANGE ${last})
+        string(JSON entry GET "${json}" schedules ${i})
+        _filterlab_declare_schedule("${entry}")
     endforeach ()
-    get_property(entries GLOBAL PROPERTY FILTERLAB_SCHEDULE_MANIFEST)
-    list(JOIN entries ",\n" joined)
-    string(REPLACE "&" ";" joined "${joined}")
-    set(content "{\"format_version\": 2, \"schedules\": [\n${joined}\n]}\n")
-    file(CONFIGURE OUTPUT ${file} CONTENT "${content}")
+    _filterlab_autoschedule_sources("${json}")
+    get_filename_component(folder ${manifest} DIRECTORY)
+    _filterlab_opencl_refused("${json}" ${folder}/opencl_refused.txt)
+    message(STATUS "FilterLab: ${count} Halide schedules (${manifest})")
 endfunction()
 
 # filterlab_sanitize(<targets...>): with FILTERLAB_SANITIZE, compiles the

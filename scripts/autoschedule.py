@@ -4,8 +4,9 @@
 Usage: autoschedule.py BUILD_DIR [--only FILTER,...] [--schedulers BACKEND_SCHEDULER,...] [--timeout S]
                         [--plugins DIR]
 
-For each filter, each autoscheduler of AUTOSCHEDULERS below and each
-compile-time value of the filter (median's size), runs the filter's generator
+For each filter of the contract (`filterlab list --json` of BUILD_DIR), each
+autoscheduler of AUTOSCHEDULERS below and each compile-time value of the
+filter (median's size), runs the filter's generator
 unscheduled with the plugin from the Halide wheel and writes the schedule it
 chose, as Halide emits it, to schedules/<filter>/auto/<backend>_<scheduler>
 [_size<k>].schedule.h. The default build compiles those frozen files (fast and
@@ -16,6 +17,7 @@ schedules/<filter>/auto/refused.txt, which the report and docs/exploring.md show
 nothing is left out silently.
 """
 import argparse
+import json
 import os
 import re
 import resource
@@ -74,9 +76,26 @@ DESCRIBED_ONLY_WHY = ("writes its schedule only as a description (undeclared Fun
                       "cannot be frozen; run inside the build, its ShiftInwards splits fail images smaller than a "
                       "split (description kept in {file})")
 
-FILTERS = {"box": [None], "median": [3, 5, 7], "gaussian": [None], "maxpool": [None],
-           "gaussian_maxpool": [None], "nlmeans": [None]}
-GENERATOR_PARAM = {"median": "size"}
+
+
+def contract_filters(build):
+    """{filter: (generator parameter or None, [its values] or [None])}, from the
+    contract's one owner (runtime/core/filters.cpp) as `filterlab list --json`
+    of BUILD_DIR gives it. A filter whose Halide variants are compiled once per
+    value (median's size: one library each) has that parameter's values listed
+    by the contract; the others take every parameter at run time."""
+    exe = build / "runtime" / "filterlab"
+    if not exe.exists():
+        sys.exit(f"autoschedule.py: {exe} is not built (cmake --build {build} --target filterlab)")
+    variants = json.loads(subprocess.run([str(exe), "list", "--json"], check=True, capture_output=True,
+                                         text=True).stdout)["variants"]
+    filters = {}
+    for v in variants:
+        if v["kind"] == "reference":
+            listed = [(name, p["values"]) for name, p in v["params"].items() if "values" in p]
+            filters[v["filter"]] = listed
+    compiled_per_value = {v["filter"] for v in variants if v["kind"] == "halide" and len(v["libraries"]) > 1}
+    return {f: listed[0] if f in compiled_per_value and listed else (None, [None]) for f, listed in filters.items()}
 
 
 # Halide 21's emitters write a few things that do not compile; each fix-up is
@@ -158,14 +177,14 @@ def one_line(text):
     return (lines[-1] if lines else "no output")[:400]
 
 
-def run(build, plugins, filter_, value, backend, scheduler, plugin, params, target, timeout):
-    name = f"{backend}_{scheduler}" + (f"_{GENERATOR_PARAM[filter_]}{value}" if value else "")
+def run(build, plugins, filter_, param, value, backend, scheduler, plugin, params, target, timeout):
+    name = f"{backend}_{scheduler}" + (f"_{param}{value}" if value else "")
     function = f"{filter_}_{name}"
     args = [str(build / "schedules" / f"{filter_}.generator"), "-g", filter_, "-e", "schedule", "-f", function,
             "-p", str(plugins / f"libautoschedule_{scheduler}.so"), f"target={target}",
             f"autoscheduler={plugin}"] + [f"autoscheduler.{k}={v}" for k, v in params.items()]
     if value:
-        args.append(f"{GENERATOR_PARAM[filter_]}={value}")
+        args.append(f"{param}={value}")
     with tempfile.TemporaryDirectory() as out:
         try:
             done = subprocess.run(args + ["-o", out], capture_output=True, text=True, timeout=timeout,
@@ -207,7 +226,7 @@ def main():
     cuda_target = cache_value(a.build, CUDA_TARGET_KEY)
     only = [f for f in a.only.split(",") if f]
     schedulers = [s for s in a.schedulers.split(",") if s]
-    for filter_, values in FILTERS.items():
+    for filter_, (param, values) in contract_filters(a.build).items():
         if only and filter_ not in only:
             continue
         folder = SOURCE / "schedules" / filter_ / "auto"
@@ -222,8 +241,8 @@ def main():
                 old.unlink()  # an autoscheduler that now refuses leaves no stale schedule
             target = CPU_TARGET if backend == "cpu" else cuda_target
             for value in values:
-                name, text, why, compiles = run(a.build, a.plugins, filter_, value, backend, scheduler, plugin, params,
-                                                target, a.timeout)
+                name, text, why, compiles = run(a.build, a.plugins, filter_, param, value, backend, scheduler, plugin,
+                                                params, target, a.timeout)
                 if text:
                     suffix = ".schedule.h" if compiles else ".schedule.txt"
                     (folder / f"{name}{suffix}").write_text(text)

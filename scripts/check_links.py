@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Check the relative links of README.md and docs/*.md.
+"""Check the relative links of README.md, docs/*.md and reports/**/*.md.
 
 Usage: python3 scripts/check_links.py [REPO_ROOT]
 
-Reads README.md and every docs/*.md under REPO_ROOT (default: the folder above
-this script) and finds Markdown links and images, [text](target) and
+Reads README.md, every docs/*.md and every Markdown file under reports/ (the
+committed reports: their pictures and data must be there) under REPO_ROOT
+(default: the folder above this script) and finds Markdown links and images, [text](target) and
 ![alt](target), and reference definitions, [label]: target. A target that is
 relative (no URL scheme such as http:, https: or mailto:) must exist relative
 to the linking file, after any #anchor is stripped. An #anchor into a Markdown
@@ -12,7 +13,10 @@ file (or a link that is only #anchor, into the linking file itself) must name
 one of that file's headings, as GitHub turns headings into anchors. Links
 inside code blocks and code spans are not links and are skipped.
 
-Also fails when README.md is longer than MAX_README_LINES lines.
+Also fails when README.md is longer than MAX_README_LINES lines, and when the
+files under reports/ weigh more than MAX_REPORTS_BYTES: reports/ holds
+conclusions, the data they rest on and the pictures they show; loop nests,
+PTX, binaries and plot specifications are regenerated on demand.
 
 Prints one line per broken link, "file:line: broken link target", and exits
 1; on success prints "N links checked" and exits 0. Standard library only.
@@ -24,6 +28,7 @@ import sys
 import urllib.parse
 
 MAX_README_LINES = 250
+MAX_REPORTS_BYTES = 5_000_000
 
 # A URL scheme (http:, https:, mailto:, ftp:, ...): the target is not a file.
 SCHEME = re.compile(r'^[A-Za-z][A-Za-z0-9+.-]*:')
@@ -203,6 +208,10 @@ def main(argv):
     if os.path.isdir(docs):
         files += sorted(os.path.join('docs', n) for n in os.listdir(docs)
                         if n.endswith('.md') and os.path.isfile(os.path.join(docs, n)))
+    reports_bytes = 0
+    for folder, _, names in sorted(os.walk(os.path.join(root, 'reports'))):
+        files += sorted(os.path.relpath(os.path.join(folder, n), root) for n in names if n.endswith('.md'))
+        reports_bytes += sum(os.path.getsize(os.path.join(folder, n)) for n in names)
     errors = []
     checked = 0
     for rel in files:
@@ -211,6 +220,9 @@ def main(argv):
         readme_lines = len(f.read().splitlines())
     if readme_lines > MAX_README_LINES:
         errors.append(f'README.md: {readme_lines} lines, more than {MAX_README_LINES}')
+    if reports_bytes > MAX_REPORTS_BYTES:
+        errors.append(f'reports/: {reports_bytes} bytes, more than {MAX_REPORTS_BYTES} (keep conclusions, their data '
+                      'and the pictures they show; regenerate the rest)')
     for e in errors:
         print(e)
     if errors:

@@ -15,28 +15,30 @@ e.g.   python3 scripts/fastest_variants.py runtime/core/default_rankings.inc \
            reports/h100/run-*/results.csv reports/targets/one_call/runs/*/results.csv
 Each entry names the run it was ranked from.
 """
-import csv
 import os
 import sys
+
+import results_csv
+
+COLUMNS = ("filter", "variant", "backend", "kind", "width", "height", "channels", "params", "status", "median_us")
 
 
 def main(output, paths):
     best = {}  # (filter, backend, params) -> (pixels, width, height, {variant: median_us})
     # Oldest run first, by the time in its directory's name (run-<what>-YYYYMMDD-HHMMSS).
     for path in sorted(paths, key=lambda p: os.path.basename(os.path.dirname(p))[-15:]):
-        with open(path, newline="") as f:
-            for row in csv.DictReader(f):
-                if row["status"] != "ok" or row["kind"] not in ("halide", "handwritten") or row["channels"] != "1":
-                    continue
-                key = (row["filter"], row["backend"], row["params"])
-                width, height = int(row["width"]), int(row["height"])
-                pixels = width * height
-                known = best.get(key)
-                # A larger size starts the ranking afresh.
-                if known is None or pixels > known[0]:
-                    known = best[key] = (pixels, width, height, {}, path)
-                if pixels == known[0]:
-                    known[3][row["variant"]] = float(row["median_us"])
+        for row in results_csv.rows(path, COLUMNS):
+            if row["status"] != "ok" or row["kind"] not in ("halide", "handwritten") or row["channels"] != "1":
+                continue
+            key = (row["filter"], row["backend"], row["params"])
+            width, height = int(row["width"]), int(row["height"])
+            pixels = width * height
+            known = best.get(key)
+            # A larger size starts the ranking afresh.
+            if known is None or pixels > known[0]:
+                known = best[key] = (pixels, width, height, {}, path)
+            if pixels == known[0]:
+                known[3][row["variant"]] = float(row["median_us"])
     lines = ["// The API's default variants: written by scripts/fastest_variants.py (its usage says how),\n"
              "// reviewed and committed; each ranking names the run it came from. Do not edit by hand.\n"]
     for (filter_, backend, params), (_, width, height, times, path) in sorted(best.items()):

@@ -54,7 +54,8 @@ bench | bench_cpu)
     # One run per filter, every variant of the backend but the sweep points
     # and those named in $SKIP ("filter/variant,..."), side by side.
     if [ "$part" = bench ]; then backend=cuda big=8192; else backend=cpu big=4096; fi
-    for filter in box median gaussian maxpool gaussian_maxpool nlmeans; do
+    # Every filter of the contract, in its order (filterlab list: <filter> <variant> ...).
+    for filter in $("$fl" list | awk '!seen[$1]++ {print $1}'); do
         size=$big reps=10
         [ "$filter" = nlmeans ] && size=1024 reps=5
         variants=()

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """The peers users of this field call from Python, timed with the bench's
-protocol and written as a bench run directory that `filterlab report` merges
-with the bench's own (same machine: the context is taken from a tiny
-`filterlab bench` run made here first).
+protocol and handed to `filterlab import-peers`, which writes them as a bench
+run directory through the bench's own statistics, schema and context of this
+machine, so that `filterlab report` merges it with the bench's runs. The
+protocol's numbers come from `filterlab import-peers --protocol`; this script
+writes only raw samples (JSON lines, docs/measuring.md).
 
 Peers: OpenCV (cv2: blur, medianBlur, GaussianBlur; max pooling as NumPy's
 reshape-max) on the CPU; on the GPU CuPy (cupyx.scipy.ndimage: uniform_filter,
@@ -12,15 +14,15 @@ where the cvcuda module is not installed).
 Each is checked first against `filterlab run`'s reference on the same input:
 equal, or `differs` (with its largest difference and PSNR) for a peer that
 computes another function (other rounding or weights), or `wrong` (not timed)
-for one that should compute the contract's. Then timed: warm-up, then until
-20 samples and 0.5 s, inputs and outputs rotating over enough buffers to
-exceed the caches (CPU: 128 MB; GPU: twice the L2), CUDA events on the GPU
-around 8 back-to-back calls queued behind an untimed one (as the bench).
+for one that should compute the contract's. Then timed as the bench times: warm-up,
+then until its minimum samples and seconds, inputs and outputs rotating over
+enough buffers to exceed twice the device's cache (the bench's rotation),
+CUDA events on the GPU around back-to-back calls queued behind an untimed one,
+each sample going on around the rotation where the last one stopped.
 
 usage: peers_python.py --filterlab PATH --out DIR [--sizes 4096] [--skip-gpu] [--skip-cpu] [--rows FILE]
 """
 import argparse
-import csv
 import json
 import math
 import os
@@ -57,8 +59,6 @@ PEERS = [
     ("median", {"size": 7}, "py_cvcuda_median_blur", "cuda", True),
     ("gaussian", {"sigma": 1}, "py_cvcuda_gaussian", "cuda", False),
 ]
-COLUMNS = ("filter,variant,backend,kind,width,height,channels,params,status,samples,buffers,median_us,min_us,"
-           "max_us,p25_us,p75_us,spread_pct,gb_per_s,roofline_pct,threads,note").split(",")
 
 
 def peer_function(name, params):
@@ -145,61 +145,67 @@ def compare(expected, actual):
     return int(diff.max()), int(np.count_nonzero(diff)), psnr
 
 
-RUNS = 8  # GPU calls per sample (runtime/bench/bench.cpp: kMinTimedRuns)
-
-
-def time_samples(call, buffers, gpu):
-    """Per-call microseconds: warm-up, then until 20 samples and 0.5 s."""
-    samples, k, start = [], 0, time.perf_counter()
+def time_samples(call, buffers, gpu, protocol):
+    """Per-call microseconds, as the bench takes them: warm-up, then until the
+    protocol's minimum samples and seconds (at least 3 samples and at most its
+    seconds per case)."""
+    samples, start, next_ = [], time.perf_counter(), 0
+    runs = protocol["gpu_runs_per_sample"]
     for b in buffers[:3]:
         call(*b)
     if gpu:
         import cupy
         begin, end = cupy.cuda.Event(), cupy.cuda.Event()
-    while len(samples) < 20 or time.perf_counter() - start < 0.5:
-        i, o = buffers[k]
-        k = (k + 1) % len(buffers)
-        if gpu:  # as the bench: RUNS back-to-back calls queued behind an untimed one
-            call(*buffers[-1])
+    while True:
+        if gpu:  # `runs` back-to-back calls queued behind an untimed one
+            call(*buffers[(next_ + len(buffers) - 1) % len(buffers)])
             begin.record()
-            for r in range(RUNS):
-                call(*buffers[r % len(buffers)])
+            for r in range(runs):
+                call(*buffers[(next_ + r) % len(buffers)])
             end.record()
             end.synchronize()
-            samples.append(1000 * cupy.cuda.get_elapsed_time(begin, end) / RUNS)
+            samples.append(1000 * cupy.cuda.get_elapsed_time(begin, end) / runs)
+            next_ = (next_ + runs) % len(buffers)
         else:
+            i, o = buffers[next_]
+            next_ = (next_ + 1) % len(buffers)
             t = time.perf_counter()
             call(i, o)
             samples.append(1e6 * (time.perf_counter() - t))
-    return np.array(samples)
+        elapsed = time.perf_counter() - start
+        if len(samples) >= protocol["min_samples"] and elapsed >= protocol["min_seconds"]:
+            return samples
+        if len(samples) >= 3 and elapsed >= protocol["max_seconds_per_case"]:
+            return samples
 
 
-def measure(peer, image, expected, gpu_l2):
+def rotation(pair_bytes, backend, protocol):
+    """The bench's buffer count: twice the device's cache, at least 2, at most its maximum."""
+    cache = protocol["cache_bytes"][backend]
+    return int(min(protocol["max_buffers"], max(2, math.ceil(2 * cache / pair_bytes) + 1)))
+
+
+def measure(peer, image, expected, protocol):
+    """One case: checked against the reference, then timed; its fields for `filterlab import-peers`."""
     filter_, params, name, backend, exact = peer
     gpu = backend == "cuda"
-    out_shape = expected.shape
     call = peer_function(name, params)
     xp = np
     if gpu:
         import cupy as xp
-    pair_bytes = image.nbytes + expected.nbytes
-    budget = 2 * gpu_l2 if gpu else 128e6
-    count = int(min(64, max(2, math.ceil(budget / pair_bytes) + 1)))
-    buffers = [(xp.asarray(image), xp.empty(out_shape, dtype=np.uint8)) for _ in range(count)]
+    count = rotation(image.nbytes + expected.nbytes, backend, protocol)
+    buffers = [(xp.asarray(image), xp.empty(expected.shape, dtype=np.uint8)) for _ in range(count)]
     call(*buffers[0])
     first = buffers[0][1].get() if gpu else buffers[0][1]
     max_diff, differing, psnr = compare(expected, first)
-    row = {"status": "ok", "note": "", "buffers": count}
+    case = {"status": "ok", "note": "", "buffers": count, "samples_us": []}
     if max_diff:
-        row["note"] = f"{differing} samples differ, max |diff| {max_diff}; PSNR {psnr:.1f} dB against the reference"
-        row["status"] = "wrong" if exact else "differs"
+        case["note"] = f"{differing} samples differ, max |diff| {max_diff}; PSNR {psnr:.1f} dB against the reference"
+        case["status"] = "wrong" if exact else "differs"
         if exact:
-            return row
-    t = time_samples(call, buffers, gpu)
-    median, p25, p75 = np.median(t), np.percentile(t, 25), np.percentile(t, 75)
-    row.update(samples=len(t), median_us=median, min_us=t.min(), max_us=t.max(), p25_us=p25, p75_us=p75,
-               spread_pct=100 * (p75 - p25) / median, gb_per_s=pair_bytes / (median * 1e-6) / 1e9)
-    return row
+            return case
+    case["samples_us"] = time_samples(call, buffers, gpu, protocol)
+    return case
 
 
 def param_text(params):
@@ -220,15 +226,8 @@ def rows_of(path):
     return out
 
 
-def context_of_this_machine(filterlab, work):
-    """The context of a tiny bench run made here, so the report sees the same machine."""
-    runs = os.path.join(work, "context-run")
-    subprocess.run([filterlab, "bench", "--filter", "maxpool", "--variant", "reference", "--backend", "cpu",
-                    "--sizes", "64", "--min-reps", "3", "--min-time", "0", "-q", "--out", runs], check=True,
-                   stdout=subprocess.DEVNULL)
-    run = os.path.join(runs, os.listdir(runs)[0])
-    with open(os.path.join(run, "results.json")) as f:
-        return json.load(f)["context"]
+def filterlab_json(filterlab, *args):
+    return json.loads(subprocess.run([filterlab, *args], check=True, capture_output=True, text=True).stdout)
 
 
 def main():
@@ -244,12 +243,10 @@ def main():
     sizes = [int(s) for s in a.sizes.split(",")]
     wanted = rows_of(a.rows) if a.rows else set()
     work = tempfile.mkdtemp(prefix="filterlab-peers-")
-    context = context_of_this_machine(a.filterlab, work)
-    context["command"] = " ".join([os.path.basename(sys.argv[0])] + sys.argv[1:])
+    protocol = filterlab_json(a.filterlab, "import-peers", "--protocol")
     versions = {"numpy": np.__version__}
     import cv2
     versions["opencv"] = cv2.__version__
-    gpu_l2 = context.get("gpu", {}).get("l2_bytes", 0)
     no_cvcuda = ""
     if not a.skip_gpu:
         import cupy
@@ -259,50 +256,31 @@ def main():
             versions["cvcuda"] = cvcuda.__version__
         except ImportError as e:
             no_cvcuda = f"cvcuda not installed ({e})"
-    context["python_peers"] = versions
-    roofline = context.get("copy_roofline_gb_per_s", 0)
-    rows = []
-    for size in sizes:
-        image = np.random.default_rng(size).integers(0, 256, (size, size), dtype=np.uint8)
-        for peer in PEERS:
-            filter_, params, name, backend, _ = peer
-            if (backend == "cuda" and a.skip_gpu) or (backend == "cpu" and a.skip_cpu):
-                continue
-            if a.rows and (filter_, backend, size, param_text(params)) not in wanted:
-                continue
-            if name.startswith("py_cvcuda") and no_cvcuda:
-                r = {"status": "skipped", "note": no_cvcuda, "buffers": 0}
-            else:
-                expected = reference(a.filterlab, filter_, params, image, work)
-                r = measure(peer, image, expected, gpu_l2)
-            r.update(filter=filter_, variant=name, backend=backend, kind="peer", width=size, height=size, channels=1,
-                     params=param_text(params),
-                     threads=cv2.getNumThreads() if backend == "cpu" else 0)
-            if backend == "cuda" and "gb_per_s" in r and roofline:
-                r["roofline_pct"] = 100 * r["gb_per_s"] / roofline
-            print(f"{filter_} {name} {size}x{size} {r['params']}: {r['status']} "
-                  f"{r.get('median_us', 0):.1f} us {r['note']}", file=sys.stderr)
-            rows.append(r)
-    run = os.path.join(a.out, "run-python-peers-" + time.strftime("%Y%m%d-%H%M%S"))
-    os.makedirs(os.path.join(run, "gallery"))
-    with open(os.path.join(run, "results.csv"), "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(COLUMNS)
-        for r in rows:
-            w.writerow([format_cell(c, r.get(c)) for c in COLUMNS])
-    with open(os.path.join(run, "results.json"), "w") as f:
-        json.dump({"context": context, "benchmarks": rows}, f, indent=2, default=float)
-    with open(os.path.join(run, "gallery", "gallery.json"), "w") as f:
-        json.dump({"filters": []}, f)
-    print(run)
-
-
-def format_cell(column, value):
-    if value is None:
-        return "0" if column in ("samples",) else ("0.000" if column.endswith(("_us", "_pct", "_per_s")) else "")
-    if isinstance(value, (float, np.floating)):
-        return f"{value:.3f}"
-    return str(value).replace(",", ";")
+    samples = os.path.join(work, "samples.jsonl")
+    with open(samples, "w") as out:
+        out.write(json.dumps({"context": {"python_peers": versions}}) + "\n")
+        for size in sizes:
+            image = np.random.default_rng(size).integers(0, 256, (size, size), dtype=np.uint8)
+            for peer in PEERS:
+                filter_, params, name, backend, _ = peer
+                if (backend == "cuda" and a.skip_gpu) or (backend == "cpu" and a.skip_cpu):
+                    continue
+                if a.rows and (filter_, backend, size, param_text(params)) not in wanted:
+                    continue
+                if name.startswith("py_cvcuda") and no_cvcuda:
+                    case = {"status": "skipped", "note": no_cvcuda, "buffers": 0, "samples_us": []}
+                else:
+                    expected = reference(a.filterlab, filter_, params, image, work)
+                    case = measure(peer, image, expected, protocol)
+                case.update(filter=filter_, variant=name, backend=backend, width=size, height=size, channels=1,
+                            params=[f"{k}={v}" for k, v in sorted(params.items())],
+                            threads=cv2.getNumThreads() if backend == "cpu" else 0)
+                print(f"{filter_} {name} {size}x{size} {param_text(params)}: {case['status']} "
+                      f"{len(case['samples_us'])} samples {case['note']}", file=sys.stderr)
+                out.write(json.dumps(case, default=float) + "\n")
+    imported = subprocess.run([a.filterlab, "import-peers", samples, "--out", a.out, "--quiet"], check=True,
+                              capture_output=True, text=True).stdout
+    print(imported.splitlines()[-1].removeprefix("run: "))
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ with a "kind" (loglog, bars, grouped, scaling, histograms, sweep), a "file" to w
 OUT_DIR, a title and its data, all decided by the report; this script only
 draws. Exits 3 when matplotlib cannot be imported, so the report can say so.
 """
+import io
 import json
 import os
 import sys
@@ -15,6 +16,7 @@ try:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from PIL import Image  # matplotlib's own dependency
 except ImportError:
     print("plots.py: matplotlib is not installed", file=sys.stderr)
     sys.exit(3)
@@ -168,6 +170,14 @@ def sweep(fig, plot):
     fig.colorbar(image, ax=grid.ravel().tolist(), label="median µs", shrink=0.8)
 
 
+def save(fig, path):
+    """Writes the figure as a PNG of 256 colours at most: a third of the bytes, the same picture to the eye."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110)
+    buffer.seek(0)
+    Image.open(buffer).convert("RGB").quantize(256).save(path, optimize=True)
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: plots.py PLOTS_JSON OUT_DIR")
@@ -187,7 +197,7 @@ def main():
         fig.suptitle(plot["title"], fontsize=10)
         if plot["kind"] != "sweep":  # the sweep's colour bar is placed by hand
             fig.tight_layout()
-        fig.savefig(os.path.join(sys.argv[2], plot["file"]), dpi=110)
+        save(fig, os.path.join(sys.argv[2], plot["file"]))
         plt.close(fig)
 
 

@@ -8,10 +8,13 @@ metrics of the row's kernels (scripts/ncu_summary.py) beside it.
 usage: targets_report.py --rows scripts/targets_rows.txt --runs DIR [--ncu DIR]
 """
 import argparse
-import csv
 import os
 
 import ncu_summary
+import results_csv
+
+COLUMNS = ("filter", "variant", "backend", "kind", "width", "channels", "params", "status", "median_us", "p25_us",
+           "p75_us")
 
 
 def parse_rows(path):
@@ -31,13 +34,12 @@ def read_results(folder):
     out = {}
     for root, _, files in os.walk(folder):
         if "results.csv" in files:
-            with open(os.path.join(root, "results.csv")) as f:
-                for r in csv.DictReader(f):
-                    if r["status"] not in ("ok", "differs") or r["channels"] != "1" or not r["median_us"]:
-                        continue
-                    params = " ".join(sorted(r["params"].split()))
-                    r["run"] = os.path.relpath(root, folder)
-                    out.setdefault((r["filter"], int(r["width"]), params), []).append(r)
+            for r in results_csv.rows(os.path.join(root, "results.csv"), COLUMNS):
+                if r["status"] not in ("ok", "differs") or r["channels"] != "1" or not r["median_us"]:
+                    continue
+                params = " ".join(sorted(r["params"].split()))
+                r["run"] = os.path.relpath(root, folder)
+                out.setdefault((r["filter"], int(r["width"]), params), []).append(r)
     return out
 
 

@@ -12,9 +12,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <sstream>
 
-#include "variant_names.h"
 #include "cli_runner.h"
 #include "error.h"
 #include "image_io.h"
@@ -151,7 +151,7 @@ TEST_CASE("report: a small bench run becomes tables, pictures and plots that agr
         const int size = column ? 96 : 48;
         const BenchRow *best = nullptr;
         for (const BenchRow &r : loaded.rows)
-            if (r.width == size && r.kind == "halide" && r.timed() && origin_of(r.variant) != Origin::sweep_point &&
+            if (r.width == size && r.kind == "halide" && r.timed() && r.origin != Origin::sweep_point &&
                 (!best || r.median_us < best->median_us))
                 best = &r;
         REQUIRE(best);
@@ -202,7 +202,7 @@ TEST_CASE("report: a small bench run becomes tables, pictures and plots that agr
     REQUIRE(answer[0].size() == 3);  // the header, the rule, box radius=1
     const BenchRow *fastest = nullptr;
     for (const BenchRow &r : loaded.rows)
-        if (r.width == 96 && r.kind == "halide" && r.timed() && origin_of(r.variant) != Origin::sweep_point &&
+        if (r.width == 96 && r.kind == "halide" && r.timed() && r.origin != Origin::sweep_point &&
             (!fastest || r.median_us < fastest->median_us))
             fastest = &r;
     REQUIRE(fastest);
@@ -314,9 +314,20 @@ TEST_CASE("report: missing, partial and old run directories are refused with one
     const fs::path no_gallery = copy("no_gallery");
     fs::remove(no_gallery / "gallery" / "gallery.json");
     expect_failure("report " + no_gallery.string() + out, "partial bench run: gallery/gallery.json missing");
-    const fs::path no_picture = copy("no_picture");
-    fs::remove(no_picture / "gallery" / "box_noisy.png");
-    expect_failure("report " + no_picture.string() + out, "gallery/box_noisy.png missing");
+    const fs::path no_histograms = copy("no_histograms");
+    const std::string histograms =
+        nlohmann::json::parse(slurp(no_histograms / "gallery" / "gallery.json"))["filters"][0]["histograms"];
+    fs::remove(no_histograms / "gallery" / histograms);
+    expect_failure("report " + no_histograms.string() + out, "gallery/" + histograms + " missing");
+    // A run kept without its pictures (as under reports/) still reports, and says so.
+    const fs::path no_pictures = copy("no_pictures");
+    for (const auto &f : fs::directory_iterator(no_pictures / "gallery"))
+        if (f.path().extension() == ".png") fs::remove(f.path());
+    const Result kept = run_cli("report " + no_pictures.string() + " --out " + (work() / "kept").string());
+    CHECK(kept.status == 0);
+    const std::string kept_page = slurp(work() / "kept" / "report.md");
+    CHECK(kept_page.find("was kept without its pictures") != std::string::npos);
+    CHECK(kept_page.find("![input]") == std::string::npos);
 
     const fs::path old = copy("old");
     auto results = nlohmann::json::parse(slurp(old / "results.json"));
@@ -353,7 +364,8 @@ TEST_CASE("report: missing, partial and old run directories are refused with one
 
 TEST_CASE("results schema: one writer and one reader, every column and status round-trips") {
     for (Status status : {Status::ok, Status::differs, Status::wrong, Status::error, Status::skipped}) {
-        BenchRow row{.filter = "box", .variant = "cpu_tiled", .backend = "cpu", .kind = "halide", .width = 48,
+        BenchRow row{.filter = "box", .variant = "cpu_tiled", .backend = "cpu", .kind = "halide",
+                     .origin = Origin::sweep_point, .algorithm = "direct", .point = "rows=16 vectors=4", .width = 48,
                      .height = 32, .channels = 3, .params = "radius=2", .status = status, .samples = 20, .buffers = 4,
                      .median_us = 12.5, .min_us = 11.25, .max_us = 14.125, .p25_us = 12, .p75_us = 13,
                      .spread_pct = 8, .gb_per_s = 1.25, .roofline_pct = 0.5, .threads = 16,
@@ -363,6 +375,9 @@ TEST_CASE("results schema: one writer and one reader, every column and status ro
         CHECK(back.status == status);
         CHECK(back.filter == row.filter);
         CHECK(back.params == row.params);
+        CHECK(back.origin == Origin::sweep_point);
+        CHECK(back.algorithm == "direct");
+        CHECK(back.point == "rows=16 vectors=4");
         CHECK(back.width == 48);
         CHECK(back.channels == 3);
         CHECK(back.median_us == doctest::Approx(12.5));
@@ -370,9 +385,88 @@ TEST_CASE("results schema: one writer and one reader, every column and status ro
         CHECK(back.threads == 16);
         CHECK(back.note == "a note; with commas; kept");
     }
-    CHECK(results_csv_header().rfind("filter,variant,backend,kind,width,height,channels,params,status,", 0) == 0);
+    CHECK(results_csv_header().rfind(
+              "filter,variant,backend,kind,origin,algorithm,point,width,height,channels,params,status,", 0) == 0);
+    CHECK(format2_csv_header().rfind("filter,variant,backend,kind,width,height,channels,params,status,", 0) == 0);
+    CHECK(point_text({{"tile_x", 64}, {"tile_y", 8}}) == "tile_x=64 tile_y=8");
+    CHECK(point_text({}).empty());
     CHECK_THROWS_AS(parse_status("fine"), Error);
-    CHECK_THROWS_WITH_AS(parse_csv_line("box,cpu_tiled"), doctest::Contains("2 fields, expected 21"), Error);
+    CHECK_THROWS_WITH_AS(parse_csv_line("box,cpu_tiled"), doctest::Contains("2 fields, expected 24"), Error);
+    BenchRow odd{.kind = "halide", .median_us = 1};
+    std::string line = to_csv_line(odd);
+    line.replace(line.find(",reference,"), 11, ",elsewhere,");  // the origin column
+    CHECK_THROWS_WITH_AS(parse_csv_line(line), doctest::Contains("column 5 (origin): 'elsewhere' is not an origin"),
+                         Error);
     const BenchRow untimed;  // ok, so timed, with no time
     CHECK_THROWS_WITH_AS(parse_csv_line(to_csv_line(untimed)), doctest::Contains("no time"), Error);
+}
+
+TEST_CASE("results: a bench run records each variant's identity as the registry holds it; format 2 still reads") {
+    const fs::path run = bench_run("runs_identity");
+    const RunDir now = load_run_dir(run.string());
+    CHECK(now.context["format"] == 3);
+    std::set<Origin> origins;
+    for (const BenchRow &r : now.rows) {
+        const Variant &v = find_variant(r.filter, r.variant);
+        CAPTURE(r.variant);
+        CHECK(r.origin == v.origin);
+        CHECK(r.algorithm == v.algorithm);
+        CHECK(r.point == point_text(v.point));
+        origins.insert(r.origin);
+    }
+    // The box's CPU variants: the reference, named schedules, a frozen point, autoschedules, a peer (OpenCV).
+    for (Origin o : {Origin::reference, Origin::schedule, Origin::frozen_point, Origin::autoscheduler, Origin::peer})
+        CHECK(origins.count(o) == 1);
+
+    // The same run written as format 2 did (no origin, algorithm or point; no
+    // algorithms in the context), with a sweep's point added.
+    const fs::path old = work() / "format2";
+    fs::copy(run, old, fs::copy_options::recursive);
+    auto results = nlohmann::json::parse(slurp(old / "results.json"));
+    results["context"]["format"] = 2;
+    std::ofstream(old / "results.json") << results.dump();
+    std::ofstream csv(old / "results.csv");
+    csv << format2_csv_header() << "\n";
+    auto format2_line = [](const BenchRow &r) {  // without the 5th, 6th and 7th fields
+        std::string line = to_csv_line(r);
+        std::size_t fifth = 0;
+        for (int i = 0; i < 4; i++) fifth = line.find(',', fifth) + 1;
+        std::size_t eighth = fifth;
+        for (int i = 0; i < 3; i++) eighth = line.find(',', eighth) + 1;
+        return line.erase(fifth, eighth - fifth);
+    };
+    for (const BenchRow &r : now.rows) csv << format2_line(r) << "\n";
+    BenchRow point = now.rows.back();
+    point.variant = "cpu_sliding[rows=32+vectors=2]", point.kind = "halide";
+    csv << format2_line(point) << "\n";
+    csv.close();
+
+    KnownAlgorithms known;
+    for (const Variant &v : all_variants()) known[{v.filter, v.name}] = v.algorithm;
+    const RunDir then = load_run_dir(old.string(), known);
+    REQUIRE(then.rows.size() == now.rows.size() + 1);
+    for (std::size_t i = 0; i < now.rows.size(); i++) {
+        const BenchRow &a = now.rows[i], &b = then.rows[i];
+        CAPTURE(a.variant);
+        CHECK(b.variant == a.variant);
+        CHECK(b.median_us == a.median_us);
+        CHECK(b.algorithm == a.algorithm);  // from this build's registry
+        // A frozen point's name does not say it is one: it reads as a named schedule.
+        CHECK(b.origin == (a.origin == Origin::frozen_point ? Origin::schedule : a.origin));
+        // Format 2 wrote no point: only a sweep point's name gives one back.
+        CHECK(b.point == (a.origin == Origin::sweep_point ? a.point : ""));
+    }
+    CHECK(then.rows.back().origin == Origin::sweep_point);
+    CHECK(then.rows.back().point == "rows=32 vectors=2");
+    // Without the registry's word, an algorithm the run did not record is unknown.
+    CHECK(load_run_dir(old.string()).rows.front().algorithm.empty());
+    // The report reads it as it reads the run of today: the same tables.
+    const Result a = run_cli("report " + run.string() + " --out " + (work() / "report_now").string());
+    const Result b = run_cli("report " + old.string() + " --out " + (work() / "report_then").string());
+    REQUIRE(a.status == 0);
+    REQUIRE(b.status == 0);
+    const auto tables_now = tables(slurp(work() / "report_now" / "report.md"), "| variant | kind | algorithm |");
+    const auto tables_then = tables(slurp(work() / "report_then" / "report.md"), "| variant | kind | algorithm |");
+    CHECK(!tables_now.empty());
+    CHECK(tables_now == tables_then);
 }

@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "registry.h"
 #include "source_lines.h"
-#include "variant_names.h"
 
 namespace fs = std::filesystem;
 using namespace filterlab;
@@ -28,7 +28,7 @@ fs::path tree() {
 using filterlab::schedules::strips;
 
 // The first.
-FILTERLAB_SCHEDULE(box, cpu, plain, "radius=1..15") {
+FILTERLAB_SCHEDULE(box, cpu, plain) {
     p.output.compute_root();  // one line
 
     /* a block
@@ -36,11 +36,12 @@ FILTERLAB_SCHEDULE(box, cpu, plain, "radius=1..15") {
     p.row_sum.compute_root();
 }
 
-FILTERLAB_SCHEDULE(box, cpu, helped, "radius=1") {
+FILTERLAB_SCHEDULE(box, cpu, helped, SUPPORTS("radius=1")) {
     strips(p, 8);
 }
 
-FILTERLAB_SCHEDULE(box, cpu, blocked, "radius=1") {
+FILTERLAB_SCHEDULE(box, cpu,
+                   blocked) {
     box_blocks(p);
     blur_blocks(p);
 }
@@ -126,7 +127,7 @@ TEST_CASE("line counts: a schedule's body, and the shared helpers it calls") {
     CHECK(helped->own == 1);
     CHECK(helped->shared == 4);  // template line, signature, body, brace; `unused` is not reached
     CHECK(helped->shared_parts == std::vector<std::string>{"strips"});
-    const auto blocked = schedule_lines(root.string(), "box", {file, 18, 21});
+    const auto blocked = schedule_lines(root.string(), "box", {file, 18, 22});  // a registration over two lines
     REQUIRE(blocked);
     CHECK(blocked->own == 2 + 3);  // the body; box_blocks
     CHECK(blocked->shared == 4 + 4);  // blur_blocks; strips
@@ -158,45 +159,44 @@ TEST_CASE("line counts: a kernel with its helpers, wrapper and registration, not
     fs::remove_all(root);
 }
 
-// The build's reading of the registrations (cmake/FilterLab.cmake) on the real
-// tree: every Halide variant knows where its schedule is, and that is where it is.
+// The build's reading of the registrations (scripts/schedule_manifest.py) on
+// the real tree: every Halide variant has its schedule's entry in the
+// manifest, with the same facts, and its span is a definition the line
+// counter finds.
 TEST_CASE("line counts: every Halide schedule's span, as the build read it, is its definition") {
+    std::ifstream in(FILTERLAB_SCHEDULE_MANIFEST);
+    REQUIRE(in);
+    const nlohmann::json manifest = nlohmann::json::parse(in);
     int schedules = 0;
     for (const Variant &v : all_variants()) {
         // test_check.cpp's broken stand-ins are registered as Halide variants too.
         if (v.kind != Kind::halide || v.name.rfind("test_", 0) == 0) continue;
         CAPTURE(v.filter);
         CAPTURE(v.name);
-        REQUIRE(!v.source.file.empty());
-        std::ifstream in(fs::path(FILTERLAB_SOURCE_DIR) / v.source.file);
-        std::vector<std::string> lines;
-        for (std::string line; std::getline(in, line);) lines.push_back(line);
-        REQUIRE(v.source.first_line >= 1);
-        REQUIRE(v.source.last_line <= static_cast<int>(lines.size()));
-        // An OpenCL variant is a GPU ("cuda") schedule built for OpenCL.
-        const std::string backend = v.backend == Backend::opencl ? "cuda" : to_string(v.backend);
-        // A sweep's point is its schedule's body.
-        const std::string name = sweep_base(v.name).substr(std::string(to_string(v.backend)).size() + 1);
-        if (origin_of(v.name) == Origin::autoscheduled) {
+        const std::string target = to_string(v.backend);
+        const nlohmann::json *entry = nullptr;
+        for (const nlohmann::json &s : manifest["schedules"]) {
+            const bool built_here = s["filter"] == v.filter && s["source"]["file"] == v.source.file &&
+                                    s["source"]["first_line"] == v.source.first_line &&
+                                    s["source"]["last_line"] == v.source.last_line &&
+                                    std::find(s["targets"].begin(), s["targets"].end(), target) != s["targets"].end();
+            const std::string origin = v.origin == Origin::sweep_point ? "schedule" : to_string(v.origin);
+            if (built_here && s["origin"] == origin && v.name.rfind(target + "_" + s["name"].get<std::string>(), 0) == 0)
+                entry = &s;
+        }
+        REQUIRE(entry);
+        CHECK(v.algorithm == ((*entry)["algorithm"].is_null() ? filter_info(v.filter).algorithms.front().first
+                                                               : (*entry)["algorithm"].get<std::string>()));
+        CHECK(v.axes.size() == (v.origin == Origin::frozen_point ? 0 : (*entry)["axes"].size()));
+        if (v.origin == Origin::autoscheduler) {
             // Its lines are the generator's estimates.
             CHECK(v.source.file == "generators/" + v.filter + "_generator.cpp");
-            CHECK(lines[v.source.first_line - 1].find("estimate") != std::string::npos);
             const auto counted = span_lines(FILTERLAB_SOURCE_DIR, v.source);
             REQUIRE(counted);
             CHECK(counted->own >= 2);
             continue;
         }
-        // A schedule of the filter's first algorithm, or one that names its algorithm.
-        const bool first_algorithm = v.algorithm == filter_info(v.filter).algorithms.front().first;
-        const std::string head = first_algorithm
-                                     ? "FILTERLAB_SCHEDULE(" + v.filter + ", " + backend + ", "
-                                     : "FILTERLAB_SCHEDULE_OF(" + v.filter + ", " + v.algorithm + ", " + backend + ", ";
-        // A frozen point runs its base schedule's body, which the span gives.
-        const bool frozen = std::any_of(lines.begin(), lines.end(), [&](const std::string &l) {
-            return l.rfind("FILTERLAB_FROZEN(" + v.filter + ", " + backend + ", " + name + ",", 0) == 0;
-        });
-        CHECK(lines[v.source.first_line - 1].rfind(frozen ? head : head + name + ",", 0) == 0);
-        CHECK(lines[v.source.last_line - 1] == "}");
+        // A frozen point and a sweep's point run their schedule's body, which the span gives.
         const auto counted = schedule_lines(FILTERLAB_SOURCE_DIR, v.filter, v.source);
         REQUIRE(counted);
         CHECK(counted->own >= 1);

@@ -5,15 +5,18 @@ usage: bars.py RUN_DIR [RUN_DIR...]   (the rows of later runs replace earlier on
 Each bar: best variant of a kind for a filter/params/size, against the roofline
 percentage in the run or against a peer's time.
 """
-import csv
+import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import results_csv  # noqa: E402  (the schema's columns read by name)
+
+COLUMNS = ("filter", "variant", "backend", "kind", "width", "channels", "params", "status", "median_us", "roofline_pct")
 rows = {}
 for run in sys.argv[1:]:
-    with open(f"{run}/results.csv") as f:
-        for r in csv.DictReader(f):
-            if r["status"] == "ok" or r["status"].startswith("differs"):
-                rows[(r["filter"], r["variant"], r["params"], int(r["width"]), int(r["channels"]))] = r
+    for r in results_csv.rows(f"{run}/results.csv", COLUMNS):
+        if r["status"] == "ok" or r["status"].startswith("differs"):
+            rows[(r["filter"], r["variant"], r["params"], int(r["width"]), int(r["channels"]))] = r
 
 
 def best(filt, params, size, kind, backend):

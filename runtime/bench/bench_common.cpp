@@ -82,13 +82,13 @@ ParamValues params_for(const FilterInfo &f, const std::vector<std::string> &assi
     return f.parse_params(mine);
 }
 
-std::string make_run_dir(const std::string &root) {
+std::string make_run_dir(const std::string &root, const std::string &prefix) {
     std::filesystem::create_directories(root);
     const std::time_t now = std::time(nullptr);
     char stamp[32];
     std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::gmtime(&now));
     for (int i = 0;; i++) {
-        const std::string dir = root + "/" + stamp + (i ? fmt::format("-{}", i) : "");
+        const std::string dir = root + "/" + prefix + stamp + (i ? fmt::format("-{}", i) : "");
         if (std::filesystem::create_directory(dir)) return dir;  // false: exists, never overwritten
     }
 }
@@ -103,10 +103,10 @@ void close_run_context(nlohmann::json &context, const BenchOptions &o, const cud
     context["gpu_clocks_end"] = {{"sm_mhz", end.sm_mhz}, {"memory_mhz", end.memory_mhz}};
 }
 
-NewRunDir::NewRunDir(const std::string &root) : root_(root) {
+NewRunDir::NewRunDir(const std::string &root, const std::string &prefix) : root_(root) {
     std::error_code ec;
     made_root_ = !std::filesystem::exists(root, ec);
-    path_ = make_run_dir(root);
+    path_ = make_run_dir(root, prefix);
 }
 
 NewRunDir::~NewRunDir() {

@@ -121,7 +121,7 @@ void close_run_context(nlohmann::json &context, const BenchOptions &o, const cud
 // ends in an error leaves nothing.
 class NewRunDir {
 public:
-    explicit NewRunDir(const std::string &root);
+    explicit NewRunDir(const std::string &root, const std::string &prefix = "");
     ~NewRunDir();
     NewRunDir(const NewRunDir &) = delete;
     NewRunDir &operator=(const NewRunDir &) = delete;
@@ -149,7 +149,8 @@ std::vector<const Variant *> chosen_variants(const BenchOptions &o);
 // The filter's parameters from the NAME=VALUE assignments naming one of them.
 ParamValues params_for(const FilterInfo &f, const std::vector<std::string> &assignments);
 
-// A new directory under `root`, named by the UTC time (never an existing one).
-std::string make_run_dir(const std::string &root);
+// A new directory under `root`, named `prefix` and the UTC time (never an
+// existing one).
+std::string make_run_dir(const std::string &root, const std::string &prefix = "");
 
 }  // namespace filterlab

@@ -118,40 +118,54 @@ nlohmann::json filter_gallery(const fs::path &dir, const FilterInfo &info, const
 
 }  // namespace
 
+namespace {
+
+nlohmann::json gallery_doc() {
+    return {{"format", kRunFormat}, {"image", kGalleryImage}, {"seed", kGallerySeed}, {"filters", nlohmann::json::array()}};
+}
+
+}  // namespace
+
+std::string write_no_gallery(const std::string &run_dir, const std::string &why) {
+    const fs::path dir = fs::path(run_dir) / kRunGalleryDir;
+    fs::create_directories(dir);
+    nlohmann::json doc = gallery_doc();
+    doc["skipped"] = why;
+    std::ofstream(dir / "gallery.json") << doc.dump(2) << "\n";
+    return "gallery: skipped, " + why;
+}
+
 std::string write_gallery(const std::string &run_dir, const std::vector<const Variant *> &variants,
                           const std::function<ParamValues(const FilterInfo &)> &params_of,
                           const std::string &images_dir) {
     const fs::path dir = fs::path(run_dir) / kRunGalleryDir;
-    fs::create_directories(dir);
-    nlohmann::json doc = {{"format", kRunFormat}, {"image", kGalleryImage}, {"seed", kGallerySeed}};
-    doc["filters"] = nlohmann::json::array();
     const fs::path image = fs::path(images_dir) / kGalleryImage;
-    std::string summary;
     if (images_dir.empty() || !fs::is_regular_file(image)) {
-        doc["skipped"] = images_dir.empty() ? "no folder of real images found (set FILTERLAB_IMAGES or --images)"
-                                            : image.string() + " not found";
-        summary = "gallery: skipped, " + doc["skipped"].get<std::string>();
-    } else {
-        const Image clean = read_image(image.string());
-        doc["size"] = {clean.width(), clean.height(), clean.channels()};
-        std::vector<std::string> filters;
-        for (const Variant *v : variants)
-            if (std::find(filters.begin(), filters.end(), v->filter) == filters.end()) filters.push_back(v->filter);
-        for (const std::string &name : filters) {
-            std::vector<const Variant *> mine;
-            for (const Variant *v : variants)
-                if (v->filter == name) mine.push_back(v);
-            const FilterInfo &info = filter_info(name);
-            try {
-                doc["filters"].push_back(filter_gallery(dir, info, params_of(info), mine, clean));
-            } catch (const MachineError &) {
-                throw;
-            } catch (const Error &e) {  // the image too small for the filter, a file not written: said, not fatal
-                doc["filters"].push_back({{"filter", name}, {"skipped", e.what()}});
-            }
-        }
-        summary = fmt::format("gallery: {} filter(s) on {} in {}", filters.size(), image.string(), dir.string());
+        return write_no_gallery(run_dir, images_dir.empty()
+                                             ? "no folder of real images found (set FILTERLAB_IMAGES or --images)"
+                                             : image.string() + " not found");
     }
+    fs::create_directories(dir);
+    nlohmann::json doc = gallery_doc();
+    const Image clean = read_image(image.string());
+    doc["size"] = {clean.width(), clean.height(), clean.channels()};
+    std::vector<std::string> filters;
+    for (const Variant *v : variants)
+        if (std::find(filters.begin(), filters.end(), v->filter) == filters.end()) filters.push_back(v->filter);
+    for (const std::string &name : filters) {
+        std::vector<const Variant *> mine;
+        for (const Variant *v : variants)
+            if (v->filter == name) mine.push_back(v);
+        const FilterInfo &info = filter_info(name);
+        try {
+            doc["filters"].push_back(filter_gallery(dir, info, params_of(info), mine, clean));
+        } catch (const MachineError &) {
+            throw;
+        } catch (const Error &e) {  // the image too small for the filter, a file not written: said, not fatal
+            doc["filters"].push_back({{"filter", name}, {"skipped", e.what()}});
+        }
+    }
+    const std::string summary = fmt::format("gallery: {} filter(s) on {} in {}", filters.size(), image.string(), dir.string());
     std::ofstream(dir / "gallery.json") << doc.dump(2) << "\n";
     return summary;
 }

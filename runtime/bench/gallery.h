@@ -26,4 +26,8 @@ std::string write_gallery(const std::string &run_dir, const std::vector<const Va
                           const std::function<ParamValues(const FilterInfo &)> &params_of,
                           const std::string &images_dir);
 
+// Writes <run_dir>/gallery/gallery.json with no pictures, saying `why`;
+// returns the line saying so.
+std::string write_no_gallery(const std::string &run_dir, const std::string &why);
+
 }  // namespace filterlab

@@ -61,13 +61,23 @@ nlohmann::json libraries_json(const Variant &v) {
     return libraries;
 }
 
+// The point a variant was built at, each axis and its value; null for none.
+nlohmann::json point_json(const SchedulePoint &point) {
+    if (point.empty()) return nullptr;
+    nlohmann::json values = nlohmann::json::object();
+    for (const auto &[axis, value] : point) values[axis] = value;
+    return values;
+}
+
 nlohmann::json variant_json(const Variant &v) {
     const std::string why = v.why_unavailable();
     return {{"filter", v.filter},
             {"variant", v.name},
             {"backend", to_string(v.backend)},
             {"kind", to_string(v.kind)},
+            {"origin", to_string(v.origin)},
             {"algorithm", v.algorithm},
+            {"point", point_json(v.point)},
             {"computes_contract", v.computes_contract},
             {"tolerance", filter_info(v.filter).tolerance()},
             {"available", why.empty()},

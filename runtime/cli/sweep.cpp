@@ -5,6 +5,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 
 #include "check.h"
 #include "commands.h"
@@ -12,60 +13,61 @@
 #include "registry.h"
 #include "run_format.h"
 #include "temp_files.h"
-#include "variant_names.h"
 #include "bench_common.h"
 
 namespace filterlab::cli {
 namespace {
 
-// The declared axes, "tile_x=16,[32],64 tile_y=2,[8]", as JSON: name,
-// values, default (the values in declared order).
-nlohmann::json axes_json(const std::string &axes) {
+// The schedule's axes (Variant::axes, from the build's manifest) as JSON:
+// name, values in declared order, default.
+nlohmann::json axes_json(const std::vector<ScheduleAxis> &axes) {
     nlohmann::json out = nlohmann::json::array();
-    std::istringstream words(axes);
-    for (std::string axis; words >> axis;) {
-        const std::size_t eq = axis.find('=');
-        nlohmann::json a = {{"name", axis.substr(0, eq)}, {"values", nlohmann::json::array()}};
-        std::istringstream values(axis.substr(eq + 1));
-        for (std::string v; std::getline(values, v, ',');) {
-            const bool is_default = v.front() == '[';
-            if (is_default) v = v.substr(1, v.size() - 2);
-            a["values"].push_back(std::stoi(v));
-            if (is_default) a["default"] = std::stoi(v);
-        }
-        out.push_back(a);
-    }
+    for (const ScheduleAxis &a : axes) out.push_back({{"name", a.name}, {"values", a.values}, {"default", a.default_value}});
     return out;
 }
 
-// "tile_x=64,tile_y=8" as {"tile_x": 64, "tile_y": 8}.
-nlohmann::json point_json(const std::string &point) {
+// A point (Variant::point) as {"tile_x": 64, "tile_y": 8}.
+nlohmann::json point_json(const SchedulePoint &point) {
     nlohmann::json out = nlohmann::json::object();
-    std::istringstream items(point);
-    for (std::string item; std::getline(items, item, ',');) {
-        const std::size_t eq = item.find('=');
-        out[item.substr(0, eq)] = std::stoi(item.substr(eq + 1));
-    }
+    for (const auto &[axis, value] : point) out[axis] = value;
     return out;
+}
+
+bool same_schedule(const Variant &a, const Variant &b) {
+    return a.filter == b.filter && a.source.file == b.source.file && a.source.first_line == b.source.first_line;
+}
+
+// The variant of `v`'s schedule itself (its default point) on `backend`; null when not built.
+const Variant *schedule_of(const Variant &v, Backend backend) {
+    for (const Variant &s : all_variants())
+        if (s.origin == Origin::schedule && s.backend == backend && same_schedule(s, v)) return &s;
+    return nullptr;
+}
+
+// The variant to sweep, refused with the reason when it cannot be.
+const Variant &sweepable(const SweepOptions &o) {
+    const Variant &base = find_variant(o.filter, o.schedule);
+    const Variant *own = schedule_of(base, base.backend == Backend::opencl ? Backend::cuda : base.backend);
+    if (base.origin == Origin::sweep_point && own)
+        throw Error(fmt::format("{} is one point of a sweep; give its schedule, {}", o.schedule, own->name));
+    if (base.backend == Backend::opencl && own)
+        throw Error(fmt::format("sweeps are built on a schedule's own backend: sweep {} (the OpenCL build is its "
+                                "default point only)",
+                                own->name));
+    if (base.origin != Origin::schedule || base.axes.empty())
+        throw Error(fmt::format("{}/{} declares no axes to sweep (AXES(\"...\") in its registration)", o.filter,
+                                o.schedule));
+    return base;
 }
 
 }  // namespace
 
 int sweep_schedule(SweepOptions o) {
     const FilterInfo &filter = filter_info(o.filter);
-    const Variant &base = find_variant(o.filter, o.schedule);
-    if (!base.point.empty())
-        throw Error(fmt::format("{} is one point of a sweep; give its schedule, {}", o.schedule, sweep_base(o.schedule)));
-    if (base.backend == Backend::opencl)
-        throw Error(fmt::format("sweeps are built on a schedule's own backend: sweep cuda_{} (the OpenCL build is its "
-                                "default point only)",
-                                o.schedule.substr(std::string("opencl_").size())));
-    if (base.axes.empty())
-        throw Error(fmt::format("{}/{} declares no axes to sweep (FILTERLAB_SCHEDULE's fifth argument)", o.filter,
-                                o.schedule));
+    const Variant &base = sweepable(o);
     std::vector<const Variant *> points;
     for (const Variant &v : all_variants())
-        if (v.filter == o.filter && v.name.rfind(o.schedule + "[", 0) == 0) points.push_back(&v);
+        if (v.origin == Origin::sweep_point && v.backend == base.backend && same_schedule(v, base)) points.push_back(&v);
     if (points.empty())
         throw Error(fmt::format("no point of {0}/{1} is built: configure with -DFILTERLAB_SWEEPS={0}/{1} and build "
                                 "again",

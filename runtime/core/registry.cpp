@@ -31,19 +31,6 @@ const char *to_string(Kind kind) {
     return "?";
 }
 
-const char *to_string(Origin origin) {
-    switch (origin) {
-    case Origin::reference: return "reference";
-    case Origin::schedule: return "schedule";
-    case Origin::autoscheduler: return "autoscheduler";
-    case Origin::sweep_point: return "sweep_point";
-    case Origin::frozen_point: return "frozen_point";
-    case Origin::handwritten: return "handwritten";
-    case Origin::peer: return "peer";
-    }
-    return "?";
-}
-
 bool ParamSupport::contains(double value) const {
     if (!values.empty()) return std::find(values.begin(), values.end(), value) != values.end();
     return value >= min && value <= max;

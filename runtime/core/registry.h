@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -12,19 +13,17 @@
 #include "filters.h"
 #include "image.h"
 #include "source_span.h"
+#include "variant_origin.h"
 
 namespace filterlab {
 
 enum class Backend { cpu, cuda, opencl };
 enum class Kind { reference, halide, handwritten, peer };
-// Where a variant came from: a field, so that nothing parses a name. A Halide
-// variant is a named schedule, a frozen autoschedule, one point of a sweep or
-// a frozen point of a schedule's space; the build says which.
-enum class Origin { reference, schedule, autoscheduler, sweep_point, frozen_point, handwritten, peer };
+// Origin (variant_origin.h): where a variant came from, a field, so that
+// nothing parses a name; for a Halide variant the build says which.
 
 const char *to_string(Backend backend);
 const char *to_string(Kind kind);
-const char *to_string(Origin origin);  // "reference", "schedule", "autoscheduler", "sweep_point", ...
 
 // The values of one parameter a variant supports: a set, or a range. A
 // parameter a variant does not mention is supported over the contract's domain.
@@ -39,6 +38,16 @@ struct ParamSupport {
 // "radius=1..15", "size=3,5,7", several joined by ';'. Empty: no restriction.
 std::vector<ParamSupport> parse_supports(const std::string &spec);
 
+// One axis of a Halide schedule's space, as its registration declares it
+// (AXES("tile_x=16,[32],64"); schedule_manifest.json).
+struct ScheduleAxis {
+    std::string name;
+    std::vector<int> values;
+    int default_value = 0;
+};
+// One point of a schedule's space: each axis with its value, in the axes' order.
+using SchedulePoint = std::vector<std::pair<std::string, int>>;
+
 // A variant computes the filter from `in` into `out`, both planar. For the
 // cpu backend the views are host memory; for cuda they are device memory
 // whose rows start on 16-byte boundaries; for opencl `data` is the cl_mem of
@@ -49,9 +58,6 @@ struct Variant {
     std::string filter, name;
     Backend backend = Backend::cpu;
     Kind kind = Kind::reference;
-    // Set by the build for Halide variants (with_build_facts); for the others
-    // register_variant derives it from `kind`.
-    Origin origin = Origin::reference;
     std::vector<ParamSupport> supports;
     RunFunction run;
     // For variants that depend on something found only at run time (a peer
@@ -61,16 +67,22 @@ struct Variant {
     // rounding, other weights, another formula): their differences are
     // reported, not failed. Everything else must match the contract.
     bool computes_contract = true;
+    // Where it came from. Set by the build for Halide variants
+    // (with_build_facts); for the others register_variant derives it from
+    // `kind`. (After the fields above, which registrations give in order.)
+    Origin origin = Origin::reference;
     // Halide schedules: their FILTERLAB_SCHEDULE function, as the build read it
-    // (cmake/FilterLab.cmake; the same facts are in schedule_manifest.json).
+    // (scripts/schedule_manifest.py; the build's schedule_manifest.json).
     SourceSpan source;
     // Halide schedules: their static libraries (one per compile-time value,
     // such as median's size), each with the entry point filterlab::halide::<library>.
     std::vector<std::string> libraries;
-    // Halide schedules that declare a space: its axes as declared
-    // ("tile_x=16,[32],64 tile_y=4,[8]"); for one point of a sweep
-    // ("cuda_tile[tile_x=64+tile_y=8]"), the values it fixes ("tile_x=64,tile_y=8").
-    std::string axes, point;
+    // Halide schedules that declare a space (AXES in their registration): its
+    // axes, for the schedule's default and each point of its sweep; and the
+    // point this variant was built at, a value for every axis (its default,
+    // its sweep point, or the point a frozen schedule fixes).
+    std::vector<ScheduleAxis> axes;
+    SchedulePoint point;
     // One of its filter's algorithms (FilterInfo::algorithms); left empty at
     // registration, the filter's first.
     std::string algorithm;
@@ -93,9 +105,10 @@ bool is_registered(const std::string &filter, const std::string &name);
 const std::vector<Variant> &all_variants();
 const Variant &find_variant(const std::string &filter, const std::string &name);  // throws Error
 
-// What the build knows of a Halide schedule (cmake/halide_variant.cpp.in).
+// What the build knows of a Halide schedule (cmake/halide_variant.cpp.in,
+// from schedule_manifest.json).
 inline Variant with_build_facts(Variant variant, Origin origin, SourceSpan source, std::vector<std::string> libraries,
-                                std::string axes, std::string point, std::string algorithm) {
+                                std::vector<ScheduleAxis> axes, SchedulePoint point, std::string algorithm) {
     variant.origin = origin;
     variant.source = std::move(source);
     variant.libraries = std::move(libraries);

@@ -6,9 +6,11 @@
 // machine facts and command of every run.
 //
 // Tables, verdict and counts are made here; the plots by scripts/plots.py
-// (matplotlib), run with $FILTERLAB_PYTHON, else the source tree's .venv, else
-// python3. Without Python or matplotlib the report says the plots were
-// skipped, and why, and is otherwise complete.
+// (report_plots.h says where it and Python are found). Without Python or
+// matplotlib the report says the plots were skipped, and why, and is otherwise
+// complete; without a source tree it says the lines were not counted. The
+// loop nests are copied beside the page only when asked (with_code): the
+// build regenerates them.
 #pragma once
 
 #include <map>
@@ -23,7 +25,7 @@ namespace filterlab {
 struct ReportOptions {
     std::vector<std::string> run_dirs;
     std::string out_dir;
-    std::string source_dir;  // for the line counts and scripts/plots.py
+    std::string source_dir;  // for the line counts (and its .venv's Python, if any)
     // Where each Halide schedule is defined, by (filter, variant): the build's
     // reading of the registrations, for the line counts.
     std::map<std::pair<std::string, std::string>, SourceSpan> schedule_sources;
@@ -32,6 +34,7 @@ struct ReportOptions {
     // kernel_resources.json (report_made.h).
     std::map<std::pair<std::string, std::string>, std::vector<std::string>> libraries;
     std::string build_dir;
+    bool with_code = false;  // copy the best variants' loop nests beside the page (stmt/)
     // Each variant's algorithm, by (filter, variant), from this build's
     // registry, and the algorithms of filters that have several (in order):
     // the verdict compares Halide with hand on each algorithm.

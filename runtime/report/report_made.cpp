@@ -9,7 +9,6 @@
 
 #include "report_text.h"
 #include "source_lines.h"
-#include "variant_names.h"
 
 namespace filterlab {
 namespace {
@@ -117,9 +116,11 @@ std::string made_section(const std::string &filter, const std::vector<View> &vie
                 const std::string lib = library_for(libs->second, v.params);
                 if (resources.is_object()) kernels = resources.at("halide").value(lib, json::array());
                 const fs::path stmt = stmt_of(o.build_dir, lib);
-                const auto origin = std::make_pair(std::string(label(c)), origin_of(name));
+                // A frozen point is named by hand, as a named schedule is.
+                const Origin named_or_not = named_by_hand(row_of->origin) ? Origin::schedule : row_of->origin;
+                const auto origin = std::make_pair(std::string(label(c)), named_or_not);
                 std::error_code ec;
-                if (!stmt.empty() && best_seen.insert(origin).second) {
+                if (!stmt.empty() && o.with_code && best_seen.insert(origin).second) {
                     fs::create_directories(stmt_dir, ec);
                     fs::copy_file(stmt, stmt_dir / stmt.filename(), fs::copy_options::overwrite_existing, ec);
                     if (!ec) loop_nest = fmt::format("[{0}](stmt/{0})", stmt.filename().string());
@@ -139,11 +140,12 @@ std::string made_section(const std::string &filter, const std::vector<View> &vie
                      "variant's kernels; a Halide library's PTX is assembled as the driver does at load time. Shared memory is "
                      "the static amount: Halide sizes its GPU shared memory at launch (dynamic), so its column reads "
                      "0 B even where a schedule stages in shared memory. The loop "
-                     "nest is Halide's lowered statement (`-e stmt`, its PTX included): copied beside this report for "
-                     "the fastest of each kind and origin (named, autoscheduled), otherwise named in the build folder "
-                     "`{}`.\n\n",
+                     "nest is Halide's lowered statement (`-e stmt`, its PTX included), named in the build folder "
+                     "`{}`{}.\n\n",
                      resources.is_object() ? resources.value("arch", "?") : "sm_90",
-                     resources.is_object() ? resources.value("ptxas", "?") : "ptxas", o.build_dir);
+                     resources.is_object() ? resources.value("ptxas", "?") : "ptxas", o.build_dir,
+                     o.with_code ? " (copied beside this report for the fastest of each kind and origin)"
+                                 : " (`filterlab report --with-code` copies the fastest ones beside the report)");
     s += markdown_table({"machine", "parameters", "variant", "kind", "time", "kernels", "registers", "shared",
                          "stack", "spills", "loop nest"},
                         rows, 4);

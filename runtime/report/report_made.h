@@ -2,8 +2,8 @@
 // timed (Halide's and handwritten alike) its kernels' registers, shared
 // memory and local-memory spills (kernel_resources.json of the build,
 // scripts/kernel_resources.py) beside its time; per Halide variant the loop
-// nest Halide lowered it to (<library>.stmt, copied beside the report for the
-// best of each origin, named in the build folder for the others).
+// nest Halide lowered it to (<library>.stmt, named in the build folder; with
+// --with-code the best of each origin copied beside the report).
 #pragma once
 
 #include <string>

@@ -1,7 +1,5 @@
 #include "report_model.h"
 
-#include "variant_names.h"
-
 #include <algorithm>
 #include <fmt/format.h>
 
@@ -114,12 +112,13 @@ std::vector<View> views_of(const Machine &m, const std::string &filter) {
         }
         View &v = *it;
         const Size s{r.width, r.height};
-        if (origin_of(r.variant) == Origin::sweep_point) {
+        if (r.origin == Origin::sweep_point) {
             if (std::find(v.sizes.begin(), v.sizes.end(), s) == v.sizes.end()) v.sizes.push_back(s);
             v.points[r.variant][s] = &r;
             continue;
         }
         v.category[r.variant] = category_of(r);
+        v.origin[r.variant] = r.origin;
         if (std::find(v.sizes.begin(), v.sizes.end(), s) == v.sizes.end()) v.sizes.push_back(s);
         if (r.status == Status::skipped) continue;
         v.by_threads[r.variant][s][r.threads] = &r;

@@ -32,6 +32,10 @@ Category category_of(const std::string &kind, const std::string &backend);
 Category category_of(const BenchRow &r);
 const char *label(Category c);       // "Halide CUDA"
 const char *plot_group(Category c);  // "halide_cuda": scripts/plots.py's colours
+// A schedule named by hand: a named schedule, or a point of its space frozen
+// by hand (the report counts both as "named"; sweep points and autoschedules
+// are the other Halide origins).
+inline bool named_by_hand(Origin o) { return o == Origin::schedule || o == Origin::frozen_point; }
 
 // The runs of one machine (told apart by host name, CPU and GPU), their
 // results merged: a case measured in two runs keeps the later run's result.
@@ -53,13 +57,14 @@ struct View {
     int channels = 1;
     std::vector<std::string> variants;  // measured at least once, by category then first appearance
     std::map<std::string, Category> category;
+    std::map<std::string, Origin> origin;  // of the variants in `category`
     std::vector<std::pair<std::string, std::string>> not_measured;  // name, why
     std::vector<Size> sizes;                                        // ascending
     std::map<std::string, std::map<Size, const BenchRow *>> cell;   // the most threads measured
     std::map<std::string, std::map<Size, std::map<int, const BenchRow *>>> by_threads;
     std::map<std::pair<Size, Category>, const BenchRow *> best;
-    // The points of sweeps (variant_names.h), kept out of the tables and the
-    // bests above: report_sweeps.h draws them; the verdict names their best.
+    // The points of sweeps (origin sweep_point), kept out of the tables and
+    // the bests above: report_sweeps.h draws them; the verdict names their best.
     std::map<std::string, std::map<Size, const BenchRow *>> points;
     std::string slug() const;   // for file names
     std::string title() const;  // "box radius=1, 1 channel"

@@ -1,5 +1,8 @@
-// The report's plots: a JSON list of plot specifications, drawn by
-// scripts/plots.py with matplotlib. Python is looked for as
+// The report's plots: each section adds a plot's specification (a JSON
+// object, its "file" the image to write) and gets back the Markdown line that
+// shows it. scripts/plots.py draws them all with matplotlib: installed as
+// share/filterlab/plots.py beside bin/, copied to <build>/share/filterlab/ by
+// the build, it is found relative to the executable. Python is
 // $FILTERLAB_PYTHON, else <source>/.venv/bin/python, else python3 on PATH.
 #pragma once
 
@@ -8,13 +11,29 @@
 
 namespace filterlab {
 
-struct PlotOutcome {
-    bool made = false;
-    std::string why;  // when not made: no Python, no matplotlib, the script failed
+// The plots of one page. A page is composed with a list that shows its plots;
+// when they could not be drawn, it is composed again with one that does not
+// (`drawn` false), so the page never links an image that is not there.
+class PlotList {
+public:
+    explicit PlotList(bool drawn = true) : drawn_(drawn) {}
+    // Adds the plot and returns "![alt](file)\n\n", or "" when not drawn.
+    std::string add(nlohmann::json spec, const std::string &alt);
+    const nlohmann::json &specs() const { return specs_; }
+    bool drawn() const { return drawn_; }
+
+private:
+    bool drawn_;
+    nlohmann::json specs_ = nlohmann::json::array();
 };
 
-// Writes <out_dir>/plots.json and runs the script on it; each plot's "file"
-// is written under out_dir.
-PlotOutcome make_plots(const nlohmann::json &plots, const std::string &out_dir, const std::string &source_dir);
+struct PlotOutcome {
+    bool made = false;
+    std::string why;  // when not made: no script, no Python, no matplotlib, the script failed
+};
+
+// Runs the script on the plots, each written under out_dir; all or nothing:
+// when one is missing, none is left there. `source_dir` may hold a .venv.
+PlotOutcome make_plots(const PlotList &plots, const std::string &out_dir, const std::string &source_dir);
 
 }  // namespace filterlab

@@ -4,17 +4,17 @@
 #pragma once
 
 #include <map>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "report_model.h"
+#include "report_plots.h"
 
 namespace filterlab {
 
-// The answer, with its plot added to `plots` (scripts/plots.py's spec).
+// The answer, with its plot added to `plots`.
 std::string answer_section(const std::vector<std::string> &filters,
-                           const std::map<std::string, std::vector<report_model::View>> &views, nlohmann::json &plots);
+                           const std::map<std::string, std::vector<report_model::View>> &views, PlotList &plots);
 
 // The best of every kind at the largest size, per filter and machine.
 std::string glance_section(const std::vector<std::string> &filters,

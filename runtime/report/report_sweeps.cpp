@@ -48,7 +48,7 @@ std::vector<Slice> slices_of(const RunDir &run) {
     return slices;
 }
 
-std::string slice_section(const RunDir &run, const Slice &slice, const std::string &slug, json &plots) {
+std::string slice_section(const RunDir &run, const Slice &slice, const std::string &slug, PlotList &plots) {
     const json &sweep = run.sweep;
     const std::string name = fmt::format("{}/{}", sweep["filter"].get<std::string>(), sweep["schedule"].get<std::string>());
     std::string s = fmt::format("#### `{}` on {}, {}×{}{}, {} channel{}\n\n", name, slug, slice.width, slice.height,
@@ -87,21 +87,21 @@ std::string slice_section(const RunDir &run, const Slice &slice, const std::stri
     const std::string file = fmt::format("{}_sweep_{}_{}_{}x{}{}{}.png", slug, sweep["filter"].get<std::string>(),
                                          sweep["schedule"].get<std::string>(), slice.width, slice.height,
                                          slice.channels == 1 ? "" : "_rgb", params_slug.empty() ? "" : "_" + params_slug);
-    plots.push_back({{"kind", "sweep"},
-                     {"file", file},
-                     {"title", fmt::format("{} on {}, {}×{} {}: median time per point (µs)", name, slug, slice.width,
-                                           slice.height, slice.params)},
-                     {"axes", sweep["axes"]},
-                     {"cells", cells}});
-    s += fmt::format("![{}: the median time of each point; ★ the best, ● within its noise, □ the registered default]({})\n\n",
-                     name, file);
-    return s;
+    return s + plots.add({{"kind", "sweep"},
+                          {"file", file},
+                          {"title", fmt::format("{} on {}, {}×{} {}: median time per point (µs)", name, slug,
+                                                slice.width, slice.height, slice.params)},
+                          {"axes", sweep["axes"]},
+                          {"cells", cells}},
+                         fmt::format("{}: the median time of each point; ★ the best, ● within its noise, □ the "
+                                     "registered default",
+                                     name));
 }
 
 }  // namespace
 
 std::string sweeps_section(const std::vector<const RunDir *> &runs, const std::string &filter, const std::string &slug,
-                           json &plots) {
+                           PlotList &plots) {
     std::string s;
     for (const RunDir *run : runs) {
         if (run->sweep.is_null() || run->sweep["filter"] != filter) continue;

@@ -5,16 +5,16 @@
 // (scripts/plots.py, kind "sweep").
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "report_plots.h"
 #include "run_dir.h"
 
 namespace filterlab {
 
 // The sweeps of `filter` among one machine's runs (`slug` names the machine).
 std::string sweeps_section(const std::vector<const RunDir *> &runs, const std::string &filter, const std::string &slug,
-                           nlohmann::json &plots);
+                           PlotList &plots);
 
 }  // namespace filterlab

@@ -1,5 +1,6 @@
 #include "report_text.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace filterlab::report_text {
@@ -30,6 +31,18 @@ std::string markdown_table(const std::vector<std::string> &header, const std::ve
     s += "\n";
     for (auto &r : rows) s += line(r);
     return s + "\n";
+}
+
+std::string by_reason(const std::vector<std::pair<std::string, std::string>> &named) {
+    std::vector<std::pair<std::string, std::string>> groups;  // why, names
+    for (auto &[name, why] : named) {
+        auto it = std::find_if(groups.begin(), groups.end(), [&](auto &g) { return g.first == why; });
+        if (it == groups.end()) it = groups.insert(groups.end(), {why, ""});
+        it->second += (it->second.empty() ? "`" : ", `") + name + "`";
+    }
+    std::string s;
+    for (auto &[why, names] : groups) s += (s.empty() ? "" : "; ") + why + ": " + names;
+    return s;
 }
 
 }  // namespace filterlab::report_text

@@ -9,7 +9,6 @@
 
 #include "report_text.h"
 #include "source_lines.h"
-#include "variant_names.h"
 
 namespace filterlab {
 namespace {
@@ -35,8 +34,8 @@ std::vector<Counted> line_counts(const std::vector<View> &views, const ReportOpt
                 lines = handwritten_lines(o.source_dir, v.filter, name);
             } else if (auto s = o.schedule_sources.find({v.filter, name}); s != o.schedule_sources.end()) {
                 // An autoscheduled variant's own lines are the estimates the generator states.
-                lines = origin_of(name) == Origin::autoscheduled ? span_lines(o.source_dir, s->second)
-                                                                  : schedule_lines(o.source_dir, v.filter, s->second);
+                lines = v.origin.at(name) == Origin::autoscheduler ? span_lines(o.source_dir, s->second)
+                                                                   : schedule_lines(o.source_dir, v.filter, s->second);
             }
             counted.push_back({name, c, lines});
         }
@@ -44,10 +43,21 @@ std::vector<Counted> line_counts(const std::vector<View> &views, const ReportOpt
     return counted;
 }
 
-// A sweep's point runs its schedule's body: it counts as the schedule.
+// The variant whose lines a row's variant counts as: a sweep's point runs its
+// schedule's body, the schedule its run's sweep.json names (itself otherwise).
+std::string counted_as(const View &v, const BenchRow &r) {
+    if (r.origin != Origin::sweep_point) return r.variant;
+    for (const RunDir *run : v.machine->runs) {
+        if (run->sweep.is_null() || run->sweep["filter"] != v.filter) continue;
+        for (const nlohmann::json &p : run->sweep["points"])
+            if (p["variant"] == r.variant) return run->sweep["schedule"].get<std::string>();
+    }
+    return r.variant;
+}
+
 std::string lines_phrase(const std::vector<Counted> &counted, const std::string &variant) {
     for (auto &c : counted)
-        if (c.variant == sweep_base(variant) && c.lines)
+        if (c.variant == variant && c.lines)
             return fmt::format("{} line{}{}", c.lines->own, c.lines->own == 1 ? "" : "s",
                                c.lines->shared ? fmt::format(" + {} shared", c.lines->shared) : "");
     return "lines not counted";
@@ -76,21 +86,23 @@ std::string origins_table(const std::vector<View> &views, const std::vector<Coun
     const Side sides[] = {{Category::halide_cuda, Category::handwritten, "cuda", "CUDA"},
                           {Category::halide_cpu, Category::handwritten_cpu, "cpu", "CPU"}};
     std::vector<std::vector<std::string>> rows;
-    auto cell = [&](const BenchRow *r) {
-        return r ? fmt::format("`{}` {} ({})", r->variant, format_time(r->median_us), lines_phrase(counted, r->variant))
-                 : std::string("—");
-    };
     for (const Side &side : sides)
         for (const View &v : views)
             for (Size size : v.sizes) {
-                auto of_origin = [&](Origin origin) {
-                    return [&, origin](const std::string &name, const BenchRow &r) {
-                        return r.backend == side.backend && category_of(r) == side.halide && origin_of(name) == origin;
+                auto cell = [&](const BenchRow *r) {
+                    return r ? fmt::format("`{}` {} ({})", r->variant, format_time(r->median_us),
+                                           lines_phrase(counted, counted_as(v, *r)))
+                             : std::string("—");
+                };
+                auto of_origin = [&](auto is_origin) {
+                    return [&, is_origin](const std::string &, const BenchRow &r) {
+                        return r.backend == side.backend && category_of(r) == side.halide && is_origin(r.origin);
                     };
                 };
-                const BenchRow *named = fastest(v.cell, size, of_origin(Origin::named));
-                const BenchRow *automatic = fastest(v.cell, size, of_origin(Origin::autoscheduled));
-                const BenchRow *point = fastest(v.points, size, of_origin(Origin::sweep_point));
+                const BenchRow *named = fastest(v.cell, size, of_origin(named_by_hand));
+                const BenchRow *automatic =
+                    fastest(v.cell, size, of_origin([](Origin o) { return o == Origin::autoscheduler; }));
+                const BenchRow *point = fastest(v.points, size, of_origin([](Origin o) { return o == Origin::sweep_point; }));
                 auto hand = v.best.find({size, side.hand});
                 if (!named && !automatic && !point) continue;
                 rows.push_back({side.device, v.machine->slug, fmt::format("{}, {}ch", v.params, v.channels),
@@ -122,8 +134,8 @@ std::string refusals_paragraph(const std::string &source_dir, const std::string 
 
 // Per algorithm of a filter that has several: the best Halide CUDA schedule
 // of that algorithm against the best handwritten CUDA kernel of the same one,
-// per machine, parameters and size (a variant this build does not know is
-// left out: its algorithm is not known).
+// per machine, parameters and size (a variant of unknown algorithm, from an
+// old run this build does not know, is left out).
 std::string same_algorithm_table(const std::string &filter, const std::vector<View> &views, const ReportOptions &o) {
     auto algorithms = o.filter_algorithms.find(filter);
     if (algorithms == o.filter_algorithms.end() || algorithms->second.size() < 2) return "";
@@ -132,9 +144,8 @@ std::string same_algorithm_table(const std::string &filter, const std::vector<Vi
         for (const View &v : views)
             for (Size size : v.sizes) {
                 auto of = [&](Category c) {
-                    return fastest(v.cell, size, [&](const std::string &name, const BenchRow &r) {
-                        auto it = o.algorithms.find({filter, name});
-                        return category_of(r) == c && it != o.algorithms.end() && it->second == algorithm;
+                    return fastest(v.cell, size, [&](const std::string &, const BenchRow &r) {
+                        return category_of(r) == c && r.algorithm == algorithm;
                     });
                 };
                 const BenchRow *h = of(Category::halide_cuda), *w = of(Category::handwritten);

@@ -1,5 +1,6 @@
 #include "run_dir.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -56,7 +57,99 @@ bool is_sweep(const nlohmann::json &s) {
 
 }  // namespace
 
-RunDir load_run_dir(const std::string &path) {
+namespace {
+
+// The run format of a results.json's context; throws Error for one this
+// filterlab does not read.
+int run_format(const nlohmann::json &context, const std::string &path) {
+    if (!context.contains("format")) {
+        throw Error(fmt::format("{}: written by an older filterlab (results.json has no run format; this report "
+                                "reads formats {} to {}): run `filterlab bench` again",
+                                path, kOldestReadRunFormat, kRunFormat));
+    }
+    const nlohmann::json &format = context["format"];
+    if (!format.is_number_integer() || format.get<int>() < kOldestReadRunFormat || format.get<int>() > kRunFormat) {
+        throw Error(fmt::format("{}: run format {}, this filterlab reads formats {} to {}", path, format.dump(),
+                                kOldestReadRunFormat, kRunFormat));
+    }
+    return format.get<int>();
+}
+
+// The compatibility path, the one place that knows how format 2 named things:
+// its results.csv has no origin, algorithm or point, so they are derived here.
+// The algorithm: the run's record (results.json's context "algorithms", kept
+// since the bench recorded them), else this build's registry (`known`), else
+// unknown (empty). The origin and point: from the names the build gave then,
+// "<backend>_<schedule>[a=1+b=2]" a point of a sweep, "<backend>_auto_<scheduler>"
+// an autoschedule, the kind for the rest; a frozen point reads as a named
+// schedule (its name does not say it is one).
+void derive_format2_identity(BenchRow &row, const nlohmann::json &context, const KnownAlgorithms &known) {
+    const nlohmann::json &recorded = context.value("algorithms", nlohmann::json::object());
+    const std::string key = row.filter + "/" + row.variant;
+    if (recorded.is_object() && recorded.contains(key) && recorded[key].is_string()) {
+        row.algorithm = recorded[key];
+    } else if (auto it = known.find({row.filter, row.variant}); it != known.end()) {
+        row.algorithm = it->second;
+    }
+    const std::size_t bracket = row.variant.find('[');
+    if (row.kind == "handwritten") row.origin = Origin::handwritten;
+    else if (row.kind == "peer") row.origin = Origin::peer;
+    else if (row.kind == "reference") row.origin = Origin::reference;
+    else if (bracket != std::string::npos && row.variant.back() == ']') {
+        row.origin = Origin::sweep_point;
+        row.point = row.variant.substr(bracket + 1, row.variant.size() - bracket - 2);  // "a=1+b=2"
+        std::replace(row.point.begin(), row.point.end(), '+', ' ');
+    } else if (row.variant.find("_auto_") != std::string::npos) row.origin = Origin::autoscheduler;
+    else row.origin = Origin::schedule;
+}
+
+std::vector<BenchRow> read_rows(const fs::path &dir, const std::string &path, int format, const nlohmann::json &context,
+                                const KnownAlgorithms &known) {
+    const std::string &header = format == 2 ? format2_csv_header() : results_csv_header();
+    std::ifstream in(dir / kRunResultsCsv);
+    std::string line;
+    if (!std::getline(in, line) || line != header) {
+        throw Error(fmt::format("{}/results.csv: unexpected columns for run format {} (expected {})", path, format,
+                                header));
+    }
+    std::vector<BenchRow> rows;
+    for (int number = 2; std::getline(in, line); number++) {
+        if (line.empty()) continue;
+        try {
+            rows.push_back(format == 2 ? parse_format2_csv_line(line) : parse_csv_line(line));
+        } catch (const Error &e) {
+            throw Error(fmt::format("{}/results.csv line {}: {}", path, number, e.what()));
+        }
+        if (format == 2) derive_format2_identity(rows.back(), context, known);
+    }
+    if (rows.empty()) throw Error(path + ": partial bench run: results.csv has no results");
+    return rows;
+}
+
+nlohmann::json read_gallery(const fs::path &dir, const std::string &path) {
+    if (!fs::is_regular_file(dir / kRunGalleryJson)) {
+        throw Error(fmt::format("{}: partial bench run: {} missing (was the run cut short?)", path, kRunGalleryJson));
+    }
+    nlohmann::json gallery = read_json(dir / kRunGalleryJson, path);
+    if (!gallery.is_object() || !gallery.contains("filters") || !gallery["filters"].is_array()) {
+        throw Error(fmt::format("{}: {} lists no filters", path, kRunGalleryJson));
+    }
+    for (const auto &f : gallery["filters"]) {
+        // The pictures may be absent (a run kept under reports/ without them:
+        // the report says so); the histograms are data the report rests on.
+        for (const char *key : {"histograms"}) {
+            if (f.contains(key) && !fs::is_regular_file(dir / kRunGalleryDir / f[key].get<std::string>())) {
+                throw Error(fmt::format("{}: partial bench run: {}/{} missing", path, kRunGalleryDir,
+                                        f[key].get<std::string>()));
+            }
+        }
+    }
+    return gallery;
+}
+
+}  // namespace
+
+RunDir load_run_dir(const std::string &path, const KnownAlgorithms &known) {
     const fs::path dir = path;
     if (!fs::exists(dir)) throw Error(path + ": no such run directory");
     if (!fs::is_directory(dir)) throw Error(path + ": not a directory (give a bench run directory)");
@@ -76,46 +169,8 @@ RunDir load_run_dir(const std::string &path) {
         throw Error(path + ": results.json has no context (not written by filterlab bench)");
     }
     run.context = results["context"];
-    if (!run.context.contains("format")) {
-        throw Error(fmt::format("{}: written by an older filterlab (results.json has no run format; this report "
-                                "reads format {}): run `filterlab bench` again",
-                                path, kRunFormat));
-    }
-    if (!run.context["format"].is_number_integer() || run.context["format"].get<int>() != kRunFormat) {
-        throw Error(fmt::format("{}: run format {}, this filterlab reads format {}", path,
-                                run.context["format"].dump(), kRunFormat));
-    }
-
-    std::ifstream in(dir / kRunResultsCsv);
-    std::string line;
-    if (!std::getline(in, line) || line != results_csv_header()) {
-        throw Error(path + "/results.csv: unexpected columns (expected " + results_csv_header() + ")");
-    }
-    for (int number = 2; std::getline(in, line); number++) {
-        if (line.empty()) continue;
-        try {
-            run.rows.push_back(parse_csv_line(line));
-        } catch (const Error &e) {
-            throw Error(fmt::format("{}/results.csv line {}: {}", path, number, e.what()));
-        }
-    }
-    if (run.rows.empty()) throw Error(path + ": partial bench run: results.csv has no results");
-
-    if (!fs::is_regular_file(dir / kRunGalleryJson)) {
-        throw Error(fmt::format("{}: partial bench run: {} missing (was the run cut short?)", path, kRunGalleryJson));
-    }
-    run.gallery = read_json(dir / kRunGalleryJson, path);
-    if (!run.gallery.is_object() || !run.gallery.contains("filters") || !run.gallery["filters"].is_array()) {
-        throw Error(fmt::format("{}: {} lists no filters", path, kRunGalleryJson));
-    }
-    for (const auto &f : run.gallery["filters"]) {
-        for (const char *key : {"input", "output", "histograms"}) {
-            if (f.contains(key) && !fs::is_regular_file(dir / kRunGalleryDir / f[key].get<std::string>())) {
-                throw Error(fmt::format("{}: partial bench run: {}/{} missing", path, kRunGalleryDir,
-                                        f[key].get<std::string>()));
-            }
-        }
-    }
+    run.rows = read_rows(dir, path, run_format(run.context, path), run.context, known);
+    run.gallery = read_gallery(dir, path);
     if (fs::is_regular_file(dir / kSweepFile)) {
         run.sweep = read_json(dir / kSweepFile, path);
         if (!is_sweep(run.sweep)) throw Error(fmt::format("{}: {} is not a sweep of format 1", path, kSweepFile));

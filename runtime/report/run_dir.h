@@ -4,14 +4,15 @@
 // what is wrong, never in a crash.
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "results_schema.h"
 
 namespace filterlab {
-
 
 struct RunDir {
     std::string path;
@@ -21,6 +22,10 @@ struct RunDir {
     nlohmann::json sweep;    // sweep.json of `filterlab sweep`; null for a plain bench run
 };
 
-RunDir load_run_dir(const std::string &path);  // throws Error
+// Each variant's algorithm by (filter, variant) in this build's registry:
+// for runs of format 2, which did not record it (run_format.h, run_dir.cpp).
+using KnownAlgorithms = std::map<std::pair<std::string, std::string>, std::string>;
+
+RunDir load_run_dir(const std::string &path, const KnownAlgorithms &known = {});  // throws Error
 
 }  // namespace filterlab

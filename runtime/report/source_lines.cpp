@@ -74,10 +74,6 @@ struct Chunk {
     int first_line = 0, last_line = 0;
 };
 
-// The macros every schedule is defined with (schedules/schedule_registry.h):
-// FILTERLAB_SCHEDULE and FILTERLAB_SCHEDULE_OF.
-constexpr const char *kScheduleMacro = "FILTERLAB_SCHEDULE";
-
 const std::regex kIdentifier{R"([A-Za-z_]\w*)"};
 
 std::string defined_name(std::string t) {
@@ -212,11 +208,14 @@ std::optional<LineCount> schedule_lines(const std::string &source_dir, const std
     std::vector<Chunk> pool;
     add_chunks(pool, file, root, false);
     std::optional<std::size_t> seed;
-    for (std::size_t i = 0; i < pool.size(); i++) {
+    for (std::size_t i = 0; i < pool.size(); i++)
         if (pool[i].first_line == span.first_line && pool[i].last_line == span.last_line) seed = i;
-        if (pool[i].name.rfind(kScheduleMacro, 0) == 0) pool[i].name.clear();  // schedules are not called by name
-    }
     if (!seed) return std::nullopt;  // the source changed since the build read it
+    // The schedule's span is the build's (its manifest); the chunks named as it
+    // is (by the registration macro) are the other registrations, never called.
+    const std::string registration = pool[*seed].name;
+    for (Chunk &c : pool)
+        if (c.name == registration) c.name.clear();
     // Headers beside the schedules are the filter's own; those of other
     // filters' schedules (a composed pipeline reusing a blur's register
     // blocking, say) and schedules/schedule_helpers.h are shared.

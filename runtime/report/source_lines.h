@@ -1,8 +1,8 @@
 // Lines of code of one variant, counted from the source tree for the report's
 // DSL-versus-hand verdict: non-blank lines that are not only comment.
 //
-// A Halide variant counts the body of its FILTERLAB_SCHEDULE function (where
-// the build found it: Variant::source) and the helpers it reaches in the
+// A Halide variant counts the body of its schedule (where the build's reader
+// found it: Variant::source, from schedule_manifest.json) and the helpers it reaches in the
 // headers beside it (schedules/<filter>/*.h); a
 // handwritten one counts every top-level definition of its .cu file (and of
 // the headers beside it) reachable from its registration: kernels, device

@@ -16,11 +16,13 @@ constexpr std::array<std::pair<Status, const char *>, 5> kStatusNames = {
     {{Status::ok, "ok"}, {Status::differs, "differs"}, {Status::wrong, "wrong"}, {Status::error, "error"},
      {Status::skipped, "skipped"}}};
 
-// A column: its name, how a row's field is written, and how it is read back.
+// A column: its name, how a row's field is written, how it is read back, and
+// the run format that added it (run_format.h).
 struct Column {
     const char *name;
     std::function<std::string(const BenchRow &)> write;
     std::function<void(BenchRow &, const std::string &)> read;
+    int since = 2;
 };
 
 double number(const std::string &text) {
@@ -56,6 +58,21 @@ Column real(const char *name, double BenchRow::*field, int decimals) {
             [field](BenchRow &r, const std::string &s) { r.*field = number(s); }};
 }
 
+Column origin_column() {
+    return {"origin", [](const BenchRow &r) { return std::string(to_string(r.origin)); },
+            [](BenchRow &r, const std::string &s) {
+                const auto o = parse_origin(s);
+                if (!o) throw Error(fmt::format("'{}' is not an origin", s));
+                r.origin = *o;
+            },
+            3};
+}
+
+Column added_in_3(Column c) {
+    c.since = 3;
+    return c;
+}
+
 // The columns, in order: the one owner of results.csv's layout.
 const std::vector<Column> &columns() {
     static const std::vector<Column> all = {
@@ -63,6 +80,9 @@ const std::vector<Column> &columns() {
         text("variant", &BenchRow::variant),
         text("backend", &BenchRow::backend),
         text("kind", &BenchRow::kind),
+        origin_column(),
+        added_in_3(text("algorithm", &BenchRow::algorithm)),
+        added_in_3(text("point", &BenchRow::point)),
         integer("width", &BenchRow::width),
         integer("height", &BenchRow::height),
         integer("channels", &BenchRow::channels),
@@ -92,6 +112,23 @@ const std::vector<Column> &columns() {
     return all;
 }
 
+// Format 2's columns: those it had, in the same order.
+const std::vector<Column> &format2_columns() {
+    static const std::vector<Column> old = [] {
+        std::vector<Column> c;
+        for (const Column &column : columns())
+            if (column.since <= 2) c.push_back(column);
+        return c;
+    }();
+    return old;
+}
+
+std::string header_of(const std::vector<Column> &cs) {
+    std::string h;
+    for (std::size_t i = 0; i < cs.size(); i++) h += (i ? "," : "") + std::string(cs[i].name);
+    return h;
+}
+
 // Every field, empty ones included (",," and a trailing ',').
 std::vector<std::string> split(const std::string &line) {
     std::vector<std::string> fields;
@@ -118,11 +155,12 @@ Status parse_status(std::string_view text) {
 }
 
 const std::string &results_csv_header() {
-    static const std::string header = [] {
-        std::string h;
-        for (std::size_t i = 0; i < columns().size(); i++) h += (i ? "," : "") + std::string(columns()[i].name);
-        return h;
-    }();
+    static const std::string header = header_of(columns());
+    return header;
+}
+
+const std::string &format2_csv_header() {
+    static const std::string header = header_of(format2_columns());
     return header;
 }
 
@@ -132,21 +170,35 @@ std::string to_csv_line(const BenchRow &row) {
     return line;
 }
 
-BenchRow parse_csv_line(const std::string &line) {
+namespace {
+
+BenchRow parse_with(const std::vector<Column> &cs, const std::string &line) {
     std::vector<std::string> f = split(line);
-    const std::size_t n = columns().size();
+    const std::size_t n = cs.size();
     if (f.size() < n) throw Error(fmt::format("{} fields, expected {}", f.size(), n));
     for (std::size_t i = n; i < f.size(); i++) f[n - 1] += "," + f[i];  // the note, last
     BenchRow row;
     for (std::size_t i = 0; i < n; i++) {
         try {
-            columns()[i].read(row, f[i]);
+            cs[i].read(row, f[i]);
         } catch (const Error &e) {
-            throw Error(fmt::format("column {} ({}): {}", i + 1, columns()[i].name, e.what()));
+            throw Error(fmt::format("column {} ({}): {}", i + 1, cs[i].name, e.what()));
         }
     }
     if (row.timed() && !(row.median_us > 0)) throw Error("a timed result with no time");
     return row;
 }
+
+}  // namespace
+
+std::string point_text(const std::vector<std::pair<std::string, int>> &point) {
+    std::string text;
+    for (const auto &[axis, value] : point) text += fmt::format("{}{}={}", text.empty() ? "" : " ", axis, value);
+    return text;
+}
+
+BenchRow parse_csv_line(const std::string &line) { return parse_with(columns(), line); }
+
+BenchRow parse_format2_csv_line(const std::string &line) { return parse_with(format2_columns(), line); }
 
 }  // namespace filterlab

@@ -6,6 +6,10 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
+
+#include "variant_origin.h"
 
 namespace filterlab {
 
@@ -17,9 +21,13 @@ const char *to_string(Status status);
 inline bool is_timed(Status status) { return status == Status::ok || status == Status::differs; }
 Status parse_status(std::string_view text);  // throws Error
 
-// One line of results.csv.
+// One line of results.csv. A variant's identity is data: its backend, kind,
+// origin (variant_origin.h), algorithm and, for a point of a schedule's space,
+// the values it fixes ("tile_x=64 tile_y=8", as params); nothing parses its name.
 struct BenchRow {
     std::string filter, variant, backend, kind;
+    Origin origin = Origin::reference;
+    std::string algorithm, point;
     int width = 0, height = 0, channels = 0;
     std::string params;
     Status status = Status::ok;
@@ -31,11 +39,24 @@ struct BenchRow {
     bool timed() const { return is_timed(status); }
 };
 
-// results.csv's first line: the column names, in order.
+// results.csv's first line: the column names, in order (run format
+// kRunFormat, run_format.h).
 const std::string &results_csv_header();
 // One row as a CSV line (no newline); commas in the note become ';'.
 std::string to_csv_line(const BenchRow &row);
 // A CSV line back into a row; throws Error naming the column that is wrong.
 BenchRow parse_csv_line(const std::string &line);
+
+// A point of a schedule's space (each axis and its value, as the registry
+// holds it) as the point column spells it: NAME=VALUE separated by spaces, as
+// params are ("tile_x=64 tile_y=8"); empty for no point.
+std::string point_text(const std::vector<std::pair<std::string, int>> &point);
+
+// Run format 2's results.csv, without the origin, algorithm and point columns:
+// its header, and a line of it read into a row whose origin, algorithm and
+// point are left unset for the caller's compatibility path (run_dir.cpp) to
+// derive. Read only: nothing writes format 2 any more.
+const std::string &format2_csv_header();
+BenchRow parse_format2_csv_line(const std::string &line);
 
 }  // namespace filterlab

@@ -7,7 +7,10 @@
 namespace filterlab {
 
 // 2: results.json's context carries "format"; gallery/ holds the pictures.
-constexpr int kRunFormat = 2;
+// 3: results.csv carries each variant's origin, algorithm and point (after
+//    kind); the report still reads format 2, deriving them (run_dir.cpp).
+constexpr int kRunFormat = 3;
+constexpr int kOldestReadRunFormat = 2;
 constexpr const char *kRunResultsCsv = "results.csv";
 constexpr const char *kRunResultsJson = "results.json";
 constexpr const char *kRunGalleryDir = "gallery";

@@ -11,14 +11,14 @@ using filterlab::schedules::parallel_strips;
 using filterlab::schedules::Strips;
 
 // Everything at root, serial: the baseline every other schedule is measured against.
-FILTERLAB_SCHEDULE(box, cpu, naive, "radius=1..15") {
+FILTERLAB_SCHEDULE(box, cpu, naive) {
     p.row_sum.compute_root();
     p.output.compute_root();
 }
 
 // Row sums per strip of 32 rows, vectorised over x (16 lanes of u16) and the
 // strips spread over all cores: each input row is read from L1/L2, not memory.
-FILTERLAB_SCHEDULE(box, cpu, tiled, "radius=1..15") {
+FILTERLAB_SCHEDULE(box, cpu, tiled) {
     const Strips s = parallel_strips(p, 32, 2 * target.natural_vector_size<uint16_t>());
     p.row_sum.compute_at(p.output, s.strip)
         .vectorize(p.x, target.natural_vector_size<uint16_t>(), TailStrategy::RoundUp);
@@ -30,7 +30,7 @@ FILTERLAB_SCHEDULE(box, cpu, tiled, "radius=1..15") {
 // space: the strip's height (taller strips, less recomputed at their tops;
 // shorter ones, more strips to spread) and the output's vector, in natural
 // vectors of 16 bits.
-FILTERLAB_SCHEDULE(box, cpu, sliding, "radius=1..15", "rows=16,32,[64],128 vectors=1,[2],4") {
+FILTERLAB_SCHEDULE(box, cpu, sliding, AXES("rows=16,32,[64],128 vectors=1,[2],4")) {
     const Strips s = parallel_strips(p, point["rows"], point["vectors"] * target.natural_vector_size<uint16_t>());
     p.row_sum.store_at(p.output, s.strip)
         .compute_at(p.output, s.yi)

@@ -17,7 +17,7 @@ using filterlab::box_pipeline::kStripRows;
 // whether a thread's 16 outputs of a row are stored as one vector (fewer store
 // instructions) or one byte at a time. (128 threads need 66 KB of shared
 // memory, over the 48 KB a launch gets without opting in: not a point.)
-FILTERLAB_SCHEDULE_OF(box, running_sums, cuda, sums_strips, "radius=1..15", "threads=16,32,[64] vector=[0],1") {
+FILTERLAB_SCHEDULE_OF(box, running_sums, gpu, sums_strips, AXES("threads=16,32,[64] vector=[0],1")) {
     const int threads = point["threads"];
     Var xo{"xo"}, xi{"xi"}, xt{"xt"}, xw{"xw"}, yo{"yo"}, yi{"yi"};
     p.output.split(p.x, xo, xi, threads * kChunk, TailStrategy::GuardWithIf)
@@ -58,7 +58,7 @@ FILTERLAB_SCHEDULE_OF(box, running_sums, cuda, sums_strips, "radius=1..15", "thr
 // horizontal sums then run along each row with the chunks vectorised (one lane
 // per 16-column chunk, its samples gathered). Why it should be fast: the work
 // per pixel is that of r = 1 at every radius.
-FILTERLAB_SCHEDULE_OF(box, running_sums, cpu, sums_strips, "radius=1..15") {
+FILTERLAB_SCHEDULE_OF(box, running_sums, cpu, sums_strips) {
     const int lanes = target.natural_vector_size<uint16_t>();
     Var yo{"yo"}, yi{"yi"}, xo{"xo"}, xi{"xi"};
     p.output.split(p.y, yo, yi, kStripRows, TailStrategy::GuardWithIf)
@@ -76,4 +76,4 @@ FILTERLAB_SCHEDULE_OF(box, running_sums, cpu, sums_strips, "radius=1..15") {
 
 // sums_strips' best point on the H100 at 8192² (reports/halide/box_sums_strips_sweep_call2.txt):
 // 289 / 397 / 511 µs at r = 1 / 7 / 15 against the default's 445 / 553 / 653.
-FILTERLAB_FROZEN(box, cuda, sums_strips_t32v, sums_strips, "threads=32,vector=1");
+FILTERLAB_FROZEN(box, gpu, sums_strips_t32v, sums_strips, "threads=32,vector=1");

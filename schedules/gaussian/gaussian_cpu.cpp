@@ -9,14 +9,14 @@ using filterlab::schedules::parallel_strips;
 using filterlab::schedules::Strips;
 
 // Everything at root, serial: the baseline.
-FILTERLAB_SCHEDULE(gaussian, cpu, naive, "") {
+FILTERLAB_SCHEDULE(gaussian, cpu, naive) {
     p.row.compute_root();
     p.output.compute_root();
 }
 
 // Line buffer: within each strip of 64 rows the row pass slides down one row
 // per output row (5 rows kept), so each input row is filtered horizontally once.
-FILTERLAB_SCHEDULE(gaussian, cpu, sliding, "") {
+FILTERLAB_SCHEDULE(gaussian, cpu, sliding) {
     const Strips s = parallel_strips(p, 64, 2 * target.natural_vector_size<uint16_t>());
     p.row.store_at(p.output, s.strip).compute_at(p.output, s.yi).vectorize(p.x, target.natural_vector_size<uint16_t>(),
                                                                             TailStrategy::RoundUp);
@@ -24,7 +24,7 @@ FILTERLAB_SCHEDULE(gaussian, cpu, sliding, "") {
 
 // Tiles of 32 rows: the row pass of a tile (16-bit lanes, 36 rows) computed
 // vectorised into a small buffer that stays in L1/L2, tiles over all cores.
-FILTERLAB_SCHEDULE(gaussian, cpu, tiled, "") {
+FILTERLAB_SCHEDULE(gaussian, cpu, tiled) {
     const Strips s = parallel_strips(p, 32, 2 * target.natural_vector_size<uint16_t>());
     p.row.compute_at(p.output, s.strip).vectorize(p.x, target.natural_vector_size<uint16_t>(), TailStrategy::RoundUp);
 }

@@ -6,14 +6,14 @@ using namespace Halide;
 using filterlab::schedules::gaussian_thread_blocks;
 
 // One thread per output, both passes inlined: 25 loads per thread, mostly L1 hits.
-FILTERLAB_SCHEDULE(gaussian, cuda, tile, "") {
+FILTERLAB_SCHEDULE(gaussian, gpu, tile) {
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
     p.output.gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf);
 }
 
 // The block's row pass (its tile plus 2 rows above and below) is computed
 // once into shared memory; the vertical pass reads it from there.
-FILTERLAB_SCHEDULE(gaussian, cuda, shared_rows, "") {
+FILTERLAB_SCHEDULE(gaussian, gpu, shared_rows) {
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, rxo{"rxo"}, ryo{"ryo"}, rxi{"rxi"}, ryi{"ryi"};
     p.output.gpu_tile(p.x, p.y, xo, yo, xi, yi, 64, 8, TailStrategy::GuardWithIf);
     p.row.compute_at(p.output, xo)
@@ -30,7 +30,7 @@ FILTERLAB_SCHEDULE(gaussian, cuda, shared_rows, "") {
 // warps, and the input left in L1: reports/gaussian/tuning.md.) Its space:
 // the outputs per thread across (one store of that many bytes) and down (each
 // row pass shared by more rows; more registers).
-FILTERLAB_SCHEDULE(gaussian, cuda, rows8, "", "vector=2,[4],8 rows=2,4,[8],16") {
+FILTERLAB_SCHEDULE(gaussian, gpu, rows8, AXES("vector=2,[4],8 rows=2,4,[8],16")) {
     gaussian_thread_blocks(p, p.output, p.x, p.y, p.c,
                            {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = 4}, .input_too = true});
 }
@@ -38,7 +38,7 @@ FILTERLAB_SCHEDULE(gaussian, cuda, rows8, "", "vector=2,[4],8 rows=2,4,[8],16") 
 // rows8, but the block's input tile (and its 2-pixel halo) is staged in shared
 // memory by all threads together, one clamped byte load per sample, rather
 // than each thread loading its overlapping 8 x 12 window into registers.
-FILTERLAB_SCHEDULE(gaussian, cuda, staged_rows8, "") {
+FILTERLAB_SCHEDULE(gaussian, gpu, staged_rows8) {
     gaussian_thread_blocks(p, p.output, p.x, p.y, p.c, {.threads = {.vector = 4, .rows = 8, .warps = 4}, .input_too = false});
     Var sxo{"sxo"}, syo{"syo"}, sxi{"sxi"}, syi{"syi"};
     p.clamped.compute_at(p.output, p.c)  // the innermost block loop

@@ -12,7 +12,7 @@ using filterlab::schedules::thread_blocks;
 // outputs per thread, input and row passes in registers), then the pooling
 // with maxpool's cuda_vectorized one. The blurred image is written to and
 // read back from device memory.
-FILTERLAB_SCHEDULE(gaussian_maxpool, cuda, root, "") {
+FILTERLAB_SCHEDULE(gaussian_maxpool, gpu, root) {
     p.blurred.compute_root();
     gaussian_thread_blocks(p.blur, p.blurred, p.blur.x, p.blur.y, p.blur.c,
                            {.threads = {.vector = 4, .rows = 8, .warps = 4}, .input_too = true});
@@ -26,7 +26,7 @@ FILTERLAB_SCHEDULE(gaussian_maxpool, cuda, root, "") {
 // registers. (4x2 and 4x4 pooled outputs per thread, tried on the H100,
 // were 2.7x and 4.8x slower: reports/gaussian/tuning.md.) Its space: the
 // pooled outputs per thread across and down, and the warps per block.
-FILTERLAB_SCHEDULE(gaussian_maxpool, cuda, fused, "", "vector=1,[2],4 rows=2,[4] warps=2,[4]") {
+FILTERLAB_SCHEDULE(gaussian_maxpool, gpu, fused, AXES("vector=1,[2],4 rows=2,[4] warps=2,[4]")) {
     gaussian_thread_blocks(p.blur, p.output, p.x, p.y, p.c,
                            {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = point["warps"]},
                             .scale = 2, .input_too = true});

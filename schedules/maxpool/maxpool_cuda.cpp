@@ -8,7 +8,7 @@ using namespace Halide;
 // Each thread produces 4 adjacent outputs (one 32-bit store) on 2 rows, from
 // two 8-byte reads of each of its 4 input rows. Its space: the outputs per
 // thread across (the width of its loads and stores) and down.
-FILTERLAB_SCHEDULE(maxpool, cuda, vectorized, "", "vector=1,2,[4],8 rows=1,[2],4") {
+FILTERLAB_SCHEDULE(maxpool, gpu, vectorized, AXES("vector=1,2,[4],8 rows=1,[2],4")) {
     filterlab::schedules::thread_blocks(p.output, p.x, p.y, p.c,
                                         {.vector = point["vector"], .rows = point["rows"], .warps = 8});
 }

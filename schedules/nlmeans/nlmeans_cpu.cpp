@@ -35,7 +35,7 @@ void parallel_tiles(filterlab::nlmeans_pipeline::Pipeline &p, int width, int hei
 // Per offset, each stage over the whole image, serial and scalar: the
 // integral-image order of work (no recomputation, whole-image intermediates),
 // the baseline the other schedules are measured against.
-FILTERLAB_SCHEDULE(nlmeans, cpu, naive, "") {
+FILTERLAB_SCHEDULE(nlmeans, cpu, naive) {
     const RVar &ox = p.offsets.x, &oy = p.offsets.y;
     p.accum.compute_root();
     p.accum.update().reorder(p.x, p.y, p.c, ox, oy);
@@ -47,7 +47,7 @@ FILTERLAB_SCHEDULE(nlmeans, cpu, naive, "") {
 // differences, row sums, patch sums and weights of the tile (plus its patch
 // halo) are computed vectorised into buffers of a few KB that stay in L1, and
 // the accumulators of the tile too; nothing per offset leaves the tile.
-FILTERLAB_SCHEDULE(nlmeans, cpu, tiled, "") {
+FILTERLAB_SCHEDULE(nlmeans, cpu, tiled) {
     const int vector = target.natural_vector_size<float>();
     const RVar &ox = p.offsets.x, &oy = p.offsets.y;
     parallel_tiles(p, 64, 32, vector);
@@ -61,7 +61,7 @@ FILTERLAB_SCHEDULE(nlmeans, cpu, tiled, "") {
 // Compared with `tiled` it stores 2p+1 rows per stage instead of the tile plus
 // its halo and recomputes no halo row inside a tile, but the offset loop now
 // holds the tile's accumulators (about 32 KB gray) instead of a few KB.
-FILTERLAB_SCHEDULE(nlmeans, cpu, sliding, "") {
+FILTERLAB_SCHEDULE(nlmeans, cpu, sliding) {
     const int vector = target.natural_vector_size<float>();
     const RVar &ox = p.offsets.x, &oy = p.offsets.y;
     parallel_tiles(p, 128, 32, vector);

@@ -15,7 +15,7 @@ using namespace Halide;
 // offsets at once (1.8 GB per stage for 1024^2 and s = 10), so they are
 // computed at the host loop over offsets, the outermost level Halide allows
 // inside a reduction, and stored at root folded to one offset.
-FILTERLAB_SCHEDULE(nlmeans, cuda, per_offset, "") {
+FILTERLAB_SCHEDULE(nlmeans, gpu, per_offset) {
     const RVar &ox = p.offsets.x, &oy = p.offsets.y;
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
     p.output.compute_root().gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf).gpu_blocks(p.c);
@@ -48,7 +48,7 @@ FILTERLAB_SCHEDULE(nlmeans, cuda, per_offset, "") {
 // loads; other radii run the same schedule with loops. Its space: the tile's
 // height (more outputs share each offset's staged rows; fewer blocks) and the
 // outputs per thread down it (more loads shared; more registers).
-FILTERLAB_SCHEDULE(nlmeans, cuda, fused, "", "tile_y=8,16,[32],64 rows=2,[4],8") {
+FILTERLAB_SCHEDULE(nlmeans, gpu, fused, AXES("tile_y=8,16,[32],64 rows=2,[4],8")) {
     const RVar &ox = p.offsets.x, &oy = p.offsets.y;
     const int rows = point["rows"];
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, yt{"yt"}, yr{"yr"};

@@ -1,0 +1,3 @@
+// expect: schedules/box/twice_keyword.cpp:2: AXES(...) given twice
+FILTERLAB_SCHEDULE(box, cpu, naive, AXES("a=[1]"), AXES("b=[1]")) {
+}

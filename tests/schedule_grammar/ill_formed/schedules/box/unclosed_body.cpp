@@ -1,0 +1,4 @@
+// expect: schedules/box/unclosed_body.cpp:2: the schedule's body has no closing '}'
+FILTERLAB_SCHEDULE(box, cpu, naive) {
+    if (true) {
+}

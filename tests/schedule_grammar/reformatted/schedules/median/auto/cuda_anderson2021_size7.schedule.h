@@ -1,0 +1,1 @@
+// A stand-in: the reader reads the names of frozen autoschedules only.
