@@ -326,7 +326,8 @@ function(filterlab_halide_schedules manifest)
     get_property(sources GLOBAL PROPERTY FILTERLAB_SCHEDULE_SOURCES)
     get_property(compile_time GLOBAL PROPERTY FILTERLAB_COMPILE_TIME)
     set(reader ${PROJECT_SOURCE_DIR}/scripts/schedule_manifest.py)
-    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${reader})
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${reader}
+                 ${PROJECT_SOURCE_DIR}/scripts/schedule_grammar.py)
     list(JOIN FILTERLAB_OPENCL_REFUSED "," refused)
     execute_process(COMMAND ${Python3_EXECUTABLE} ${reader} --source-dir ${PROJECT_SOURCE_DIR} --out ${manifest}
                             --sweeps "${FILTERLAB_SWEEPS}" --opencl-refused "${refused}" ${compile_time} ${sources}

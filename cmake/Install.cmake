@@ -5,6 +5,7 @@
 #   include/filterlab/                 filterlab.h, filterlab_c.h
 #   include/filterlab/halide/          each schedule's generated header, Halide's runtime headers
 #   lib/cmake/FilterLab/, lib/pkgconfig/filterlab.pc, share/doc/filterlab/ (Halide's licence)
+#   bin/filterlab, share/filterlab/plots.py, lib/filterlab/plugins/   the CLI, its plots, its peer plugins
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -26,6 +27,15 @@ get_target_property(halide_include Halide::Runtime INTERFACE_INCLUDE_DIRECTORIES
 install(FILES ${halide_include}/HalideRuntime.h ${halide_include}/HalideRuntimeCuda.h ${halide_include}/HalideBuffer.h
         DESTINATION ${halide_headers})
 install(FILES ${halide_include}/../share/doc/Halide/LICENSE.txt DESTINATION ${CMAKE_INSTALL_DOCDIR} RENAME HALIDE_LICENSE.txt)
+
+# The CLI: `filterlab report` finds its plots script one folder above bin/
+# (share/filterlab/plots.py) and the plugins in lib/filterlab/plugins/; it
+# counts lines of code only where a source tree is given (--source).
+install(TARGETS filterlab RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/scripts/plots.py DESTINATION ${CMAKE_INSTALL_DATADIR}/filterlab)
+if (TARGET filterlab_opencv)
+    install(TARGETS filterlab_opencv LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/filterlab/plugins)
+endif ()
 
 # The package: the exported API target, then the schedule libraries as
 # imported targets, written from the build's list of them.

@@ -41,7 +41,11 @@ export -f one
 if ((!summarize_only)); then
 # In reverse order of `filterlab list`, so that NL-means, the slowest under
 # the sanitizers (hundreds of launches a case), starts first.
-"$FILTERLAB_EXE" list | awk '$3 == "cuda" {print $1, $2}' | tac | while read -r filter variant; do
+"$FILTERLAB_EXE" list --json | python3 -c '
+import json, sys
+for v in json.load(sys.stdin)["variants"]:
+    if v["backend"] == "cuda":
+        print(v["filter"], v["variant"])' | tac | while read -r filter variant; do
     if ((${#filters[@]})) && ! printf '%s\n' "${filters[@]}" | grep -qx "$filter"; then continue; fi
     for tool in memcheck racecheck initcheck; do echo "$filter $variant $tool"; done
 done | xargs -P "$jobs" -L 1 bash -c 'one "$@"' _ >>"$SANITIZER_LOGS/results.txt"

@@ -22,7 +22,9 @@ rows=${3:-scripts/targets_rows.txt}
 fl=${FILTERLAB_EXE:-.device-build/filterlab}
 mkdir -p "$out"
 known() {  # known FILTER VARIANT: this build has it (else a line on stderr)
-    "$fl" list --filter "$1" | awk -v v="$2" '$2 == v {found = 1} END {exit !found}' && return 0
+    "$fl" list --json --filter "$1" | python3 -c '
+import json, sys
+sys.exit(all(v["variant"] != sys.argv[1] for v in json.load(sys.stdin)["variants"]))' "$2" && return 0
     echo "not in this build, left out: $1/$2" >&2
     return 1
 }

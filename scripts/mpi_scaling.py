@@ -33,14 +33,17 @@ def slowest_ranks(path):
 
 
 def table_rows(path):
-    """{(filter, variant): {column: value}} of a batch table printed by bench (batch_*.txt)."""
+    """{(filter, variant): {column: value}} of a batch table printed by bench (batch_*.txt), read by its
+    header's names: the rows of a backend (column "back") that have an e2e_pin."""
     rows, header = {}, None
     for line in open(path):
         cells = line.split()
         if cells[:2] == ["filter", "variant"]:
             header = cells
-        elif header and len(cells) > header.index("e2e_pin") and cells[2] in ("cuda", "cpu", "opencl"):
-            rows[(cells[0], cells[1])] = dict(zip(header, cells))
+        elif header:
+            row = dict(zip(header, cells))
+            if "e2e_pin" in row and row.get("back") in ("cuda", "cpu", "opencl"):
+                rows[(row["filter"], row["variant"])] = row
     return rows
 
 
@@ -66,85 +69,103 @@ def markdown(header, rows):
     return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in rows]) + "\n"
 
 
-def main(folder):
+def batch_section(folder):
+    """(one, two, bars, rows): the batch's 1-rank and 2-rank phases, its speed-ups and table rows."""
     one, two = batch_one_rank(folder), slowest_ranks(glob.glob(os.path.join(folder, "runs", "batch-2ranks", "*",
                                                                              "ranks.csv"))[0])
-    bars = []
-    batch_rows = []
+    bars, rows = [], []
     for key in sorted(one):
         if key not in two:
             continue
         a, b = one[key], two[key]
         speed = a["total_pinned"] / b["total_pinned"]
         bars.append((f"batch {key[0]}/{key[1]}", speed))
-        batch_rows.append([f"`{key[0]}/{key[1]}`", f"{a['total_pinned']:.2f}", f"{b['total_pinned']:.2f}", f"{speed:.2f}",
-                           f"{a['total_streams']:.2f}", f"{b['total_streams']:.2f}",
-                           f"{a['total_streams'] / b['total_streams']:.2f}"])
+        rows.append([f"`{key[0]}/{key[1]}`", f"{a['total_pinned']:.2f}", f"{b['total_pinned']:.2f}", f"{speed:.2f}",
+                     f"{a['total_streams']:.2f}", f"{b['total_streams']:.2f}",
+                     f"{a['total_streams'] / b['total_streams']:.2f}"])
+    return one, two, bars, rows
+
+
+def halves_section(folder):
+    """(bars, rows) of the image as two halves: 1 rank (its printed table) against 2 (ranks.csv)."""
     halves_one = table_rows(os.path.join(folder, "halves_1rank.txt"))
     halves_two = slowest_ranks(os.path.join(folder, "halves_2ranks_ranks.csv"))
-    halves_rows = []
+    bars, rows = [], []
     for key, b in sorted(halves_two.items()):
         if key not in halves_one:
             continue
         a = float(halves_one[key]["e2e_pin"])
         bars.append((f"halves {key[0]}/{key[1]}", a / b["total_pinned"]))
-        halves_rows.append([f"`{key[0]}/{key[1]}`", f"{a:.2f}", f"{b['total_pinned']:.2f}", f"{a / b['total_pinned']:.2f}"])
+        rows.append([f"`{key[0]}/{key[1]}`", f"{a:.2f}", f"{b['total_pinned']:.2f}", f"{a / b['total_pinned']:.2f}"])
+    return bars, rows
+
+
+def big_image_section(folder):
+    """(runs, bars, rows) of the one big image through `filterlab run` (big_image.txt)."""
     big = big_image_runs(os.path.join(folder, "big_image.txt"))
-    big_rows = []
+    bars, rows = [], []
     for command, t1, t2, p, same in big:
         short = command.replace("run --filter ", "").replace(" -i /tmp/filterlab_big/in.pgm", "")
         bars.append((f"image {short.split()[0]} (filter phase)", t1 / p["filter"]))
         bars.append((f"image {short.split()[0]} (end to end)", t1 / t2))
-        big_rows.append([f"`{short}`", f"{t1:.0f}", f"{t2:.0f}", f"{p['scatter']:.0f}", f"{p['halo']:.2f}",
-                         f"{p['filter']:.0f}", f"{p['gather']:.0f}", f"{t1 / p['filter']:.2f}", f"{t1 / t2:.2f}",
-                         "yes" if same else "**no**"])
+        rows.append([f"`{short}`", f"{t1:.0f}", f"{t2:.0f}", f"{p['scatter']:.0f}", f"{p['halo']:.2f}",
+                     f"{p['filter']:.0f}", f"{p['gather']:.0f}", f"{t1 / p['filter']:.2f}", f"{t1 / t2:.2f}",
+                     "yes" if same else "**no**"])
+    return big, bars, rows
 
-    md = ["# One GPU against two over MPI (2 × H200)\n",
-          "Made by `python3 scripts/mpi_scaling.py reports/mpi` from the files of `bash scripts/gpu_mpi_scaling.sh` "
-          "(machine: `machine.txt`; `mpirun -n 2`, Open MPI 4.1.6, one GPU per rank) and the two runs of the image "
-          "halves (`halves_*`). Target of issue 17: at least 1.9× on 2 GPUs.\n",
-          "## The batch: 20 RGB images of 4096×2304 (`bench --batch 20 --channels 3`)\n",
-          "Milliseconds per batch, medians; 2 ranks: the slowest rank's, its 10 images timed while the other rank "
-          "timed its own. *Pinned*: uploads, kernels and downloads one after the other; *streams*: on 3 streams, "
-          "copies overlapping kernels.\n",
-          markdown(["variant", "1 GPU pinned", "2 GPUs pinned", "speed-up", "1 GPU streams", "2 GPUs streams",
-                    "speed-up (streams)"], batch_rows),
-          "## One 32768×32768 gray image\n",
-          "As two halves of 32768×16384 through `bench --batch 2` (each rank one half; pinned, end to end, the "
-          "GPU side of a split without its scatter and gather):\n",
-          markdown(["variant", "1 GPU, both halves (ms)", "2 GPUs, slowest rank (ms)", "speed-up"], halves_rows),
-          "\nAs one file through `filterlab run` (the image in bands, halos exchanged, gathered on rank 0; times in "
-          "ms, each phase the slowest rank's; 1 rank: the whole `run_variant`, transfers included):\n",
-          markdown(["command", "1 rank", "2 ranks", "scatter", "halo", "filter", "gather", "speed-up of the filter "
-                    "phase", "speed-up end to end", "bytes identical"], big_rows)]
-    batch_speeds = [a["total_pinned"] / two[k]["total_pinned"] for k, a in one.items() if k in two]
-    if big and batch_speeds:
-        p = big[0][3]
-        moved = 2 ** 29  # the half of the 1 GiB image that rank 0 sends, and receives back
-        bandwidth = moved / ((p["scatter"] + p["gather"]) / 2 * 1e-3) / 1e9
-        t1 = big[0][1]
-        md.append("\n## What N GPUs and N nodes would give\n")
-        md.append(
-            f"Measured on the first command above: rank 0 moves half the image out and half back at "
-            f"{bandwidth:.2f} GB/s per direction (scatter {p['scatter']:.0f} ms + gather {p['gather']:.0f} ms for "
-            f"{moved >> 20} MiB each way; the machine's environment sets `OMPI_MCA_btl_vader_single_copy_mechanism=none`"
-            f" (`ompi_env.txt`), so shared memory copies twice, and CMA did not change it (`cma.txt`)); the halo "
-            f"exchange costs {p['halo']:.2f} ms (2·reach rows per boundary); the filter phase of one rank is "
-            f"{t1:.0f} ms for the whole image.\n\n"
-            "- **One image, N GPUs on one node:** rank 0 sends and receives (N−1)/N of the image, so the "
-            f"communication grows towards {2 * 2 ** 30 / bandwidth / 1e6:.0f} ms while the filter phase shrinks as "
-            f"{t1:.0f}/N ms: the end-to-end time cannot drop below the one-GPU time with rank 0 scattering. Splitting "
-            "one image pays off only when each rank reads and writes its own band of the file (parallel I/O) — then "
-            "only the halo rows cross, a fraction of a millisecond.\n"
-            "- **One image, N nodes:** the same with the network's bandwidth in place of shared memory "
-            "(100 Gb/s Ethernet ≈ 12 GB/s, an InfiniBand NDR port ≈ 50 GB/s): the scatter and gather of (N−1)/N GiB "
-            "still sit on rank 0's link.\n"
-            "- **The batch, N GPUs or N nodes:** images are independent, there is no communication but the final "
-            f"gather of a few numbers, so throughput grows as N (measured {min(batch_speeds):.2f}–"
-            f"{max(batch_speeds):.2f}× at N = 2, pinned) until the host's memory bandwidth or PCIe lanes are shared; "
-            "on N nodes each node brings its own.\n")
-    with open(os.path.join(folder, "scaling.md"), "w") as f:
-        f.write("\n".join(md))
+
+def tables_text(batch_rows, halves_rows, big_rows):
+    """The report's measured part: its title, how it was made, and the three tables."""
+    return ["# One GPU against two over MPI (2 × H200)\n",
+            "Made by `python3 scripts/mpi_scaling.py reports/mpi` from the files of `bash scripts/gpu_mpi_scaling.sh` "
+            "(machine: `machine.txt`; `mpirun -n 2`, Open MPI 4.1.6, one GPU per rank) and the two runs of the image "
+            "halves (`halves_*`). Target of issue 17: at least 1.9× on 2 GPUs.\n",
+            "## The batch: 20 RGB images of 4096×2304 (`bench --batch 20 --channels 3`)\n",
+            "Milliseconds per batch, medians; 2 ranks: the slowest rank's, its 10 images timed while the other rank "
+            "timed its own. *Pinned*: uploads, kernels and downloads one after the other; *streams*: on 3 streams, "
+            "copies overlapping kernels.\n",
+            markdown(["variant", "1 GPU pinned", "2 GPUs pinned", "speed-up", "1 GPU streams", "2 GPUs streams",
+                      "speed-up (streams)"], batch_rows),
+            "## One 32768×32768 gray image\n",
+            "As two halves of 32768×16384 through `bench --batch 2` (each rank one half; pinned, end to end, the "
+            "GPU side of a split without its scatter and gather):\n",
+            markdown(["variant", "1 GPU, both halves (ms)", "2 GPUs, slowest rank (ms)", "speed-up"], halves_rows),
+            "\nAs one file through `filterlab run` (the image in bands, halos exchanged, gathered on rank 0; times in "
+            "ms, each phase the slowest rank's; 1 rank: the whole `run_variant`, transfers included):\n",
+            markdown(["command", "1 rank", "2 ranks", "scatter", "halo", "filter", "gather", "speed-up of the filter "
+                      "phase", "speed-up end to end", "bytes identical"], big_rows)]
+
+
+def model_text(big, batch_speeds):
+    """What N GPUs and N nodes would give, from the first big-image command and the batch's speed-ups."""
+    p = big[0][3]
+    moved = 2 ** 29  # the half of the 1 GiB image that rank 0 sends, and receives back
+    bandwidth = moved / ((p["scatter"] + p["gather"]) / 2 * 1e-3) / 1e9
+    t1 = big[0][1]
+    return [
+        "\n## What N GPUs and N nodes would give\n",
+        f"Measured on the first command above: rank 0 moves half the image out and half back at "
+        f"{bandwidth:.2f} GB/s per direction (scatter {p['scatter']:.0f} ms + gather {p['gather']:.0f} ms for "
+        f"{moved >> 20} MiB each way; the machine's environment sets `OMPI_MCA_btl_vader_single_copy_mechanism=none`"
+        f" (`ompi_env.txt`), so shared memory copies twice, and CMA did not change it (`cma.txt`)); the halo "
+        f"exchange costs {p['halo']:.2f} ms (2·reach rows per boundary); the filter phase of one rank is "
+        f"{t1:.0f} ms for the whole image.\n\n"
+        "- **One image, N GPUs on one node:** rank 0 sends and receives (N−1)/N of the image, so the "
+        f"communication grows towards {2 * 2 ** 30 / bandwidth / 1e6:.0f} ms while the filter phase shrinks as "
+        f"{t1:.0f}/N ms: the end-to-end time cannot drop below the one-GPU time with rank 0 scattering. Splitting "
+        "one image pays off only when each rank reads and writes its own band of the file (parallel I/O) — then "
+        "only the halo rows cross, a fraction of a millisecond.\n"
+        "- **One image, N nodes:** the same with the network's bandwidth in place of shared memory "
+        "(100 Gb/s Ethernet ≈ 12 GB/s, an InfiniBand NDR port ≈ 50 GB/s): the scatter and gather of (N−1)/N GiB "
+        "still sit on rank 0's link.\n"
+        "- **The batch, N GPUs or N nodes:** images are independent, there is no communication but the final "
+        f"gather of a few numbers, so throughput grows as N (measured {min(batch_speeds):.2f}–"
+        f"{max(batch_speeds):.2f}× at N = 2, pinned) until the host's memory bandwidth or PCIe lanes are shared; "
+        "on N nodes each node brings its own.\n"]
+
+
+def plot(folder, bars):
+    """scaling.png: every speed-up as a bar, with the ideal and the target (skipped without matplotlib)."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -161,6 +182,19 @@ def main(folder):
     ax.tick_params(axis="y", labelsize=7)
     fig.tight_layout()
     fig.savefig(os.path.join(folder, "scaling.png"), dpi=120)
+
+
+def main(folder):
+    one, two, batch_bars, batch_rows = batch_section(folder)
+    halves_bars, halves_rows = halves_section(folder)
+    big, big_bars, big_rows = big_image_section(folder)
+    md = tables_text(batch_rows, halves_rows, big_rows)
+    batch_speeds = [a["total_pinned"] / two[k]["total_pinned"] for k, a in one.items() if k in two]
+    if big and batch_speeds:
+        md += model_text(big, batch_speeds)
+    with open(os.path.join(folder, "scaling.md"), "w") as f:
+        f.write("\n".join(md))
+    plot(folder, batch_bars + halves_bars + big_bars)
 
 
 if __name__ == "__main__":

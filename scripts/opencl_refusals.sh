@@ -18,8 +18,9 @@ while read -r filter schedule params; do
         target="$target" schedule="$schedule" $params >"$work/log" 2>&1; then
         echo "opencl_refusals: $filter/$schedule now compiles for $target: take it off FILTERLAB_OPENCL_REFUSED" >&2
         status=1
-    elif grep -q "Unhandled intrinsic in C backend" "$work/log"; then
-        echo "$filter/$schedule ($target): $(grep -m1 -o 'Unhandled intrinsic in C backend: [a-z_]*' "$work/log")"
+    elif grep -q -e "Unhandled intrinsic in C backend" -e "does not support the gpu_lanes" "$work/log"; then
+        echo "$filter/$schedule ($target): $(grep -m1 -o -e 'Unhandled intrinsic in C backend: [a-z_]*' \
+            -e 'does not support the gpu_lanes() scheduling directive' "$work/log")"
     else
         echo "opencl_refusals: $filter/$schedule fails for another reason:" >&2
         cat "$work/log" >&2

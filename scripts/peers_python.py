@@ -33,6 +33,8 @@ import time
 
 import numpy as np
 
+import targets_rows
+
 # (filter, params for `filterlab run`, peer name, backend, computes the contract?)
 PEERS = [
     ("box", {"radius": 1}, "py_cv2_blur", "cpu", False),
@@ -215,14 +217,11 @@ def param_text(params):
 def rows_of(path):
     """{(filter, backend, size, params)} of a rows file (a row with a peer>= target is a CPU row)."""
     out = set()
-    with open(path) as f:
-        for line in f:
-            if line.strip() and not line.startswith("#"):
-                filter_, size, params, targets = line.split()[:4]
-                params = {} if params == "-" else dict(kv.split("=") for kv in params.split(","))
-                backend = "cpu" if "peer>=" in targets else "cuda"
-                out.add((filter_, backend, int(size), param_text({k: int(v) if v.isdigit() else v
-                                                                  for k, v in params.items()})))
+    for row in targets_rows.rows(path):
+        params = {} if row["params"] == "-" else dict(kv.split("=") for kv in row["params"].split(","))
+        backend = "cpu" if "peer>=" in row["targets"] else "cuda"
+        out.add((row["filter"], backend, int(row["size"]), param_text({k: int(v) if v.isdigit() else v
+                                                                       for k, v in params.items()})))
     return out
 
 

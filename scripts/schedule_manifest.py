@@ -8,6 +8,8 @@ schedule: its filter, algorithm, backend and targets, name, what it restricts,
 axes, the point it is built at, source span, and the points of a sweep. The
 build (cmake/FilterLab.cmake) runs it at configure time and declares every
 library and variant from the manifest; nothing else reads the registrations.
+The tokens, the calls' arguments, SUPPORTS and AXES are read by
+scripts/schedule_grammar.py (beside this file, imported from it).
 
 A registration is one macro call, laid out as one likes (spaces and line
 breaks anywhere between its tokens; comments are not read):
@@ -28,157 +30,16 @@ ending .schedule.h is a frozen autoschedule, <cpu|cuda>_<scheduler>[_<param><val
 An ill-formed registration stops it with one line, "<file>:<line>: <what>", status 1.
 """
 import argparse
-import itertools
 import json
 import os
 import re
 import sys
 
+from schedule_grammar import (KEYWORDS, MACROS, GrammarError, body_end, default_point, every_point, fail,
+                              identifier, read_axes, read_call, read_supports, tokens_of)
+
 FORMAT_VERSION = 3
-MACROS = ("FILTERLAB_SCHEDULE", "FILTERLAB_SCHEDULE_OF", "FILTERLAB_FROZEN")
-KEYWORDS = ("SUPPORTS", "AXES")
 GPU_TARGETS = ["cuda", "opencl"]  # a GPU schedule's gpu_* directives: every GPU API takes them
-NAME = re.compile(r"[a-z][a-z0-9_]*")
-NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
-TOKEN = re.compile(r"""
-    (?P<comment>//[^\n]*|/\*.*?\*/)
-  | (?P<string>"(?:\\.|[^"\\\n])*")
-  | (?P<number>[0-9][0-9A-Za-z_.']*)
-  | (?P<char>'(?:\\.|[^'\\\n])*')
-  | (?P<ident>[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<space>\s+)
-  | (?P<punct>.)""", re.VERBOSE | re.DOTALL)
-
-
-class GrammarError(Exception):
-    pass
-
-
-def fail(where, message):
-    raise GrammarError(f"{where}: {message}")
-
-
-def tokens_of(text):
-    """(kind, text, line) of every token but comments and white space."""
-    line = 1
-    for m in TOKEN.finditer(text):
-        kind = m.lastgroup
-        if kind not in ("comment", "space"):
-            yield kind, m.group(), line
-        line += m.group().count("\n")
-
-
-class Call:
-    """One macro call: its arguments, each an identifier, a string, or KEYWORD("string")."""
-
-    def __init__(self, macro, line, args, end):
-        self.macro, self.line, self.args, self.end = macro, line, args, end
-
-
-def read_argument(tokens, where):
-    kinds = [t[0] for t in tokens]
-    if kinds == ["ident"]:
-        return ("ident", tokens[0][1])
-    if kinds and all(k == "string" for k in kinds):  # adjacent literals are one string, as in C++
-        return ("string", "".join(t[1][1:-1] for t in tokens))
-    if len(kinds) >= 4 and kinds[:2] == ["ident", "punct"] and tokens[1][1] == "(" and tokens[-1][1] == ")" \
-            and all(k == "string" for k in kinds[2:-1]):
-        return ("keyword", tokens[0][1], "".join(t[1][1:-1] for t in tokens[2:-1]))
-    fail(where, "cannot read argument '" + " ".join(t[1] for t in tokens) + "'")
-
-
-def read_call(tokens, at, path):
-    """The call whose macro name is tokens[at]; its end is the index after ')'."""
-    macro, line = tokens[at][1], tokens[at][2]
-    where = f"{path}:{line}"
-    if at + 1 >= len(tokens) or tokens[at + 1][1] != "(":
-        fail(where, f"{macro} without its arguments")
-    args, current, depth, i = [], [], 0, at + 2
-    while i < len(tokens):
-        kind, text, _ = tokens[i]
-        if kind == "punct" and text == "(":
-            depth += 1
-        elif kind == "punct" and text == ")":
-            if depth == 0:
-                args.append(read_argument(current, where) if current else fail(where, "an empty argument"))
-                return Call(macro, line, args, i + 1)
-            depth -= 1
-        if kind == "punct" and text == "," and depth == 0:
-            args.append(read_argument(current, where) if current else fail(where, "an empty argument"))
-            current = []
-        else:
-            current.append(tokens[i])
-        i += 1
-    fail(where, f"{macro}(...: no closing ')'")
-
-
-def body_end(tokens, at, where):
-    """The line of the '}' that closes the body opening at tokens[at]."""
-    if at >= len(tokens) or tokens[at][1] != "{":
-        fail(where, "the registration must be followed by the schedule's body, { ... }")
-    depth = 0
-    for kind, text, line in tokens[at:]:
-        if kind == "punct" and text == "{":
-            depth += 1
-        elif kind == "punct" and text == "}":
-            depth -= 1
-            if depth == 0:
-                return line
-    fail(where, "the schedule's body has no closing '}'")
-
-
-def identifier(arg, what, where, pattern=NAME):
-    if arg[0] != "ident" or not pattern.fullmatch(arg[1]):
-        fail(where, f"the {what} must be a name ([a-z][a-z0-9_]*), not {arg[-1]!r}")
-    return arg[1]
-
-
-def read_supports(spec, where):
-    """'radius=1..7;size=3,5' as [{"param", "min", "max"} or {"param", "values"}]."""
-    supports = []
-    for item in spec.split(";"):
-        m = re.fullmatch(rf"([a-z][a-z0-9_]*)=(?:({NUMBER})\.\.({NUMBER})|({NUMBER}(?:,{NUMBER})*))", item.strip())
-        if not m:
-            fail(where, f"SUPPORTS(\"{spec}\"): '{item}' is neither name=min..max nor name=v,v,...")
-        number = lambda s: int(s) if re.fullmatch(r"-?[0-9]+", s) else float(s)
-        if any(s["param"] == m[1] for s in supports):
-            fail(where, f"SUPPORTS(\"{spec}\"): {m[1]} given twice")
-        if m[4]:
-            supports.append({"param": m[1], "values": [number(v) for v in m[4].split(",")]})
-        else:
-            supports.append({"param": m[1], "min": number(m[2]), "max": number(m[3])})
-    return supports
-
-
-def read_axes(spec, where):
-    """'tile_x=16,[32],64 tile_y=2,[8]' as [{"name", "values", "default"}]."""
-    axes = []
-    for item in spec.split():
-        m = re.fullmatch(r"([a-z][a-z0-9_]*)=(\[?-?[0-9]+\]?(?:,\[?-?[0-9]+\]?)*)", item)
-        if not m:
-            fail(where, f"AXES(\"{spec}\"): cannot read axis '{item}' (name=v,[default],v)")
-        values = m[2].split(",")
-        defaults = [v for v in values if v.startswith("[") and v.endswith("]")]
-        if len(defaults) != 1 or any(("[" in v) != (v in defaults) or ("]" in v) != (v in defaults) for v in values):
-            fail(where, f"AXES(\"{spec}\"): axis {m[1]} must mark exactly one default value, as [value]")
-        numbers = [int(v.strip("[]")) for v in values]
-        if len(set(numbers)) != len(numbers) or any(a["name"] == m[1] for a in axes):
-            fail(where, f"AXES(\"{spec}\"): axis {m[1]} declared twice, or a value of it twice")
-        axes.append({"name": m[1], "values": numbers, "default": int(defaults[0].strip("[]"))})
-    if not axes:
-        fail(where, "AXES(\"\"): no axis (leave AXES out for a schedule of one point)")
-    return axes
-
-
-def default_point(axes):
-    return [{"axis": a["name"], "value": a["default"]} for a in axes]
-
-
-def every_point(axes):
-    """Every point of the space; the first axis varies fastest (the build's order of variants)."""
-    names = [a["name"] for a in axes]
-    return [[{"axis": n, "value": v} for n, v in zip(names, reversed(values))]
-            for values in itertools.product(*[a["values"] for a in reversed(axes)])]
 
 
 def registration(call, filter_name, path, tokens, compile_time):
@@ -324,7 +185,8 @@ def autoschedules(source_dir, filter_name, paths, compile_time):
 
 
 def assign_targets(schedules, refused):
-    """A GPU schedule's targets: CUDA and OpenCL, but CUDA only where OpenCL's code generator refuses it."""
+    """A GPU schedule's targets: CUDA and OpenCL, but CUDA only where OpenCL's code generator refuses it
+    (a frozen point of a refused schedule is refused with it)."""
     for name in refused:
         if not any(f"{s['filter']}/{s['name']}" == name and s["backend"] == "gpu" and s["origin"] != "autoscheduler"
                    for s in schedules):
@@ -332,7 +194,8 @@ def assign_targets(schedules, refused):
     for s in schedules:
         if s["origin"] == "autoscheduler":
             continue
-        gpu_targets = [t for t in GPU_TARGETS if t == "cuda" or f"{s['filter']}/{s['name']}" not in refused]
+        names = {f"{s['filter']}/{s['name']}", f"{s['filter']}/{s.get('base') or s['name']}"}
+        gpu_targets = [t for t in GPU_TARGETS if t == "cuda" or not names & set(refused)]
         s["targets"] = gpu_targets if s["backend"] == "gpu" else ["cpu"]
 
 

@@ -12,21 +12,18 @@ import os
 
 import ncu_summary
 import results_csv
+import targets_rows
 
 COLUMNS = ("filter", "variant", "backend", "kind", "width", "channels", "params", "status", "median_us", "p25_us",
            "p75_us")
 
 
 def parse_rows(path):
-    rows = []
-    with open(path) as f:
-        for line in f:
-            if line.strip() and not line.startswith("#"):
-                filter_, size, params, targets, *variants = line.split()
-                params = "" if params == "-" else " ".join(sorted(params.split(",")))
-                rows.append(dict(filter=filter_, size=int(size), params=params, targets=targets.split(","),
-                                 variants=variants))
-    return rows
+    """The rows of the rows file (scripts/targets_rows.py reads it by column name), params as 'a=1 b=2', sorted."""
+    return [dict(filter=r["filter"], size=int(r["size"]),
+                 params="" if r["params"] == "-" else " ".join(sorted(r["params"].split(","))),
+                 targets=r["targets"].split(","), variants=r["variants"])
+            for r in targets_rows.rows(path)]
 
 
 def read_results(folder):

@@ -48,6 +48,22 @@ check box_api box radius=2
 check box_schedule box radius=2
 "$work/gaussian_c" "$work/in.pgm" "$work/gaussian_c.pgm"
 check gaussian_c gaussian sigma=1.5
+# The installed CLI works from the prefix alone: a small bench, then its report
+# (no source tree: lines of code are not counted, and it says so).
+installed=$prefix/bin/filterlab
+"${clean_env[@]}" "$installed" bench --filter box --backend cpu --variant reference --sizes 32 --min-reps 3 \
+    --min-time 0 --quiet --out "$work/runs" >/dev/null
+"${clean_env[@]}" "$installed" report "$work"/runs/* --source "$work/no-source" --out "$work/report" \
+    2>"$work/report.err" >/dev/null
+grep -q "lines of code not counted" "$work/report.err"
+grep -q "^# " "$work/report/report.md"
+if "$filterlab" info | grep -q "^plugin: *opencv"; then
+    "${clean_env[@]}" "$installed" info | grep -q "^plugin: *opencv" || {
+        echo "test_install: the installed filterlab finds no OpenCV plugin" >&2
+        exit 1
+    }
+fi
+echo "test_install: the installed filterlab benches and reports from the prefix alone"
 if "$filterlab" info | grep -q "^GPU: *NVIDIA"; then
     "$work/cmake/median_cuda" "$work/in.pgm" "$work/median_cuda.pgm"
     check median_cuda median size=5

@@ -16,16 +16,35 @@ mpirun_flags=(--oversubscribe)
 export HL_NUM_THREADS=1 OMP_NUM_THREADS=1  # 3 ranks on 2 cores
 ranks() { local n=$1; shift; mpirun "${mpirun_flags[@]}" -n "$n" "$filterlab" "$@"; }
 
-# One variant per filter: the backend's first Halide variant, and the
-# handwritten one with the widest reach where there is one.
+# One case per filter of `filterlab list --json`, in its order: the variant
+# and parameters chosen below where the build has it (a Halide variant on the
+# CPU, the handwritten one with the widest reach on CUDA; halos wider than
+# one row, in little time), else the backend's first Halide schedule at the
+# contract's defaults; then the extra cases the build has.
 if [ "$backend" = cpu ]; then
-    cases=("box cpu_sliding radius=7" "median cpu_shared_columns size=5" "gaussian cpu_tiled sigma=1.5"
-           "maxpool cpu_vectorized" "gaussian_maxpool cpu_fused" "nlmeans cpu_tiled patch=2 search=4"
-           "median omp_bubble size=7")
+    chosen=("box cpu_sliding radius=7" "median cpu_shared_columns size=5" "gaussian cpu_tiled sigma=1.5"
+            "maxpool cpu_vectorized" "gaussian_maxpool cpu_fused" "nlmeans cpu_tiled patch=2 search=4")
+    extra=("median omp_bubble size=7")
 else
-    cases=("box hw_wide_rows radius=15" "median hw_packed size=5" "gaussian hw_separable" "maxpool hw_vectorized"
-           "gaussian_maxpool hw_fused" "nlmeans hw_fused" "box cuda_tile radius=3")
+    chosen=("box hw_wide_rows radius=15" "median hw_packed size=5" "gaussian hw_separable" "maxpool hw_vectorized"
+            "gaussian_maxpool hw_fused" "nlmeans hw_fused")
+    extra=("box cuda_tile radius=3")
 fi
+mapfile -t cases < <("$filterlab" list --json | python3 -c '
+import json, sys
+backend, given = sys.argv[1], sys.argv[2:]
+chosen, extra = given[:given.index("--")], given[given.index("--") + 1:]
+every = [v for v in json.load(sys.stdin)["variants"] if v["backend"] == backend]
+have = lambda case: any([v["filter"], v["variant"]] == case.split()[:2] for v in every)
+for filter in dict.fromkeys(v["filter"] for v in every):
+    case = next((c for c in chosen if c.split()[0] == filter and have(c)), None)
+    first = next((v for v in every if v["filter"] == filter and v["origin"] == "schedule"), None)
+    if case or first:
+        print(case or filter + " " + first["variant"])
+for case in extra:
+    if have(case):
+        print(case)' "$backend" "${chosen[@]}" -- "${extra[@]}")
+[ "${#cases[@]}" -gt 0 ] || { echo "no variant of backend $backend in this build"; exit 1; }
 python3 - "$work" <<'PY'
 import sys, random
 random.seed(7)
@@ -55,7 +74,8 @@ for c in "${cases[@]}"; do
 done
 
 # A failure: one error line from all ranks, a non-zero status, no output.
-if ranks 2 run --filter box --variant "${cases[0]#box }" -i "$work/missing.png" -o "$work/never.png" \
+read -r filter variant _ <<<"${cases[0]}"
+if ranks 2 run --filter "$filter" --variant "$variant" -i "$work/missing.png" -o "$work/never.png" \
     >"$work/out" 2>"$work/err"; then
     echo "a missing input succeeded over 2 ranks"; exit 1
 fi
@@ -63,11 +83,11 @@ errors=$(grep -c "^filterlab: error:" "$work/err" || true)
 [ "$errors" -eq 1 ] || { echo "expected one error line, got $errors:"; cat "$work/err"; exit 1; }
 [ ! -e "$work/never.png" ] || { echo "a failed run left its output"; exit 1; }
 
-# The batch over 2 ranks: each rank's row in ranks.csv, the total in the summary.
-variant=$(cut -d' ' -f2 <<<"${cases[0]}")
-ranks 2 bench --batch 4 --batch-size 64x48 --filter box --variant "$variant" --channels 1 --min-reps 3 --min-time 0 \
-    --out "$work/bench" --quiet >"$work/batch_out"
+# The batch over 2 ranks (the first case's variant): each rank's row in
+# ranks.csv, the total in the summary.
+ranks 2 bench --batch 4 --batch-size 64x48 --filter "$filter" --variant "$variant" --channels 1 --min-reps 3 \
+    --min-time 0 --out "$work/bench" --quiet >"$work/batch_out"
 csv=$(ls "$work"/bench/*/ranks.csv)
-[ "$(grep -c "^box,$variant," "$csv")" -eq 2 ] || { echo "ranks.csv lacks a rank:"; cat "$csv"; exit 1; }
+[ "$(grep -c "^$filter,$variant," "$csv")" -eq 2 ] || { echo "ranks.csv lacks a rank:"; cat "$csv"; exit 1; }
 grep -q "images/s in total" "$work/batch_out" || { echo "no total throughput:"; cat "$work/batch_out"; exit 1; }
 echo "mpi: $compared runs over 2, 3 and 4 ranks byte-identical to 1 rank; one error line on failure; batch over 2 ranks"

@@ -10,15 +10,27 @@ set -euo pipefail
 filterlab=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-point=$("$filterlab" list | awk '!found && $3 == "cpu" && $2 ~ /\[/ {print $1, $2; found = 1}')  # reads it all: no broken pipe
+# swept BACKEND [FILTER SCHEDULE]: "<filter> <schedule> <points>" of the first
+# schedule (or of this one) whose points the build has, from `list --json`: a
+# point's origin is sweep_point and its source its schedule's; no name is parsed.
+swept() {
+    "$filterlab" list --json | python3 -c '
+import json, sys
+every, want = json.load(sys.stdin)["variants"], sys.argv[1:]
+key = lambda v: (v["filter"], v["backend"], json.dumps(v["source"], sort_keys=True))
+schedules = {key(v): v for v in every if v["origin"] == "schedule"}
+points = [key(v) for v in every if v["origin"] == "sweep_point" and v["backend"] == want[0]]
+for s in (schedules[k] for k in dict.fromkeys(points) if k in schedules):
+    if want[1:] in ([], [s["filter"], s["variant"]]):
+        print(s["filter"], s["variant"], points.count(key(s)))
+        break' "$@"
+}
+point=$(swept cpu)
 if [ -z "$point" ]; then
     echo "no CPU sweep built (configure with -DFILTERLAB_SWEEPS=box/cpu_sliding)"
     exit 77
 fi
-filter=${point%% *}
-schedule=${point#* }
-schedule=${schedule%%\[*}
-expected=$("$filterlab" list --filter "$filter" | awk -v s="$schedule[" 'index($2, s) == 1' | wc -l)
+read -r filter schedule expected <<<"$point"
 
 "$filterlab" sweep --filter "$filter" --schedule "$schedule" --quick --sizes 64,97 --min-reps 3 --min-time 0.01 \
     --out "$work/runs" >"$work/out" 2>"$work/err" || { cat "$work/out" "$work/err"; exit 1; }
@@ -54,7 +66,7 @@ grep -q "^filterlab: error: " "$work/e2"
 [ "$(wc -l <"$work/e2")" -eq 1 ]
 # A schedule with axes whose points this build does not have (box/cuda_tile,
 # when not swept): named, with the option that builds them.
-if ! "$filterlab" list --filter box | grep -q "cuda_tile\["; then
+if [ -z "$(swept cuda box cuda_tile)" ]; then
     "$filterlab" sweep --filter box --schedule cuda_tile --out "$work/bad" 2>"$work/e3" && exit 1
     grep -q "^filterlab: error: no point of box/cuda_tile is built: configure with -DFILTERLAB_SWEEPS=box/cuda_tile" \
         "$work/e3"

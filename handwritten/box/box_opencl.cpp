@@ -18,7 +18,7 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &params)
 }
 
 const VariantRegistration registration{
-    {"box", "cl_wide_rows", Backend::opencl, Kind::handwritten, parse_supports("radius=1..15"), run}};
+    porting({"box", "cl_wide_rows", Backend::opencl, Kind::handwritten, {}, run}, "hw_wide_rows")};
 
 }  // namespace
 }  // namespace filterlab::handwritten

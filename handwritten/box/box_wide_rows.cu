@@ -202,7 +202,7 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &params)
 }
 
 const VariantRegistration registration{
-    {"box", "hw_wide_rows", Backend::cuda, Kind::handwritten, parse_supports("radius=1..15"), run}};
+    {"box", "hw_wide_rows", Backend::cuda, Kind::handwritten, {}, run}};
 
 }  // namespace
 }  // namespace filterlab::handwritten

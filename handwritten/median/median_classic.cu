@@ -90,7 +90,7 @@ void run_fast3x3(const PlanarView &in, const PlanarView &out, const ParamValues 
 }
 
 const VariantRegistration bubble{
-    {"median", "hw_bubble", Backend::cuda, Kind::handwritten, parse_supports("size=3,5,7"), run_bubble}};
+    {"median", "hw_bubble", Backend::cuda, Kind::handwritten, {}, run_bubble}};
 const VariantRegistration fast3x3{
     {"median", "hw_fast3x3", Backend::cuda, Kind::handwritten, parse_supports("size=3"), run_fast3x3}};
 

@@ -36,9 +36,10 @@ void run_strips(const PlanarView &in, const PlanarView &out, const ParamValues &
 }
 
 const VariantRegistration paper{
-    {"median", "cl_bubble", Backend::opencl, Kind::handwritten, parse_supports("size=3,5,7"), run_paper_bubble}};
+    porting({"median", "cl_bubble", Backend::opencl, Kind::handwritten, {}, run_paper_bubble}, "hw_bubble")};
 const VariantRegistration strips{
-    {"median", "cl_packed", Backend::opencl, Kind::handwritten, parse_supports("size=3"), run_strips}};
+    porting({"median", "cl_packed", Backend::opencl, Kind::handwritten, parse_supports("size=3"), run_strips},
+            "hw_packed")};
 
 }  // namespace
 }  // namespace filterlab::handwritten

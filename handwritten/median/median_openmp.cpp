@@ -51,7 +51,7 @@ void run_bubble(const PlanarView &in, const PlanarView &out, const ParamValues &
 }
 
 const VariantRegistration bubble{
-    {"median", "omp_bubble", Backend::cpu, Kind::handwritten, parse_supports("size=3,5,7"), run_bubble}};
+    {"median", "omp_bubble", Backend::cpu, Kind::handwritten, {}, run_bubble}};
 
 }  // namespace
 }  // namespace filterlab::handwritten::cpu

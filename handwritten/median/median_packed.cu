@@ -238,7 +238,7 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &params)
 }
 
 const VariantRegistration registration{
-    {"median", "hw_packed", Backend::cuda, Kind::handwritten, parse_supports("size=3,5,7"), run}};
+    {"median", "hw_packed", Backend::cuda, Kind::handwritten, {}, run}};
 
 }  // namespace
 }  // namespace filterlab::handwritten

@@ -233,7 +233,7 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &params)
 }
 
 const VariantRegistration registration{
-    {"median", "hw_row_pairs", Backend::cuda, Kind::handwritten, parse_supports("size=3,5,7"), run}};
+    with_algorithm({"median", "hw_row_pairs", Backend::cuda, Kind::handwritten, {}, run}, "separable")};
 
 }  // namespace
 }  // namespace filterlab::handwritten

@@ -213,6 +213,117 @@ BatchShare check_batch_options(const BenchOptions &o, const mpi::World &world) {
     return share;
 }
 
+// The run's context for batch.json: the machine's facts and how the batch was split.
+nlohmann::json batch_context(const BenchOptions &o, const mpi::World &world) {
+    nlohmann::json context = machine_facts();
+    context["mpi_ranks"] = world.size();
+    context["batch_images_in_all"] = o.batch_images;
+    return context;
+}
+
+// Says which GPU and CPU the run times on; returns the GPU's clocks at the start.
+cuda::Clocks announce_devices(const BenchOptions &o) {
+    const auto &gpu = cuda::gpu_info();
+    const cuda::Clocks clocks_start = gpu.available ? cuda::current_clocks() : cuda::Clocks{};
+    if (gpu.available) {
+        bench_say(o, "GPU {} ({} SMs), clocks SM {} MHz / memory {} MHz\n", gpu.name, gpu.sm_count, clocks_start.sm_mhz,
+                   clocks_start.memory_mhz);
+    } else {
+        bench_say(o, "no GPU ({}): CUDA variants skipped\n", gpu.why_not);
+    }
+    bench_say(o, "CPU {}, {} Halide threads; commit {}\n", cpu_model(), halide_thread_count(), build_commit());
+    return clocks_start;
+}
+
+// This rank's images at one channel count made planar in `inputs`; returns the time that took.
+Stats planar_inputs(const BenchOptions &o, const BatchShape &batch, int channels, int first,
+                    std::vector<Image> &inputs) {
+    bench_say(o, "batch of {} images {}x{}x{}: converting to planar ... ", batch.images, batch.width, batch.height,
+               channels);
+    std::cout.flush();
+    const auto interleaved = random_interleaved(batch, channels, first);
+    const Stats to_planar_ms = time_to_planar(o, batch, channels, interleaved, inputs);
+    bench_say(o, "{:.2f} ms per batch\n", to_planar_ms.median);
+    return to_planar_ms;
+}
+
+// What every variant timed at one channel count shares.
+struct ChannelRound {
+    const BenchOptions &o;
+    const mpi::World &world;
+    const BatchShape &batch;
+    int channels;
+    const std::vector<Image> &inputs;  // planar
+    const Stats &to_planar_ms;
+};
+
+// How far the run is, for the "[done/total, time left]" of each variant.
+struct RunProgress {
+    std::size_t done;
+    const std::size_t total;
+    const std::chrono::steady_clock::time_point started;
+};
+
+// Says how a variant's timing went: its kernel time, or why it was not timed.
+void say_outcome(const BenchOptions &o, const BatchResult &r) {
+    const Stats &e2e = r.ms[Phase::total_pinned];
+    if (measured(r)) {
+        bench_say(o, "kernels {:.2f} ms per batch{}{}\n", r.ms[Phase::kernel].median,
+                   e2e.samples ? fmt::format(", pinned end to end {:.2f} ms", e2e.median) : "",
+                   r.status == Status::ok ? "" : " (" + r.note + ")");
+    } else {
+        bench_say(o, "{}: {}\n", to_string(r.status), r.note);
+    }
+}
+
+// Announces one variant, times it on every rank at once and says how it went.
+BatchResult time_variant(const ChannelRound &round, const Variant &v, FilterBatch &fb, RunProgress &progress) {
+    const BenchOptions &o = round.o;
+    bench_say(o, "[{}/{}{}] {} {} {} x {}x{}x{} {}... ", progress.done + 1, progress.total,
+               time_left(progress.started, progress.done, progress.total), v.filter, v.name, round.batch.images,
+               round.batch.width, round.batch.height, round.channels,
+               fb.params.empty() ? "" : format_params(fb.params) + " ");
+    progress.done++;
+    // Every rank times this variant at the same time; what stops one
+    // rank (its GPU out of memory) stops all, with one error line.
+    round.world.barrier();
+    BatchResult r{&v, round.channels, fb.params, Status::ok, "", {}};
+    round.world.collective([&] { r = measure(o, v, fb); });
+    say_outcome(o, r);
+    return r;
+}
+
+// Times the variants of one filter, chosen[next] and those after it of the
+// same filter; returns the index past them.
+std::size_t time_filter_variants(const ChannelRound &round, const std::vector<const Variant *> &chosen,
+                                 std::size_t next, RunProgress &progress, std::vector<BatchResult> &results) {
+    // The variants of one filter (the registry keeps them together) share its outputs and reference.
+    const FilterInfo &f = filter_info(chosen[next]->filter);
+    FilterBatch fb{f, params_for(f, round.o.params), round.channels, round.inputs, round.batch.output_of(f), {},
+                   round.to_planar_ms, {}, {}, {}};
+    fb.outputs.assign(round.batch.images, Image(fb.out.width, fb.out.height, round.channels));
+    fb.to_interleaved_ms = time_to_interleaved(round.o, fb.outputs);
+    for (; next < chosen.size() && chosen[next]->filter == f.name; next++)
+        results.push_back(time_variant(round, *chosen[next], fb, progress));
+    return next;
+}
+
+// Times every chosen variant on this rank's images, channel count after channel count.
+std::vector<BatchResult> time_batch(const BenchOptions &o, const mpi::World &world,
+                                    const std::vector<const Variant *> &chosen, const BatchShape &batch, int first) {
+    std::vector<BatchResult> results;
+    const auto started = std::chrono::steady_clock::now();
+    RunProgress progress{0, chosen.size() * o.channels.size(), started};
+    for (int channels : o.channels) {
+        std::vector<Image> inputs;
+        const Stats to_planar_ms = planar_inputs(o, batch, channels, first, inputs);
+        const ChannelRound round{o, world, batch, channels, inputs, to_planar_ms};
+        for (std::size_t next = 0; next < chosen.size();)
+            next = time_filter_variants(round, chosen, next, progress, results);
+    }
+    return results;
+}
+
 }  // namespace
 
 std::string run_bench_batch(const BenchOptions &options) {
@@ -231,62 +342,9 @@ std::string run_bench_batch(const BenchOptions &options) {
     const BatchShape batch{share.images, width, height};
     const std::vector<const Variant *> chosen = chosen_variants(o);
     const std::string dir = world.root() ? run_dir->path() : "";
-    nlohmann::json context = machine_facts();
-    context["mpi_ranks"] = world.size();
-    context["batch_images_in_all"] = o.batch_images;
-    const auto &gpu = cuda::gpu_info();
-    const cuda::Clocks clocks_start = gpu.available ? cuda::current_clocks() : cuda::Clocks{};
-    if (gpu.available) {
-        bench_say(o, "GPU {} ({} SMs), clocks SM {} MHz / memory {} MHz\n", gpu.name, gpu.sm_count, clocks_start.sm_mhz,
-                   clocks_start.memory_mhz);
-    } else {
-        bench_say(o, "no GPU ({}): CUDA variants skipped\n", gpu.why_not);
-    }
-    bench_say(o, "CPU {}, {} Halide threads; commit {}\n", cpu_model(), halide_thread_count(), build_commit());
-
-    std::vector<BatchResult> results;
-    std::size_t done = 0;
-    const auto started = std::chrono::steady_clock::now();
-    const std::size_t total = chosen.size() * o.channels.size();
-    for (int channels : o.channels) {
-        std::vector<Image> inputs;
-        Stats to_planar_ms;
-        {
-            bench_say(o, "batch of {} images {}x{}x{}: converting to planar ... ", batch.images, width, height, channels);
-            std::cout.flush();
-            const auto interleaved = random_interleaved(batch, channels, share.first);
-            to_planar_ms = time_to_planar(o, batch, channels, interleaved, inputs);
-            bench_say(o, "{:.2f} ms per batch\n", to_planar_ms.median);
-        }
-        for (std::size_t next = 0; next < chosen.size();) {
-            // The variants of one filter (the registry keeps them together) share its outputs and reference.
-            const FilterInfo &f = filter_info(chosen[next]->filter);
-            FilterBatch fb{f, params_for(f, o.params), channels, inputs, batch.output_of(f), {}, to_planar_ms, {}, {},
-                           {}};
-            fb.outputs.assign(batch.images, Image(fb.out.width, fb.out.height, channels));
-            fb.to_interleaved_ms = time_to_interleaved(o, fb.outputs);
-            for (; next < chosen.size() && chosen[next]->filter == f.name; next++) {
-                const Variant &v = *chosen[next];
-                bench_say(o, "[{}/{}{}] {} {} {} x {}x{}x{} {}... ", done + 1, total, time_left(started, done, total), v.filter, v.name, batch.images, width,
-                           height, channels, fb.params.empty() ? "" : format_params(fb.params) + " ");
-                done++;
-                // Every rank times this variant at the same time; what stops one
-                // rank (its GPU out of memory) stops all, with one error line.
-                world.barrier();
-                BatchResult r{&v, channels, fb.params, Status::ok, "", {}};
-                world.collective([&] { r = measure(o, v, fb); });
-                const Stats &e2e = r.ms[Phase::total_pinned];
-                if (measured(r)) {
-                    bench_say(o, "kernels {:.2f} ms per batch{}{}\n", r.ms[Phase::kernel].median,
-                               e2e.samples ? fmt::format(", pinned end to end {:.2f} ms", e2e.median) : "",
-                               r.status == Status::ok ? "" : " (" + r.note + ")");
-                } else {
-                    bench_say(o, "{}: {}\n", to_string(r.status), r.note);
-                }
-                results.push_back(r);
-            }
-        }
-    }
+    nlohmann::json context = batch_context(o, world);
+    const cuda::Clocks clocks_start = announce_devices(o);
+    const std::vector<BatchResult> results = time_batch(o, world, chosen, batch, share.first);
     close_run_context(context, o, clocks_start);
     if (!world.distributed()) {
         write_batch_results(dir, o, batch, results, context);

@@ -50,54 +50,56 @@ nlohmann::json psnr_json(const Image &clean, const Image &image) {
     return std::isfinite(db) ? nlohmann::json(db) : nlohmann::json(nullptr);
 }
 
-nlohmann::json filter_gallery(const fs::path &dir, const FilterInfo &info, const ParamValues &params,
-                              const std::vector<const Variant *> &variants, const Image &clean) {
-    const GalleryNoise noise = noise_for(info, params);
+// The clean image with the filter's gallery noise added (none: a copy).
+Image noisy_image(const Image &clean, const GalleryNoise &noise) {
     Image noisy = clean;
     if (noise.kind == "salt_pepper") add_salt_and_pepper(noisy, noise.amount, kGallerySeed);
     if (noise.kind == "gaussian") add_gaussian_noise(noisy, noise.amount, kGallerySeed);
-    nlohmann::json entry = {{"filter", info.name},
-                            {"params", format_params(params)},
-                            {"noise", noise.kind.empty() ? "none" : fmt::format("{}:{}", noise.kind, noise.amount)},
-                            {"noise_why", noise.why},
-                            {"psnr_noisy_db", noise.kind.empty() ? nlohmann::json(nullptr) : psnr_json(clean, noisy)}};
-    const Image reference = info.reference(noisy, params);
+    return noisy;
+}
 
-    std::vector<std::pair<std::string, Histogram>> histograms = {{"reference", histogram(reference)}};
-    nlohmann::json results = nlohmann::json::array();
-    const Variant *shown = nullptr;
-    Image shown_output = reference;
-    for (const Variant *v : variants) {
-        nlohmann::json r = {{"variant", v->name}, {"backend", to_string(v->backend)}, {"kind", to_string(v->kind)}};
-        try {
-            if (std::string why = v->why_unavailable(); !why.empty()) throw std::invalid_argument(why);
-            if (std::string why = v->unsupported_reason(params); !why.empty()) throw std::invalid_argument(why);
-            // The reference variant computes the oracle itself: not run twice.
-            const Image output = v->kind == Kind::reference ? reference : run_variant(*v, noisy, params);
-            const Comparison cmp = compare_to_reference(info, reference, output);
-            r["status"] = "ok";
-            r["identical"] = output == reference;
-            r["within_contract"] = cmp.equal;
-            if (!cmp.equal) r["note"] = cmp.describe();
-            r["psnr_db"] = psnr_json(clean, output);
-            if (v->kind != Kind::reference) histograms.push_back({v->name, histogram(output)});
-            if (!shown && v->kind != Kind::reference && output == reference) shown = v, shown_output = output;
-        } catch (const std::invalid_argument &e) {
-            r["status"] = "skipped";
-            r["note"] = e.what();
-        } catch (const MachineError &) {
-            throw;  // the machine is short, not the variant: the bench ends
-        } catch (const Error &e) {
-            r["status"] = "error";
-            r["note"] = e.what();
-        }
-        results.push_back(r);
+// What the variants' outputs leave for the pictures: each one's histogram,
+// and the first variant whose output is the reference's, shown as the output.
+struct GalleryOutputs {
+    std::vector<std::pair<std::string, Histogram>> histograms;
+    const Variant *shown;
+    Image shown_output;
+};
+
+// One variant's entry: run on the noisy image and compared with the
+// reference, or why it was skipped or failed.
+nlohmann::json variant_entry(const Variant *v, const FilterInfo &info, const ParamValues &params, const Image &clean,
+                             const Image &noisy, const Image &reference, GalleryOutputs &outputs) {
+    nlohmann::json r = {{"variant", v->name}, {"backend", to_string(v->backend)}, {"kind", to_string(v->kind)}};
+    try {
+        if (std::string why = v->why_unavailable(); !why.empty()) throw std::invalid_argument(why);
+        if (std::string why = v->unsupported_reason(params); !why.empty()) throw std::invalid_argument(why);
+        // The reference variant computes the oracle itself: not run twice.
+        const Image output = v->kind == Kind::reference ? reference : run_variant(*v, noisy, params);
+        const Comparison cmp = compare_to_reference(info, reference, output);
+        r["status"] = "ok";
+        r["identical"] = output == reference;
+        r["within_contract"] = cmp.equal;
+        if (!cmp.equal) r["note"] = cmp.describe();
+        r["psnr_db"] = psnr_json(clean, output);
+        if (v->kind != Kind::reference) outputs.histograms.push_back({v->name, histogram(output)});
+        if (!outputs.shown && v->kind != Kind::reference && output == reference)
+            outputs.shown = v, outputs.shown_output = output;
+    } catch (const std::invalid_argument &e) {
+        r["status"] = "skipped";
+        r["note"] = e.what();
+    } catch (const MachineError &) {
+        throw;  // the machine is short, not the variant: the bench ends
+    } catch (const Error &e) {
+        r["status"] = "error";
+        r["note"] = e.what();
     }
+    return r;
+}
 
-    const std::string stem = info.name;
-    write_image((dir / (stem + "_noisy.png")).string(), noisy);
-    write_image((dir / (stem + "_output.png")).string(), shown_output);
-    std::ofstream csv(dir / (stem + "_histograms.csv"));
+// Writes the histograms as CSV: a row per sample value, a column per image.
+void write_histograms(const fs::path &path, const std::vector<std::pair<std::string, Histogram>> &histograms) {
+    std::ofstream csv(path);
     csv << "value";
     for (auto &[name, h] : histograms) csv << "," << name;
     csv << "\n";
@@ -106,9 +108,31 @@ nlohmann::json filter_gallery(const fs::path &dir, const FilterInfo &info, const
         for (auto &[name, h] : histograms) csv << "," << h[value];
         csv << "\n";
     }
+}
+
+nlohmann::json filter_gallery(const fs::path &dir, const FilterInfo &info, const ParamValues &params,
+                              const std::vector<const Variant *> &variants, const Image &clean) {
+    const GalleryNoise noise = noise_for(info, params);
+    const Image noisy = noisy_image(clean, noise);
+    nlohmann::json entry = {{"filter", info.name},
+                            {"params", format_params(params)},
+                            {"noise", noise.kind.empty() ? "none" : fmt::format("{}:{}", noise.kind, noise.amount)},
+                            {"noise_why", noise.why},
+                            {"psnr_noisy_db", noise.kind.empty() ? nlohmann::json(nullptr) : psnr_json(clean, noisy)}};
+    const Image reference = info.reference(noisy, params);
+
+    GalleryOutputs outputs{{{"reference", histogram(reference)}}, nullptr, reference};
+    nlohmann::json results = nlohmann::json::array();
+    for (const Variant *v : variants)
+        results.push_back(variant_entry(v, info, params, clean, noisy, reference, outputs));
+
+    const std::string stem = info.name;
+    write_image((dir / (stem + "_noisy.png")).string(), noisy);
+    write_image((dir / (stem + "_output.png")).string(), outputs.shown_output);
+    write_histograms(dir / (stem + "_histograms.csv"), outputs.histograms);
     entry["input"] = stem + "_noisy.png";
     entry["output"] = stem + "_output.png";
-    entry["output_variant"] = shown ? shown->name : "reference";
+    entry["output_variant"] = outputs.shown ? outputs.shown->name : "reference";
     entry["output_size"] = {reference.width(), reference.height(), reference.channels()};
     entry["psnr_output_db"] = psnr_json(clean, reference);
     entry["histograms"] = stem + "_histograms.csv";

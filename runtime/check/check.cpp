@@ -91,6 +91,64 @@ const Image &reference_output(const FilterInfo &filter, const CheckOptions &opti
     return *outputs[i];
 }
 
+// Adds a case to the matrix unless the image is smaller than the filter takes,
+// its reference over budget, or the parameters are not checked on large images.
+void add_case(std::vector<CheckCase> &cases, const FilterInfo &filter, const std::string &content, Image image,
+              const ParamValues &params) {
+    const double work = double(image.size()) * reference_work_per_sample(filter, params);
+    if (image.width() < filter.min_side || image.height() < filter.min_side) return;
+    if (work > kReferenceBudget) return;
+    if (image.size() > kSmallSamples && filter.check_on_large_images && !filter.check_on_large_images(params)) return;
+    cases.push_back({content, std::move(image), params});
+}
+
+// The matrix under the sanitizers, where a launch costs milliseconds: every
+// input with the defaults; every other parameter set on a tiny RGB image (a
+// reach beyond the image) and an odd gray one larger than any reach.
+std::vector<CheckCase> sanitizer_cases(const FilterInfo &filter, const std::vector<ParamValues> &sets) {
+    std::vector<CheckCase> cases;
+    uint64_t seed = 1;
+    for (const SizedInput &in : kSanitizerInputs)
+        add_case(cases, filter, "random", make_content("random", in.size, in.channels, seed++), filter.defaults());
+    for (auto &params : sets) {
+        if (params == filter.defaults()) continue;
+        add_case(cases, filter, "random", make_content("random", {2, 3}, 3, seed++), params);
+        add_case(cases, filter, "random", make_content("random", {97, 89}, 1, seed++), params);
+    }
+    return cases;
+}
+
+// Every size, channel count and content (a large size: random only) with every parameter set.
+void add_synthetic_cases(std::vector<CheckCase> &cases, const FilterInfo &filter,
+                         const std::vector<ParamValues> &sets, bool quick) {
+    uint64_t seed = 1;
+    for (Size size : quick ? kQuickSizes : kSizes) {
+        const bool large = 1LL * size.width * size.height > kLargePixels;
+        for (int channels : {1, 3})
+            for (const char *content : {"random", "salt_pepper", "zeros", "ones", "gradient"}) {
+                if (large && std::string(content) != "random") continue;
+                for (auto &params : sets)
+                    add_case(cases, filter, content, make_content(content, size, channels, seed++), params);
+            }
+    }
+}
+
+// The real images of the images folder (gray.png not in the quick matrix), as
+// they are and with salt-and-pepper noise, with every parameter set.
+void add_real_image_cases(std::vector<CheckCase> &cases, const FilterInfo &filter,
+                          const std::vector<ParamValues> &sets, const CheckOptions &options) {
+    for (const char *name : {"gray_small.png", "rgb_small.png", "gray.png"}) {
+        const std::string path = options.images_dir + "/" + name;
+        if (options.quick && std::string(name) == "gray.png") continue;
+        if (!std::filesystem::exists(path)) continue;
+        const Image image = read_image(path);
+        for (auto &params : sets) add_case(cases, filter, name, image, params);
+        Image noisy = image;
+        add_salt_and_pepper(noisy, 0.1, 7);
+        for (auto &params : sets) add_case(cases, filter, std::string(name) + "+salt_pepper", noisy, params);
+    }
+}
+
 }  // namespace
 
 std::string CheckCase::label() const {
@@ -99,127 +157,125 @@ std::string CheckCase::label() const {
 }
 
 std::vector<CheckCase> check_cases(const FilterInfo &filter, const CheckOptions &options) {
-    std::vector<CheckCase> cases;
     const auto sets = param_sets(filter, options.quick && !options.sanitizer);
-    auto add = [&](const std::string &content, Image image, const ParamValues &params) {
-        const double work = double(image.size()) * reference_work_per_sample(filter, params);
-        if (image.width() < filter.min_side || image.height() < filter.min_side) return;
-        if (work > kReferenceBudget) return;
-        if (image.size() > kSmallSamples && filter.check_on_large_images && !filter.check_on_large_images(params)) return;
-        cases.push_back({content, std::move(image), params});
-    };
-    uint64_t seed = 1;
-    if (options.sanitizer) {
-        // Every input with the defaults; every other parameter set on a tiny
-        // RGB image (a reach beyond the image) and an odd gray one larger
-        // than any reach. Under the sanitizers a launch costs milliseconds.
-        for (const SizedInput &in : kSanitizerInputs)
-            add("random", make_content("random", in.size, in.channels, seed++), filter.defaults());
-        for (auto &params : sets) {
-            if (params == filter.defaults()) continue;
-            add("random", make_content("random", {2, 3}, 3, seed++), params);
-            add("random", make_content("random", {97, 89}, 1, seed++), params);
-        }
-        return cases;
-    }
-    for (Size size : options.quick ? kQuickSizes : kSizes) {
-        const bool large = 1LL * size.width * size.height > kLargePixels;
-        for (int channels : {1, 3})
-            for (const char *content : {"random", "salt_pepper", "zeros", "ones", "gradient"}) {
-                if (large && std::string(content) != "random") continue;
-                for (auto &params : sets) add(content, make_content(content, size, channels, seed++), params);
-            }
-    }
-    if (!options.images_dir.empty()) {
-        for (const char *name : {"gray_small.png", "rgb_small.png", "gray.png"}) {
-            const std::string path = options.images_dir + "/" + name;
-            if (options.quick && std::string(name) == "gray.png") continue;
-            if (!std::filesystem::exists(path)) continue;
-            const Image image = read_image(path);
-            for (auto &params : sets) add(name, image, params);
-            Image noisy = image;
-            add_salt_and_pepper(noisy, 0.1, 7);
-            for (auto &params : sets) add(std::string(name) + "+salt_pepper", noisy, params);
-        }
-    }
+    if (options.sanitizer) return sanitizer_cases(filter, sets);
+    std::vector<CheckCase> cases;
+    add_synthetic_cases(cases, filter, sets, options.quick);
+    if (!options.images_dir.empty()) add_real_image_cases(cases, filter, sets, options);
     return cases;
 }
+
+namespace {
+
+// The variants of `filter` the options select, each with its reason to be skipped (if any).
+std::vector<VariantResult> selected_variants(const FilterInfo &filter, const CheckOptions &options) {
+    std::vector<VariantResult> mine;
+    for (const Variant &v : all_variants()) {
+        if (v.filter != filter.name || v.kind == Kind::reference) continue;
+        if (!options.variant.empty() && v.name != options.variant) continue;
+        if (options.variant.empty() && !options.variants.empty() &&
+            std::find(options.variants.begin(), options.variants.end(), v.name) == options.variants.end())
+            continue;
+        VariantResult r;
+        r.variant = &v;
+        r.skip_reason = v.why_unavailable();
+        mine.push_back(r);
+    }
+    return mine;
+}
+
+// Runs r's variant on case k under each poison: the first mismatch or error,
+// empty if none; `differs` set where the variant is a peer documented to
+// compute another function.
+std::string case_failure(const FilterInfo &filter, const CheckOptions &options, const CheckCase &k,
+                         const Image &expected, VariantResult &r, bool &differs) {
+    std::string failure;
+    try {
+        // One poison under compute-sanitizer: it looks for bad accesses, not unwritten samples.
+        const std::vector<uint8_t> poisons =
+            options.sanitizer ? std::vector<uint8_t>{0xA5} : std::vector<uint8_t>{0xA5, 0x5A};
+        for (uint8_t poison : poisons) {
+            const Image actual = run_variant(*r.variant, k.input, k.params, poison);
+            const Comparison cmp = compare_to_reference(filter, expected, actual);
+            r.max_difference = std::max(r.max_difference, cmp.max_difference);
+            if (!cmp.equal) {
+                failure = fmt::format("poison 0x{:02X}: {}", poison, cmp.describe());
+                differs = !r.variant->computes_contract;
+                break;
+            }
+        }
+    } catch (const MachineError &) {
+        throw;  // the machine is short, not the variant: the command ends
+    } catch (const Error &e) {
+        failure = e.what();
+    }
+    return failure;
+}
+
+// Counts one case's outcome in r; logs a peer's first difference and the first five failures.
+void record_outcome(const FilterInfo &filter, const CheckCase &k, const std::string &failure, bool differs,
+                    VariantResult &r, Progress &progress, std::ostream &log) {
+    if (failure.empty()) {
+        r.passed++;
+    } else if (differs) {
+        // A peer documented to compute another function: reported, not failed.
+        if (r.differs++ == 0) {
+            progress.interrupt();
+            fmt::print(log, "DIFFERS (peer) {}/{} {}: {}\n", filter.name, r.variant->name, k.label(), failure);
+        }
+    } else {
+        r.failed++;
+        if (r.failures.size() < 5) {
+            r.failures.push_back(k.label() + ": " + failure);
+            progress.interrupt();
+            fmt::print(log, "FAIL {}/{} {}: {}\n", filter.name, r.variant->name, k.label(), failure);
+        }
+    }
+}
+
+// Checks r's variant on case k (or counts it skipped), timing it.
+void check_case(const FilterInfo &filter, const CheckOptions &options, const CheckCase &k, const Image &expected,
+                VariantResult &r, Progress &progress, std::ostream &log) {
+    if (!r.skip_reason.empty() || !r.variant->unsupported_reason(k.params).empty()) {
+        r.skipped++;
+        return;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    bool differs = false;
+    const std::string failure = case_failure(filter, options, k, expected, r, differs);
+    r.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    record_outcome(filter, k, failure, differs, r, progress, log);
+}
+
+// Checks the selected variants of one filter on every case of its matrix,
+// saying how far it is every 50 cases.
+void check_filter(const FilterInfo &filter, const CheckOptions &options, std::vector<VariantResult> &mine,
+                  std::ostream &log) {
+    const std::vector<CheckCase> cases = check_cases(filter, options);
+    fmt::print(log, "{}: {} cases, {} variants\n", filter.name, cases.size(), mine.size());
+    Progress progress("check " + filter.name, cases.size(), options.quiet);
+    for (std::size_t i = 0; i < cases.size(); i++) {
+        progress.advance();
+        const CheckCase &k = cases[i];
+        const Image &expected = reference_output(filter, options, cases, i);
+        for (VariantResult &r : mine) check_case(filter, options, k, expected, r, progress, log);
+        if ((i + 1) % 50 == 0 || i + 1 == cases.size()) {
+            progress.interrupt();
+            fmt::print(log, "  {}: {}/{} cases done\n", filter.name, i + 1, cases.size());
+            log.flush();
+        }
+    }
+}
+
+}  // namespace
 
 std::vector<VariantResult> run_check(const CheckOptions &options, std::ostream &log) {
     std::vector<VariantResult> results;
     for (const FilterInfo &filter : all_filters()) {
         if (!options.filter.empty() && filter.name != options.filter) continue;
-        std::vector<VariantResult> mine;
-        for (const Variant &v : all_variants()) {
-            if (v.filter != filter.name || v.kind == Kind::reference) continue;
-            if (!options.variant.empty() && v.name != options.variant) continue;
-            if (options.variant.empty() && !options.variants.empty() &&
-                std::find(options.variants.begin(), options.variants.end(), v.name) == options.variants.end())
-                continue;
-            VariantResult r;
-            r.variant = &v;
-            r.skip_reason = v.why_unavailable();
-            mine.push_back(r);
-        }
+        std::vector<VariantResult> mine = selected_variants(filter, options);
         if (mine.empty()) continue;
-        const std::vector<CheckCase> cases = check_cases(filter, options);
-        fmt::print(log, "{}: {} cases, {} variants\n", filter.name, cases.size(), mine.size());
-        Progress progress("check " + filter.name, cases.size(), options.quiet);
-        for (std::size_t i = 0; i < cases.size(); i++) {
-            progress.advance();
-            const CheckCase &k = cases[i];
-            const Image &expected = reference_output(filter, options, cases, i);
-            for (VariantResult &r : mine) {
-                if (!r.skip_reason.empty() || !r.variant->unsupported_reason(k.params).empty()) {
-                    r.skipped++;
-                    continue;
-                }
-                const auto start = std::chrono::steady_clock::now();
-                std::string failure;
-                bool differs = false;
-                try {
-                    // One poison under compute-sanitizer: it looks for bad accesses, not unwritten samples.
-                    const std::vector<uint8_t> poisons =
-                        options.sanitizer ? std::vector<uint8_t>{0xA5} : std::vector<uint8_t>{0xA5, 0x5A};
-                    for (uint8_t poison : poisons) {
-                        const Image actual = run_variant(*r.variant, k.input, k.params, poison);
-                        const Comparison cmp = compare_to_reference(filter, expected, actual);
-                        r.max_difference = std::max(r.max_difference, cmp.max_difference);
-                        if (!cmp.equal) {
-                            failure = fmt::format("poison 0x{:02X}: {}", poison, cmp.describe());
-                            differs = !r.variant->computes_contract;
-                            break;
-                        }
-                    }
-                } catch (const MachineError &) {
-                    throw;  // the machine is short, not the variant: the command ends
-                } catch (const Error &e) {
-                    failure = e.what();
-                }
-                r.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-                if (failure.empty()) {
-                    r.passed++;
-                } else if (differs) {
-                    // A peer documented to compute another function: reported, not failed.
-                    if (r.differs++ == 0) {
-                        progress.interrupt();
-                        fmt::print(log, "DIFFERS (peer) {}/{} {}: {}\n", filter.name, r.variant->name, k.label(), failure);
-                    }
-                } else {
-                    r.failed++;
-                    if (r.failures.size() < 5) {
-                        r.failures.push_back(k.label() + ": " + failure);
-                        progress.interrupt();
-                        fmt::print(log, "FAIL {}/{} {}: {}\n", filter.name, r.variant->name, k.label(), failure);
-                    }
-                }
-            }
-            if ((i + 1) % 50 == 0 || i + 1 == cases.size()) {
-                progress.interrupt();
-                fmt::print(log, "  {}: {}/{} cases done\n", filter.name, i + 1, cases.size());
-                log.flush();
-            }
-        }
+        check_filter(filter, options, mine, log);
         results.insert(results.end(), mine.begin(), mine.end());
     }
     return results;

@@ -35,7 +35,7 @@ std::vector<std::string> bench_thread_counts(BenchOptions options, const std::ve
     options.variants.push_back("reference");
     std::vector<std::string> dirs;
     for (int t : threads) {
-        fmt::print("--- {} thread{} ---\n", t, t == 1 ? "" : "s");
+        fmt::print(stderr, "--- {} thread{} ---\n", t, t == 1 ? "" : "s");  // progress
         // The pool follows halide_set_num_threads; the results record
         // HL_NUM_THREADS (halide_thread_count).
         setenv("HL_NUM_THREADS", std::to_string(t).c_str(), 1);

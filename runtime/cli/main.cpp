@@ -215,7 +215,8 @@ int bench_verb(filterlab::BenchOptions &bench, const std::vector<int> &threads) 
     }
     std::string dirs;
     for (const std::string &d : filterlab::cli::bench_thread_counts(bench, threads)) dirs += " " + d;
-    fmt::print("runs, one per thread count:{}\nto see the scaling: filterlab report{} --out DIR\n", dirs, dirs);
+    fmt::print("runs, one per thread count:{}\n", dirs);
+    fmt::print(stderr, "to see the scaling: filterlab report{} --out DIR\n", dirs);  // a notice
     return 0;
 }
 
@@ -224,6 +225,7 @@ int report_verb(filterlab::ReportOptions &report) {
         if (!v.source.file.empty()) report.schedule_sources[{v.filter, v.name}] = v.source;
         if (!v.libraries.empty()) report.libraries[{v.filter, v.name}] = v.libraries;
         report.algorithms[{v.filter, v.name}] = v.algorithm;
+        if (const std::string twin = filterlab::cuda_twin(v); !twin.empty()) report.cuda_twins[{v.filter, v.name}] = twin;
     }
     for (const filterlab::FilterInfo &f : filterlab::all_filters())
         for (const auto &[name, why] : f.algorithms) report.filter_algorithms[f.name].push_back(name);

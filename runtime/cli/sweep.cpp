@@ -117,7 +117,7 @@ int sweep_schedule(SweepOptions o) {
     }
     fmt::print("sweep: {} points of {}/{} ({} failed the check and were not timed): {}\n", points.size(), o.filter,
                o.schedule, failed, dir);
-    fmt::print("to see it: filterlab report {} --out DIR\n", dir);
+    fmt::print(stderr, "to see it: filterlab report {} --out DIR\n", dir);  // a notice
     return failed ? kExitFailure : kExitOk;
 }
 

@@ -18,7 +18,10 @@ std::vector<std::filesystem::path> plugin_dirs() {
     if (const char *env = std::getenv("FILTERLAB_PLUGIN_DIR")) dirs.emplace_back(env);
     std::error_code ec;
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (!ec) dirs.push_back(exe.parent_path() / "plugins");
+    if (!ec) {
+        dirs.push_back(exe.parent_path() / "plugins");                                   // the build
+        dirs.push_back(exe.parent_path().parent_path() / "lib" / "filterlab" / "plugins");  // an install
+    }
     dirs.emplace_back(FILTERLAB_PLUGIN_BUILD_DIR);
     return dirs;
 }

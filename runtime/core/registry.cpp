@@ -121,7 +121,35 @@ std::vector<Variant> &registry() {
     static std::vector<Variant> variants;
     return variants;
 }
+
+// A support that is the contract's whole domain restates it: a registration
+// names only what it restricts (the contract is said once, in filters.cpp).
+void refuse_restated_contract(const Variant &variant, const FilterInfo &filter) {
+    for (const ParamSupport &s : variant.supports)
+        for (const ParamDef &d : filter.params) {
+            if (d.name != s.name) continue;
+            const bool whole = d.allowed.empty() ? s.values.empty() && s.min <= d.min && s.max >= d.max
+                                                 : s.values == d.allowed;
+            if (!whole) continue;
+            std::fprintf(stderr, "filterlab: variant %s/%s: its support %s is the contract's whole domain: leave it out\n",
+                         variant.filter.c_str(), variant.name.c_str(), s.describe().c_str());
+            std::abort();
+        }
+}
+
 }  // namespace
+
+std::string cuda_twin(const Variant &v) {
+    if (v.backend != Backend::opencl) return "";
+    if (!v.ports.empty()) return v.ports;
+    if (v.kind != Kind::halide) return "";
+    for (const Variant &other : all_variants())
+        if (other.filter == v.filter && other.backend == Backend::cuda && other.kind == Kind::halide &&
+            other.source.file == v.source.file && other.source.first_line == v.source.first_line &&
+            other.point == v.point && other.origin == v.origin)
+            return other.name;
+    return "";
+}
 
 void register_variant(Variant variant) {
     auto &variants = registry();
@@ -133,6 +161,7 @@ void register_variant(Variant variant) {
     }
     for (const FilterInfo &f : all_filters()) {
         if (f.name != variant.filter) continue;
+        refuse_restated_contract(variant, f);
         if (variant.algorithm.empty()) variant.algorithm = f.algorithms.front().first;
         if (std::none_of(f.algorithms.begin(), f.algorithms.end(), [&](auto &a) { return a.first == variant.algorithm; })) {
             std::fprintf(stderr, "filterlab: variant %s/%s: %s has no algorithm '%s'\n", variant.filter.c_str(),

@@ -86,6 +86,8 @@ struct Variant {
     // One of its filter's algorithms (FilterInfo::algorithms); left empty at
     // registration, the filter's first.
     std::string algorithm;
+    // A handwritten OpenCL kernel: the CUDA variant it ports (porting()).
+    std::string ports;
 
     // Empty when the variant can run here (its library, a GPU), else why not.
     std::string why_unavailable() const;
@@ -117,6 +119,18 @@ inline Variant with_build_facts(Variant variant, Origin origin, SourceSpan sourc
     variant.algorithm = std::move(algorithm);
     return variant;
 }
+
+// An OpenCL kernel that ports the CUDA variant `original` (a handwritten
+// kernel's registration): the report compares the two.
+inline Variant porting(Variant variant, std::string original) {
+    variant.ports = std::move(original);
+    return variant;
+}
+
+// The CUDA variant an OpenCL variant is the twin of: the one it ports
+// (handwritten), or the same schedule at the same point built for CUDA
+// (Halide); "" when it has none.
+std::string cuda_twin(const Variant &opencl_variant);
 
 // A variant of algorithm `algorithm` (a handwritten kernel's registration).
 inline Variant with_algorithm(Variant variant, std::string algorithm) {

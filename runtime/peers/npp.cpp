@@ -162,12 +162,12 @@ void run_gaussian(const PlanarView &in, const PlanarView &out, const ParamValues
 
 std::string why_unavailable() { return npp().error; }
 
-const VariantRegistration median{{"median", "npp_median", Backend::cuda, Kind::peer, parse_supports("size=3,5,7"),
+const VariantRegistration median{{"median", "npp_median", Backend::cuda, Kind::peer, {},
                                   run_median, why_unavailable}};
 const VariantRegistration gaussian{{"gaussian", "npp_gaussian", Backend::cuda, Kind::peer, {}, run_gaussian,
                                     why_unavailable, false}};
 // NPP's box filter rounds differently (every sample within 1 of the contract).
-const VariantRegistration box{{"box", "npp_box", Backend::cuda, Kind::peer, parse_supports("radius=1..15"), run_box,
+const VariantRegistration box{{"box", "npp_box", Backend::cuda, Kind::peer, {}, run_box,
                                why_unavailable, false}};
 
 }  // namespace

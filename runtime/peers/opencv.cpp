@@ -74,7 +74,7 @@ extern "C" std::size_t filterlab_plugin_abi() { return filterlab::plugin_abi(); 
 
 extern "C" void filterlab_plugin_variants(std::vector<filterlab::Variant> *variants, std::string *description) {
     *description = "OpenCV " CV_VERSION ", " + std::to_string(cv::getNumThreads()) + " threads";
-    variants->push_back(peer("box", "opencv_blur", {{"radius", {}, 1, 15}},
+    variants->push_back(peer("box", "opencv_blur", {},
                              [](const PlanarView &in, const PlanarView &out, const ParamValues &p) {
                                  const int k = 2 * static_cast<int>(p.at("radius")) + 1;
                                  per_plane(in, out, [&](const cv::Mat &s, cv::Mat &d) {
@@ -82,7 +82,7 @@ extern "C" void filterlab_plugin_variants(std::vector<filterlab::Variant> *varia
                                  });
                              },
                              true));
-    variants->push_back(peer("median", "opencv_median_blur", {{"size", {3, 5, 7}, 0, 0}},
+    variants->push_back(peer("median", "opencv_median_blur", {},
                              [](const PlanarView &in, const PlanarView &out, const ParamValues &p) {
                                  per_plane(in, out, [&](const cv::Mat &s, cv::Mat &d) {
                                      cv::medianBlur(s, d, static_cast<int>(p.at("size")));

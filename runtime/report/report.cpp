@@ -247,7 +247,7 @@ std::string filter_section(const PageInput &in, const std::string &f, PlotList &
         s += pictures_section(m, f, o.out_dir, plots, copied);
     }
     return s + verdict_section(f, in.views.at(f), o) + made_section(f, in.views.at(f), o) +
-           opencl_section(f, in.views.at(f));
+           opencl_section(f, in.views.at(f), o.cuda_twins);
 }
 
 std::string how_to_read(const std::string &source_dir) {
@@ -270,7 +270,7 @@ std::string appendix(const PageInput &in, const PlotOutcome &plotted) {
     std::string s = "## Appendix: how this report was made\n\n";
     s += fmt::format("Made on {} by `{}` from {} run{} on {} machine{} (machines are told apart by host name, "
                      "CPU and GPU; runs of one machine are merged, a case measured twice keeping the later "
-                     "run's result).\n\n",
+                     "run's result, unless the later run skipped it).\n\n",
                      now_utc(), in.options.command_line, in.runs.size(), in.runs.size() == 1 ? "" : "s",
                      in.machines.size(), in.machines.size() == 1 ? "" : "s");
     return s + (plotted.made ? "Plots: made by `scripts/plots.py` (matplotlib).\n"

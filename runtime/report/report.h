@@ -40,6 +40,9 @@ struct ReportOptions {
     // the verdict compares Halide with hand on each algorithm.
     std::map<std::pair<std::string, std::string>, std::string> algorithms;
     std::map<std::string, std::vector<std::string>> filter_algorithms;
+    // Each OpenCL variant's CUDA twin, by (filter, variant), from this build's
+    // registry (cuda_twin): the report's OpenCL-against-CUDA pairs.
+    std::map<std::pair<std::string, std::string>, std::string> cuda_twins;
     std::string command_line;
 };
 

@@ -69,6 +69,112 @@ void kernels_cells(const json &kernels, std::vector<std::string> &row) {
     row.push_back(spills ? fmt::format("**{} B**", spills) : "0");
 }
 
+// The kinds and origins whose fastest loop nest was already copied beside the report.
+using OriginsSeen = std::set<std::pair<std::string, Origin>>;
+
+// The kernels a handwritten variant's registration reaches, by their names in its file.
+json handwritten_kernels(const json &resources, const ReportOptions &o, const std::string &filter,
+                         const std::string &name) {
+    json kernels = json::array();
+    if (auto lines = handwritten_lines(o.source_dir, filter, name); lines && resources.is_object()) {
+        for (const json &k : resources.at("handwritten").value(fs::path(lines->file).parent_path().filename().string() + "/" +
+                                                                fs::path(lines->file).filename().string(),
+                                                            json::array()))
+            for (const std::string &part : lines->own_parts)
+                if (k["kernel"].get<std::string>().find(part) != std::string::npos) {
+                    kernels.push_back(k);
+                    break;
+                }
+    }
+    return kernels;
+}
+
+// A Halide variant's loop nest cell: its .stmt copied beside the report (the
+// first, so fastest, of its kind and origin, with --with-code), else named in
+// the build folder; "—" without one.
+std::string halide_loop_nest(const fs::path &stmt, const BenchRow &row_of, Category c, const ReportOptions &o,
+                             const fs::path &stmt_dir, OriginsSeen &best_seen) {
+    // A frozen point is named by hand, as a named schedule is.
+    const Origin named_or_not = named_by_hand(row_of.origin) ? Origin::schedule : row_of.origin;
+    const auto origin = std::make_pair(std::string(label(c)), named_or_not);
+    std::error_code ec;
+    if (!stmt.empty() && o.with_code && best_seen.insert(origin).second) {
+        fs::create_directories(stmt_dir, ec);
+        fs::copy_file(stmt, stmt_dir / stmt.filename(), fs::copy_options::overwrite_existing, ec);
+        if (!ec) return fmt::format("[{0}](stmt/{0})", stmt.filename().string());
+    } else if (!stmt.empty()) {
+        return fmt::format("`{}`", fs::relative(stmt, o.build_dir, ec).string());
+    }
+    return "—";
+}
+
+// One timed variant's row: machine, time, its kernels' resources and its loop nest.
+std::vector<std::string> made_row(const std::string &filter, const View &v, const BenchRow &row_of,
+                                  const std::string &name, const json &resources, const ReportOptions &o,
+                                  const fs::path &stmt_dir, OriginsSeen &best_seen) {
+    const Category c = v.category.at(name);
+    std::vector<std::string> row = {v.machine->slug, v.params, fmt::format("`{}`", name), label(c),
+                                    format_time(row_of.median_us)};
+    json kernels = json::array();
+    std::string loop_nest = "—";
+    if (c == Category::handwritten) {
+        kernels = handwritten_kernels(resources, o, filter, name);
+    } else if (auto libs = o.libraries.find({filter, name}); libs != o.libraries.end()) {
+        const std::string lib = library_for(libs->second, v.params);
+        if (resources.is_object()) kernels = resources.at("halide").value(lib, json::array());
+        loop_nest = halide_loop_nest(stmt_of(o.build_dir, lib), row_of, c, o, stmt_dir, best_seen);
+    }
+    if (c == Category::halide_cpu) row.insert(row.end(), {"—", "—", "—", "—", "—"});
+    else kernels_cells(kernels, row);
+    row.push_back(loop_nest);
+    return row;
+}
+
+// A view's shown variants timed at `size`, fastest first, each with its name.
+std::vector<std::pair<const BenchRow *, std::string>> timed_fastest_first(const View &v, Size size) {
+    std::vector<std::pair<const BenchRow *, std::string>> timed;
+    for (auto &[name, cells] : v.cell) {
+        auto it = cells.find(size);
+        const Category c = v.category.at(name);
+        const bool shown = c == Category::halide_cuda || c == Category::handwritten || c == Category::halide_cpu;
+        if (shown && it != cells.end() && it->second->timed()) timed.push_back({it->second, name});
+    }
+    std::sort(timed.begin(), timed.end(), [](auto &a, auto &b) { return a.first->median_us < b.first->median_us; });
+    return timed;
+}
+
+// The table's rows: per view, its variants timed at its largest size, fastest first.
+std::vector<std::vector<std::string>> made_rows(const std::string &filter, const std::vector<View> &views,
+                                                const json &resources, const ReportOptions &o) {
+    const fs::path stmt_dir = fs::path(o.out_dir) / "stmt";
+    // The best of each origin at each size get their loop nest copied beside the report.
+    std::vector<std::vector<std::string>> rows;
+    for (const View &v : views) {
+        if (v.sizes.empty()) continue;
+        const Size size = v.sizes.back();
+        const auto timed = timed_fastest_first(v, size);
+        OriginsSeen best_seen;
+        for (auto &[row_of, name] : timed)
+            rows.push_back(made_row(filter, v, *row_of, name, resources, o, stmt_dir, best_seen));
+    }
+    return rows;
+}
+
+// The paragraph that says where the table's columns come from.
+std::string made_intro(const json &resources, const ReportOptions &o) {
+    return fmt::format("At the largest size of each parameter set, fastest first. Registers, shared memory, stack "
+                       "frame and spills (local-memory stores + loads) are `ptxas -v`'s for {} ({}), the most over a "
+                       "variant's kernels; a Halide library's PTX is assembled as the driver does at load time. Shared memory is "
+                       "the static amount: Halide sizes its GPU shared memory at launch (dynamic), so its column reads "
+                       "0 B even where a schedule stages in shared memory. The loop "
+                       "nest is Halide's lowered statement (`-e stmt`, its PTX included), named in the build folder "
+                       "`{}`{}.\n\n",
+                       resources.is_object() ? resources.value("arch", "?") : "sm_90",
+                       resources.is_object() ? resources.value("ptxas", "?") : "ptxas", o.build_dir,
+                       o.with_code ? " (copied beside this report for the fastest of each kind and origin)"
+                                   : " (`filterlab report --with-code` copies the fastest ones beside the report)");
+}
+
 }  // namespace
 
 std::string made_section(const std::string &filter, const std::vector<View> &views, const ReportOptions &o) {
@@ -79,73 +185,9 @@ std::string made_section(const std::string &filter, const std::vector<View> &vie
         s += fmt::format("No `kernel_resources.json` in the build folder `{}` (`--build`): kernel resources not shown.\n\n",
                          o.build_dir);
     }
-    const fs::path stmt_dir = fs::path(o.out_dir) / "stmt";
-    // The best of each origin at each size get their loop nest copied beside the report.
-    std::vector<std::vector<std::string>> rows;
-    for (const View &v : views) {
-        if (v.sizes.empty()) continue;
-        const Size size = v.sizes.back();
-        std::vector<std::pair<const BenchRow *, std::string>> timed;
-        for (auto &[name, cells] : v.cell) {
-            auto it = cells.find(size);
-            const Category c = v.category.at(name);
-            const bool shown = c == Category::halide_cuda || c == Category::handwritten || c == Category::halide_cpu;
-            if (shown && it != cells.end() && it->second->timed()) timed.push_back({it->second, name});
-        }
-        std::sort(timed.begin(), timed.end(), [](auto &a, auto &b) { return a.first->median_us < b.first->median_us; });
-        std::set<std::pair<std::string, Origin>> best_seen;
-        for (auto &[row_of, name] : timed) {
-            const Category c = v.category.at(name);
-            std::vector<std::string> row = {v.machine->slug, v.params, fmt::format("`{}`", name), label(c),
-                                            format_time(row_of->median_us)};
-            json kernels = json::array();
-            std::string loop_nest = "—";
-            if (c == Category::handwritten) {
-                if (auto lines = handwritten_lines(o.source_dir, filter, name); lines && resources.is_object()) {
-                    // The kernels its registration reaches, by their names in the file.
-                    for (const json &k : resources.at("handwritten").value(fs::path(lines->file).parent_path().filename().string() + "/" +
-                                                                            fs::path(lines->file).filename().string(),
-                                                                        json::array()))
-                        for (const std::string &part : lines->own_parts)
-                            if (k["kernel"].get<std::string>().find(part) != std::string::npos) {
-                                kernels.push_back(k);
-                                break;
-                            }
-                }
-            } else if (auto libs = o.libraries.find({filter, name}); libs != o.libraries.end()) {
-                const std::string lib = library_for(libs->second, v.params);
-                if (resources.is_object()) kernels = resources.at("halide").value(lib, json::array());
-                const fs::path stmt = stmt_of(o.build_dir, lib);
-                // A frozen point is named by hand, as a named schedule is.
-                const Origin named_or_not = named_by_hand(row_of->origin) ? Origin::schedule : row_of->origin;
-                const auto origin = std::make_pair(std::string(label(c)), named_or_not);
-                std::error_code ec;
-                if (!stmt.empty() && o.with_code && best_seen.insert(origin).second) {
-                    fs::create_directories(stmt_dir, ec);
-                    fs::copy_file(stmt, stmt_dir / stmt.filename(), fs::copy_options::overwrite_existing, ec);
-                    if (!ec) loop_nest = fmt::format("[{0}](stmt/{0})", stmt.filename().string());
-                } else if (!stmt.empty()) {
-                    loop_nest = fmt::format("`{}`", fs::relative(stmt, o.build_dir, ec).string());
-                }
-            }
-            if (c == Category::halide_cpu) row.insert(row.end(), {"—", "—", "—", "—", "—"});
-            else kernels_cells(kernels, row);
-            row.push_back(loop_nest);
-            rows.push_back(row);
-        }
-    }
+    const std::vector<std::vector<std::string>> rows = made_rows(filter, views, resources, o);
     if (rows.empty()) return s + "No Halide or CUDA variant of " + filter + " was timed.\n\n";
-    s += fmt::format("At the largest size of each parameter set, fastest first. Registers, shared memory, stack "
-                     "frame and spills (local-memory stores + loads) are `ptxas -v`'s for {} ({}), the most over a "
-                     "variant's kernels; a Halide library's PTX is assembled as the driver does at load time. Shared memory is "
-                     "the static amount: Halide sizes its GPU shared memory at launch (dynamic), so its column reads "
-                     "0 B even where a schedule stages in shared memory. The loop "
-                     "nest is Halide's lowered statement (`-e stmt`, its PTX included), named in the build folder "
-                     "`{}`{}.\n\n",
-                     resources.is_object() ? resources.value("arch", "?") : "sm_90",
-                     resources.is_object() ? resources.value("ptxas", "?") : "ptxas", o.build_dir,
-                     o.with_code ? " (copied beside this report for the fastest of each kind and origin)"
-                                 : " (`filterlab report --with-code` copies the fastest ones beside the report)");
+    s += made_intro(resources, o);
     s += markdown_table({"machine", "parameters", "variant", "kind", "time", "kernels", "registers", "shared",
                          "stack", "spills", "loop nest"},
                         rows, 4);

@@ -83,8 +83,11 @@ std::vector<Machine> group_machines(const std::vector<RunDir> &runs) {
                 return o.filter == r.filter && o.variant == r.variant && o.width == r.width && o.height == r.height &&
                        o.channels == r.channels && o.params == r.params && o.threads == r.threads;
             });
-            if (same != it->rows.end()) *same = r;
-            else it->rows.push_back(r);
+            if (same == it->rows.end()) {
+                it->rows.push_back(r);
+            } else if (r.status != Status::skipped || same->status == Status::skipped) {
+                *same = r;  // the later run's result, unless it only skipped what an earlier one measured
+            }
         }
     }
     return machines;

@@ -9,17 +9,13 @@ namespace filterlab {
 using namespace report_model;
 using namespace report_text;
 
-std::string cuda_counterpart(const std::string &name) {
-    if (name.rfind("opencl_", 0) == 0) return "cuda_" + name.substr(7);
-    if (name.rfind("cl_", 0) == 0) return "hw_" + name.substr(3);
-    return "";
-}
-
-std::string opencl_section(const std::string &filter, const std::vector<View> &views) {
+std::string opencl_section(const std::string &filter, const std::vector<View> &views,
+                           const std::map<std::pair<std::string, std::string>, std::string> &twins) {
     std::vector<std::vector<std::string>> rows;
     for (const View &v : views)
         for (const std::string &name : v.variants) {
-            const std::string twin = cuda_counterpart(name);
+            const auto known = twins.find({filter, name});
+            const std::string twin = known == twins.end() ? "" : known->second;
             const auto mine = v.cell.find(name), theirs = v.cell.find(twin);
             if (twin.empty() || mine == v.cell.end() || theirs == v.cell.end()) continue;
             for (auto &[size, row] : mine->second) {

@@ -163,87 +163,114 @@ std::string same_algorithm_table(const std::string &filter, const std::vector<Vi
                           rows, 4);
 }
 
-}  // namespace
+// One device's weighing: its Halide category against its handwritten one.
+struct VerdictSide {
+    Category halide, hand;
+    const char *device, *hand_words;
+};
 
-std::string verdict_section(const std::string &filter, const std::vector<View> &views, const ReportOptions &o) {
-    const std::string &source_dir = o.source_dir;
-    std::string s = "### DSL versus hand: " + filter + "\n\n";
+// The verdict table's rows and, per machine and device, the sentence of its
+// last size compared.
+struct VerdictRows {
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> sentences;
-    const std::vector<Counted> counted = line_counts(views, o);
+};
+
+// Adds one view's rows on one device, and the sentence of its last size compared.
+void compare_view(const VerdictSide &side, const View &v, const std::vector<Counted> &counted, VerdictRows &out) {
+    std::string last;
+    for (Size size : v.sizes) {
+        auto h = v.best.find({size, side.halide}), w = v.best.find({size, side.hand});
+        if (h == v.best.end() || w == v.best.end()) continue;
+        const double ratio = h->second->median_us / w->second->median_us;
+        const std::string word = ratio >= 1 ? fmt::format("Halide {:.2f}× slower", ratio)
+                                            : fmt::format("Halide {:.2f}× faster", 1 / ratio);
+        out.rows.push_back({v.machine->slug, side.device, fmt::format("{}, {}ch", v.params, v.channels),
+                            size_label(size),
+                            fmt::format("`{}` {}", h->second->variant, format_time(h->second->median_us)),
+                            fmt::format("`{}` {}", w->second->variant, format_time(w->second->median_us)),
+                            fmt::format("{:.2f}", ratio), word});
+        last = fmt::format("**{} at {} ({}), {}**: the best Halide {} schedule, `{}` (schedule: {}), takes "
+                           "{:.2f}× the time of the best handwritten {} one, `{}` ({}: {}): {}.",
+                           v.machine->slug, size_label(size), v.params, side.device, side.device,
+                           h->second->variant, lines_phrase(counted, h->second->variant), ratio, side.device,
+                           w->second->variant, side.hand_words, lines_phrase(counted, w->second->variant), word);
+    }
+    if (!last.empty()) out.sentences.push_back(last);
+}
+
+// Every view's verdict rows, device by device.
+VerdictRows compare_devices(const std::vector<View> &views, const std::vector<Counted> &counted) {
     // On the GPU: Halide CUDA against the CUDA kernels; on the CPU: Halide CPU
     // against the OpenMP and Pthreads baselines.
-    struct Side {
-        Category halide, hand;
-        const char *device, *hand_words;
-    };
-    const Side sides[] = {{Category::halide_cuda, Category::handwritten, "CUDA", "kernel and host wrapper"},
-                          {Category::halide_opencl, Category::handwritten_opencl, "OpenCL", "kernel and launcher"},
-                          {Category::halide_cpu, Category::handwritten_cpu, "CPU", "baseline"}};
-    for (const Side &side : sides) {
-        for (const View &v : views) {
-            std::string last;
-            for (Size size : v.sizes) {
-                auto h = v.best.find({size, side.halide}), w = v.best.find({size, side.hand});
-                if (h == v.best.end() || w == v.best.end()) continue;
-                const double ratio = h->second->median_us / w->second->median_us;
-                const std::string word = ratio >= 1 ? fmt::format("Halide {:.2f}× slower", ratio)
-                                                    : fmt::format("Halide {:.2f}× faster", 1 / ratio);
-                rows.push_back({v.machine->slug, side.device, fmt::format("{}, {}ch", v.params, v.channels),
-                                size_label(size),
-                                fmt::format("`{}` {}", h->second->variant, format_time(h->second->median_us)),
-                                fmt::format("`{}` {}", w->second->variant, format_time(w->second->median_us)),
-                                fmt::format("{:.2f}", ratio), word});
-                last = fmt::format("**{} at {} ({}), {}**: the best Halide {} schedule, `{}` (schedule: {}), takes "
-                                   "{:.2f}× the time of the best handwritten {} one, `{}` ({}: {}): {}.",
-                                   v.machine->slug, size_label(size), v.params, side.device, side.device,
-                                   h->second->variant, lines_phrase(counted, h->second->variant), ratio, side.device,
-                                   w->second->variant, side.hand_words, lines_phrase(counted, w->second->variant), word);
-            }
-            if (!last.empty()) sentences.push_back(last);
-        }
+    const VerdictSide sides[] = {
+        {Category::halide_cuda, Category::handwritten, "CUDA", "kernel and host wrapper"},
+        {Category::halide_opencl, Category::handwritten_opencl, "OpenCL", "kernel and launcher"},
+        {Category::halide_cpu, Category::handwritten_cpu, "CPU", "baseline"}};
+    VerdictRows out;
+    for (const VerdictSide &side : sides)
+        for (const View &v : views) compare_view(side, v, counted, out);
+    return out;
+}
+
+// The verdict table and its sentences, or why there is none.
+std::string verdict_paragraphs(const std::string &filter, const VerdictRows &verdict) {
+    if (verdict.rows.empty()) {
+        return "No machine in these runs timed both a Halide schedule and a handwritten variant of " + filter +
+               " on the same device.\n\n";
     }
-    if (rows.empty()) {
-        s += "No machine in these runs timed both a Halide schedule and a handwritten variant of " + filter +
-             " on the same device.\n\n";
-    } else {
-        s += "Best Halide time over best handwritten time on each device, whatever their algorithms (below 1: the "
-             "DSL is faster).\n\n";
-        s += markdown_table({"machine", "device", "parameters", "size", "best Halide", "best handwritten", "Halide / hand",
-                             "verdict"},
-                            rows, 4);
-        for (auto &line : sentences) s += line + "\n\n";
+    std::string s = "Best Halide time over best handwritten time on each device, whatever their algorithms (below 1: "
+                    "the DSL is faster).\n\n";
+    s += markdown_table({"machine", "device", "parameters", "size", "best Halide", "best handwritten", "Halide / hand",
+                         "verdict"},
+                        verdict.rows, 4);
+    for (auto &line : verdict.sentences) s += line + "\n\n";
+    return s;
+}
+
+// One variant's row of the lines-of-code table: its counts and the parts counted.
+std::vector<std::string> lines_of_code_row(const Counted &c) {
+    if (!c.lines) return {fmt::format("`{}`", c.variant), label(c.category), "—", "—", "source not found"};
+    std::string parts;
+    for (auto &p : c.lines->own_parts) parts += (parts.empty() ? "" : ", ") + p;
+    if (!c.lines->shared_parts.empty()) {
+        parts += "; shared: ";
+        for (std::size_t i = 0; i < c.lines->shared_parts.size(); i++)
+            parts += (i ? ", " : "") + c.lines->shared_parts[i];
     }
-    s += same_algorithm_table(filter, views, o);
-    s += origins_table(views, counted);
-    s += refusals_paragraph(source_dir, filter);
-    if (counted.empty()) return s + "No Halide schedule or handwritten kernel of " + filter + " in these runs.\n\n";
+    return {fmt::format("`{}`", c.variant), label(c.category), std::to_string(c.lines->own),
+            std::to_string(c.lines->shared), "`" + c.lines->file + "`: " + parts};
+}
+
+// The lines of code of every variant counted, or why they are not shown.
+std::string lines_of_code(const std::string &source_dir, const std::string &filter,
+                          const std::vector<Counted> &counted) {
+    if (counted.empty()) return "No Halide schedule or handwritten kernel of " + filter + " in these runs.\n\n";
     if (!fs::is_directory(source_dir)) {
-        return s + "Lines of code: not counted, no source tree at `" + source_dir + "` (`--source`).\n\n";
+        return "Lines of code: not counted, no source tree at `" + source_dir + "` (`--source`).\n\n";
     }
-    s += "Lines of code (see *How to read this report*).";
+    std::string s = "Lines of code (see *How to read this report*).";
     if (auto alg = algorithm_lines(source_dir, filter))
         s += fmt::format(" The Halide algorithm, `generators/{}.h`, is {} lines, written once for every schedule.", filter,
                          *alg);
     s += "\n\n";
     std::vector<std::vector<std::string>> loc;
-    for (const Counted &c : counted) {
-        if (!c.lines) {
-            loc.push_back({fmt::format("`{}`", c.variant), label(c.category), "—", "—", "source not found"});
-            continue;
-        }
-        std::string parts;
-        for (auto &p : c.lines->own_parts) parts += (parts.empty() ? "" : ", ") + p;
-        if (!c.lines->shared_parts.empty()) {
-            parts += "; shared: ";
-            for (std::size_t i = 0; i < c.lines->shared_parts.size(); i++)
-                parts += (i ? ", " : "") + c.lines->shared_parts[i];
-        }
-        loc.push_back({fmt::format("`{}`", c.variant), label(c.category), std::to_string(c.lines->own),
-                       std::to_string(c.lines->shared), "`" + c.lines->file + "`: " + parts});
-    }
+    for (const Counted &c : counted) loc.push_back(lines_of_code_row(c));
     if (!loc.empty()) s += markdown_table({"variant", "kind", "own lines", "shared lines", "counted"}, loc, 5);
     return s;
+}
+
+}  // namespace
+
+std::string verdict_section(const std::string &filter, const std::vector<View> &views, const ReportOptions &o) {
+    const std::string &source_dir = o.source_dir;
+    std::string s = "### DSL versus hand: " + filter + "\n\n";
+    const std::vector<Counted> counted = line_counts(views, o);
+    s += verdict_paragraphs(filter, compare_devices(views, counted));
+    s += same_algorithm_table(filter, views, o);
+    s += origins_table(views, counted);
+    s += refusals_paragraph(source_dir, filter);
+    return s + lines_of_code(source_dir, filter, counted);
 }
 
 }  // namespace filterlab

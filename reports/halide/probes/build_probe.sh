@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Builds the GPU check-and-time binary of a Halide probe: compiles the probe's
+# schedules for CUDA (PROBE.py DIR) and links them with probe_time.cpp.
+# usage: bash reports/halide/probes/build_probe.sh box_words_io OUT_DIR
+#        then on the GPU machine: OUT_DIR/probe_time
+set -euo pipefail
+cd "$(dirname "$0")"
+probe=$1 out=$2
+mkdir -p "$out"
+../../../.venv/bin/python "$probe.py" "$out"
+halide=$(../../../.venv/bin/python -c "import halide; print(halide.install_dir())")
+names=$(cd "$out" && ls *.h | grep -v probe_list | sed 's/\.h$//')
+{
+    for n in $names; do echo "#include \"$n.h\""; done
+    printf '#define PROBES'
+    for n in $names; do printf ' {"%s", %s},' "$n" "$n"; done
+    echo
+} >"$out/probe_list.h"
+objects=$(for n in $names; do echo "$out/$n.o"; done)
+g++ -O2 -std=c++17 -I"$out" -I"$halide/include" -I/usr/local/cuda/include probe_time.cpp $objects \
+    "$out/halide_runtime.o" -L/usr/local/cuda/lib64 -L/usr/local/cuda/lib64/stubs -lcudart_static -lcuda \
+    -ldl -lpthread -lrt -o "$out/probe_time"
+echo "built $out/probe_time: $names"

@@ -1,0 +1,128 @@
+// Schedules of the median's separable algorithm (generators/median.h): each
+// evaluation makes a tile of outputs from what their windows share, sorted
+// once. A schedule first defines the algorithm at its point's tile, then
+// schedules its stages: tile_columns (a column's window sorted for each row
+// of a tile, the rows the tile shares sorted once), by_tile (the same,
+// indexed by tile), tile_medians (a tile's outputs).
+#include "median.h"
+#include "schedule_helpers.h"
+#include "schedule_registry.h"
+
+using namespace Halide;
+using filterlab::median_pipeline::define_separable;
+using MedianPipeline = filterlab::median_pipeline::Pipeline;
+using filterlab::median_pipeline::Tile;
+
+namespace {
+
+// The output split into the algorithm's tiles, (tx, ty) the tile loops and
+// both tile loops inside unrolled, so each output picks a constant element of
+// its tile's medians.
+struct TileLoops {
+    Var tx{"tx"}, ty{"ty"}, xi{"xi"}, yi{"yi"};
+};
+
+TileLoops split_into_tiles(MedianPipeline &p) {
+    TileLoops l;
+    p.output.tile(p.x, p.y, l.tx, l.ty, l.xi, l.yi, p.tile.width, p.tile.height, TailStrategy::GuardWithIf)
+        .unroll(l.xi)
+        .unroll(l.yi);
+    return l;
+}
+
+// Computes `f` at `consumer`'s loop `at` in registers, one tile row of one
+// channel (`v` left to the caller).
+void in_registers(Func f, const MedianPipeline &p, const Func &consumer, const Var &at) {
+    f.compute_at(consumer, at).store_in(MemoryType::Register).bound_storage(p.ty, 1).bound_storage(p.c, 1);
+}
+
+// How many tiles beyond a run of tiles the columns of their windows reach,
+// on each side: ceil(r / tw).
+int halo_tiles(const MedianPipeline &p) { return (p.size / 2 + p.tile.width - 1) / p.tile.width; }
+
+}  // namespace
+
+// Each thread makes a tw x th tile: it loads its (tw + k - 1) x (th + k - 1)
+// samples once, widened to 16 bits (or 32), sorts each column's shared rows once for
+// the th rows, each shared row rank once for the tw columns, and keeps it all
+// in registers. Why it should be fast: per output, (k - th + 1) / th of a
+// column sort and (k - tw + 1) / tw of a row sort instead of one each, and
+// no shared memory or barrier. Its space: the tile (wider or taller shares
+// more, and holds more registers), the warps of a block (stacked in y), the
+// networks' sample width.
+FILTERLAB_SCHEDULE_OF(median, separable, gpu, sep_tile, AXES("tile_x=1,[2],4 tile_y=1,[2],4 warps=2,[4] bits=[16],32")) {
+    p.sample_type = UInt(point["bits"]);  // 32: no 16-bit masking left to ptxas, at the same registers
+    define_separable(p, Tile{point["tile_x"], point["tile_y"]});
+    const TileLoops t = split_into_tiles(p);
+    Var xo{"xo"}, yo{"yo"}, xt{"xt"}, yt{"yt"};
+    p.output.split(t.tx, xo, xt, 32, TailStrategy::GuardWithIf)
+        .split(t.ty, yo, yt, point["warps"], TailStrategy::GuardWithIf)
+        .reorder(t.xi, t.yi, xt, yt, p.c, xo, yo)
+        .gpu_blocks(xo, yo, p.c)
+        .gpu_threads(xt, yt);
+    in_registers(p.tile_medians, p, p.output, xt);
+    p.tile_medians.bound_storage(p.tx, 1);
+    in_registers(p.tile_columns, p, p.output, xt);
+    p.tile_columns.bound_storage(p.x, p.tile.width + p.size - 1).unroll(p.x);
+}
+
+// Adams' GPU layout: a warp's lanes each make one tw x th tile, a warp a row
+// of 32 - 2 ceil(r / tw) tiles; each lane sorts the columns of its own tile
+// (all 32 lanes, the edge ones for their neighbours only) and reads its
+// neighbours' sorted columns from their lanes (warp shuffles, gpu_lanes), so
+// every column is loaded and sorted once per warp, and kept in registers.
+// Why it should be fast: the column work of sep_tile without its halo
+// recomputed per thread, and no shared memory. Its space: the tile, and the
+// warps of a block (stacked in y).
+FILTERLAB_SCHEDULE_OF(median, separable, gpu, sep_lanes, AXES("tile_x=1,[2] tile_y=1,[2],4 warps=[1],2")) {
+    define_separable(p, Tile{point["tile_x"], point["tile_y"]});
+    const TileLoops t = split_into_tiles(p);
+    const int lanes = 32;
+    Var xo{"xo"}, yo{"yo"}, xl{"xl"}, yw{"yw"};
+    p.output.split(t.tx, xo, xl, lanes - 2 * halo_tiles(p), TailStrategy::GuardWithIf)
+        .split(t.ty, yo, yw, point["warps"], TailStrategy::GuardWithIf)
+        .reorder(t.xi, t.yi, xl, yw, p.c, xo, yo)
+        .gpu_blocks(xo, yo, p.c)
+        .gpu_threads(yw)
+        .gpu_lanes(xl);
+    in_registers(p.tile_medians, p, p.output, xl);
+    p.tile_medians.bound_storage(p.tx, 1);
+    Var bo{"bo"}, bl{"bl"};
+    in_registers(p.by_tile, p, p.output, yw);
+    // A warp's tiles and their halo: one tile per lane.
+    p.by_tile.bound_storage(p.v, p.tile.width)
+        .bound_extent(p.tx, lanes)
+        .split(p.tx, bo, bl, lanes, TailStrategy::GuardWithIf)
+        .reorder(p.v, bl, bo)
+        .unroll(p.v)
+        .unroll(bo)
+        .gpu_lanes(bl);
+}
+
+// Strips of rows spread over the cores; in each tile row the columns' sorted
+// windows are made once for the whole row, vectorised across x, then the
+// tiles' medians, vectorised across tiles (one lane per tile, 8-bit samples:
+// 32 or 64 lanes). Why it should be fast: Adams' CPU scheme, the networks'
+// cost shared by the tile and every min/max a whole vector of tiles. Its
+// space: the tile, the rows of a strip.
+FILTERLAB_SCHEDULE_OF(median, separable, cpu, sep_strips, AXES("tile_x=[1],2 tile_y=1,[2],4 rows=8,[16],32")) {
+    define_separable(p, Tile{point["tile_x"], point["tile_y"]});
+    const TileLoops t = split_into_tiles(p);
+    const int lanes = target.natural_vector_size(p.sample_type);
+    Var strip{"strip"}, tyi{"tyi"}, xo{"xo"}, xv{"xv"};
+    p.output.split(t.ty, strip, tyi, std::max(1, point["rows"] / p.tile.height), TailStrategy::GuardWithIf)
+        .split(t.tx, xo, xv, lanes, TailStrategy::GuardWithIf)
+        .reorder(t.xi, t.yi, xv, xo, tyi, p.c, strip)
+        .vectorize(xv)
+        .parallel(strip);
+    p.tile_medians.compute_at(p.output, xo).vectorize(p.tx);
+    p.tile_columns.compute_at(p.output, tyi).vectorize(p.x, lanes, TailStrategy::RoundUp);
+}
+
+// The best points of the sweeps on the H100 (reports/halide/median_sweeps.md),
+// one per window size: 3x3 shares most in 4x4 tiles; 5x5 in Adams' lane
+// layout at 2x1; 7x7 in 4x1 tiles of 32-bit samples (the fastest at the
+// Halide runtime's 64-register cap; the default 2x2 spills there).
+FILTERLAB_FROZEN(median, gpu, sep_tile_4x4, sep_tile, "tile_x=4,tile_y=4,warps=2,bits=16");
+FILTERLAB_FROZEN(median, gpu, sep_lanes_2x1, sep_lanes, "tile_x=2,tile_y=1,warps=2");
+FILTERLAB_FROZEN(median, gpu, sep_tile_4x1_u32, sep_tile, "tile_x=4,tile_y=1,warps=2,bits=32");

@@ -1,0 +1,154 @@
+"""The schedule registrations' grammar: tokens, macro calls, SUPPORTS and AXES.
+
+Read by scripts/schedule_manifest.py, the one reader of the registrations
+(its docstring states the grammar); this module only splits a schedule
+source into tokens and reads one call's arguments, a SUPPORTS("...") spec and
+an AXES("...") space. An ill-formed one raises GrammarError
+("<file>:<line>: <what>").
+"""
+import itertools
+import re
+
+MACROS = ("FILTERLAB_SCHEDULE", "FILTERLAB_SCHEDULE_OF", "FILTERLAB_FROZEN")
+KEYWORDS = ("SUPPORTS", "AXES")
+NAME = re.compile(r"[a-z][a-z0-9_]*")
+NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
+TOKEN = re.compile(r"""
+    (?P<comment>//[^\n]*|/\*.*?\*/)
+  | (?P<string>"(?:\\.|[^"\\\n])*")
+  | (?P<number>[0-9][0-9A-Za-z_.']*)
+  | (?P<char>'(?:\\.|[^'\\\n])*')
+  | (?P<ident>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<space>\s+)
+  | (?P<punct>.)""", re.VERBOSE | re.DOTALL)
+
+
+class GrammarError(Exception):
+    pass
+
+
+def fail(where, message):
+    raise GrammarError(f"{where}: {message}")
+
+
+def tokens_of(text):
+    """(kind, text, line) of every token but comments and white space."""
+    line = 1
+    for m in TOKEN.finditer(text):
+        kind = m.lastgroup
+        if kind not in ("comment", "space"):
+            yield kind, m.group(), line
+        line += m.group().count("\n")
+
+
+class Call:
+    """One macro call: its arguments, each an identifier, a string, or KEYWORD("string")."""
+
+    def __init__(self, macro, line, args, end):
+        self.macro, self.line, self.args, self.end = macro, line, args, end
+
+
+def read_argument(tokens, where):
+    kinds = [t[0] for t in tokens]
+    if kinds == ["ident"]:
+        return ("ident", tokens[0][1])
+    if kinds and all(k == "string" for k in kinds):  # adjacent literals are one string, as in C++
+        return ("string", "".join(t[1][1:-1] for t in tokens))
+    if len(kinds) >= 4 and kinds[:2] == ["ident", "punct"] and tokens[1][1] == "(" and tokens[-1][1] == ")" \
+            and all(k == "string" for k in kinds[2:-1]):
+        return ("keyword", tokens[0][1], "".join(t[1][1:-1] for t in tokens[2:-1]))
+    fail(where, "cannot read argument '" + " ".join(t[1] for t in tokens) + "'")
+
+
+def read_call(tokens, at, path):
+    """The call whose macro name is tokens[at]; its end is the index after ')'."""
+    macro, line = tokens[at][1], tokens[at][2]
+    where = f"{path}:{line}"
+    if at + 1 >= len(tokens) or tokens[at + 1][1] != "(":
+        fail(where, f"{macro} without its arguments")
+    args, current, depth, i = [], [], 0, at + 2
+    while i < len(tokens):
+        kind, text, _ = tokens[i]
+        if kind == "punct" and text == "(":
+            depth += 1
+        elif kind == "punct" and text == ")":
+            if depth == 0:
+                args.append(read_argument(current, where) if current else fail(where, "an empty argument"))
+                return Call(macro, line, args, i + 1)
+            depth -= 1
+        if kind == "punct" and text == "," and depth == 0:
+            args.append(read_argument(current, where) if current else fail(where, "an empty argument"))
+            current = []
+        else:
+            current.append(tokens[i])
+        i += 1
+    fail(where, f"{macro}(...: no closing ')'")
+
+
+def body_end(tokens, at, where):
+    """The line of the '}' that closes the body opening at tokens[at]."""
+    if at >= len(tokens) or tokens[at][1] != "{":
+        fail(where, "the registration must be followed by the schedule's body, { ... }")
+    depth = 0
+    for kind, text, line in tokens[at:]:
+        if kind == "punct" and text == "{":
+            depth += 1
+        elif kind == "punct" and text == "}":
+            depth -= 1
+            if depth == 0:
+                return line
+    fail(where, "the schedule's body has no closing '}'")
+
+
+def identifier(arg, what, where, pattern=NAME):
+    if arg[0] != "ident" or not pattern.fullmatch(arg[1]):
+        fail(where, f"the {what} must be a name ([a-z][a-z0-9_]*), not {arg[-1]!r}")
+    return arg[1]
+
+
+def read_supports(spec, where):
+    """'radius=1..7;size=3,5' as [{"param", "min", "max"} or {"param", "values"}]."""
+    supports = []
+    for item in spec.split(";"):
+        m = re.fullmatch(rf"([a-z][a-z0-9_]*)=(?:({NUMBER})\.\.({NUMBER})|({NUMBER}(?:,{NUMBER})*))", item.strip())
+        if not m:
+            fail(where, f"SUPPORTS(\"{spec}\"): '{item}' is neither name=min..max nor name=v,v,...")
+        number = lambda s: int(s) if re.fullmatch(r"-?[0-9]+", s) else float(s)
+        if any(s["param"] == m[1] for s in supports):
+            fail(where, f"SUPPORTS(\"{spec}\"): {m[1]} given twice")
+        if m[4]:
+            supports.append({"param": m[1], "values": [number(v) for v in m[4].split(",")]})
+        else:
+            supports.append({"param": m[1], "min": number(m[2]), "max": number(m[3])})
+    return supports
+
+
+def read_axes(spec, where):
+    """'tile_x=16,[32],64 tile_y=2,[8]' as [{"name", "values", "default"}]."""
+    axes = []
+    for item in spec.split():
+        m = re.fullmatch(r"([a-z][a-z0-9_]*)=(\[?-?[0-9]+\]?(?:,\[?-?[0-9]+\]?)*)", item)
+        if not m:
+            fail(where, f"AXES(\"{spec}\"): cannot read axis '{item}' (name=v,[default],v)")
+        values = m[2].split(",")
+        defaults = [v for v in values if v.startswith("[") and v.endswith("]")]
+        if len(defaults) != 1 or any(("[" in v) != (v in defaults) or ("]" in v) != (v in defaults) for v in values):
+            fail(where, f"AXES(\"{spec}\"): axis {m[1]} must mark exactly one default value, as [value]")
+        numbers = [int(v.strip("[]")) for v in values]
+        if len(set(numbers)) != len(numbers) or any(a["name"] == m[1] for a in axes):
+            fail(where, f"AXES(\"{spec}\"): axis {m[1]} declared twice, or a value of it twice")
+        axes.append({"name": m[1], "values": numbers, "default": int(defaults[0].strip("[]"))})
+    if not axes:
+        fail(where, "AXES(\"\"): no axis (leave AXES out for a schedule of one point)")
+    return axes
+
+
+def default_point(axes):
+    return [{"axis": a["name"], "value": a["default"]} for a in axes]
+
+
+def every_point(axes):
+    """Every point of the space; the first axis varies fastest (the build's order of variants)."""
+    names = [a["name"] for a in axes]
+    return [[{"axis": n, "value": v} for n, v in zip(names, reversed(values))]
+            for values in itertools.product(*[a["values"] for a in reversed(axes)])]
