@@ -97,6 +97,22 @@ TEST_CASE("box: at least one Halide variant per backend takes every radius of th
     }
 }
 
+// The build compiles median's size into each library (schedules/CMakeLists.txt,
+// VALUES): a schedule that restricts nothing must have one library for each of
+// the contract's sizes, so the two lists cannot drift apart.
+TEST_CASE("median: a Halide schedule without restriction has a library for every size of the contract") {
+    const std::vector<double> sizes = filter_info("median").params.front().allowed;
+    int checked = 0;
+    for (const Variant &v : all_variants()) {
+        if (v.filter != "median" || v.kind != Kind::halide || !v.supports.empty()) continue;
+        CAPTURE(v.name);
+        CHECK(v.libraries.size() == sizes.size());
+        for (double k : sizes) CHECK(v.unsupported_reason({{"size", k}}).empty());
+        checked++;
+    }
+    CHECK(checked > 0);
+}
+
 TEST_CASE("parameter support specs") {
     auto s = parse_supports("radius=1..15;size=3,5,7");
     REQUIRE(s.size() == 2);

@@ -132,6 +132,77 @@ __device__ inline void store_bytes(uint8_t *dst, int n, uint4 v) {
     }
 }
 
+// Loads row r of the strip, image row y0 + r - 2 clamped: its words (mid),
+// the word beside it (side) and, for CLAMP, the row's last column (edge).
+template <int WORDS, bool CLAMP>
+__device__ __forceinline__ void load_strip_row(const Plane &p, const uint8_t *strip, const uint8_t *outer,
+                                               const uint8_t *last, int x0, int y0, int r, int lane,
+                                               uint32_t (&mid)[WORDS], uint32_t &side, uint32_t &edge) {
+    // Row y0 + r - 2, clamped (y0 >= 0: only the first two can lie above).
+    const int y = y0 + r - 2;
+    const uint64_t offset = row_offset(r < 2 ? clamp_index(y, p.height - 1) : min(y, p.height - 1), p.in_pitch);
+    // Rows are padded to 64 bytes: a strip that starts inside the image is inside the row.
+    const uint8_t *at = strip + offset;
+    if (!CLAMP || x0 < p.width) {
+        if constexpr (WORDS == 4) {
+            const uint4 w = *reinterpret_cast<const uint4 *>(at);
+            mid[0] = w.x, mid[1] = w.y, mid[2] = w.z, mid[3] = w.w;
+        } else {
+            const uint2 w = *reinterpret_cast<const uint2 *>(at);
+            mid[0] = w.x, mid[1] = w.y;
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < WORDS; j++) mid[j] = 0;
+    }
+    if constexpr (CLAMP) {
+        side = *reinterpret_cast<const uint32_t *>(outer + offset);
+        edge = last[offset];
+    } else {  // neither edge is near: the words beside the strip, two predicated loads
+        side = 0;
+        if (lane == 0) side = *reinterpret_cast<const uint32_t *>(at - 4);
+        if (lane == 31) side = *reinterpret_cast<const uint32_t *>(at + 4 * WORDS);
+    }
+}
+
+// Moves the window up a row and spreads the loaded row (mid, clamped with
+// edge for CLAMP; side for the outer pair) into 16-bit lanes as its last row.
+template <int WORDS, bool CLAMP>
+__device__ __forceinline__ void push_window_row(const uint32_t (&mid)[WORDS], const uint32_t &edge, uint32_t side,
+                                                uint2 clamp, uint32_t selector, uint32_t (&win)[5][2 * WORDS],
+                                                uint32_t (&outer_win)[5]) {
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        outer_win[i] = outer_win[i + 1];
+#pragma unroll
+        for (int j = 0; j < 2 * WORDS; j++) win[i][j] = win[i + 1][j];
+    }
+#pragma unroll
+    for (int j = 0; j < WORDS; j++) {
+        const uint32_t w = CLAMP ? __byte_perm(mid[j], edge, (j < 2 ? clamp.x : clamp.y) >> (j % 2 * 16)) : mid[j];
+        win[4][2 * j] = __byte_perm(w, 0, 0x4140);      // pixels 4j, 4j+1 in 16-bit lanes
+        win[4][2 * j + 1] = __byte_perm(w, 0, 0x4342);  // 4j+2, 4j+3
+    }
+    outer_win[4] = __byte_perm(side, 0, selector);
+}
+
+// The sums of the window's middle row: the vertical pass, the halo pairs from
+// the neighbouring lanes (lanes 0 and 31: their own outer pair), the horizontal pass.
+template <int WORDS, bool IDENTITY>
+__device__ __forceinline__ void window_sums(const uint32_t (&win)[5][2 * WORDS], const uint32_t (&outer_win)[5],
+                                            int lane, const ColumnWeights &k, uint32_t (&sums)[4 * WORDS]) {
+    constexpr int kPairs = 2 * WORDS;
+    uint32_t v[kPairs];
+#pragma unroll
+    for (int j = 0; j < kPairs; j++) v[j] = column_taps(win[0][j], win[1][j], win[2][j], win[3][j], win[4][j], k);
+    const uint32_t own = column_taps(outer_win[0], outer_win[1], outer_win[2], outer_win[3], outer_win[4], k);
+    uint32_t left = __shfl_up_sync(0xffffffffu, v[kPairs - 1], 1);
+    uint32_t right = __shfl_down_sync(0xffffffffu, v[0], 1);
+    if (lane == 0) left = own;
+    if (lane == 31) right = own;
+    row_sums<WORDS, IDENTITY>(v, left, right, k, sums);
+}
+
 // Blurs rows y0..y0+ROWS-1 of the strip of 4 WORDS pixels at x0 and calls
 // emit(y, sums) for those below `rows` (sums as row_sums gives them,
 // meaningless where x0 + i >= width). Every lane of the warp must call this
@@ -151,31 +222,7 @@ __device__ inline void blur_columns(const Plane &p, int x0, int y0, int rows, in
     uint32_t mid[kInputRows][WORDS], side[kInputRows], edge[kInputRows];  // constant indices: registers
     const uint32_t selector = CLAMP ? halo.selector : lane ? 0x4140u : 0x4342u;  // lane 31: bytes 0, 1; lane 0: 2, 3
     auto load = [&](int r) {
-        // Row y0 + r - 2, clamped (y0 >= 0: only the first two can lie above).
-        const int y = y0 + r - 2;
-        const uint64_t offset = row_offset(r < 2 ? clamp_index(y, p.height - 1) : min(y, p.height - 1), p.in_pitch);
-        // Rows are padded to 64 bytes: a strip that starts inside the image is inside the row.
-        const uint8_t *at = strip + offset;
-        if (!CLAMP || x0 < p.width) {
-            if constexpr (WORDS == 4) {
-                const uint4 w = *reinterpret_cast<const uint4 *>(at);
-                mid[r][0] = w.x, mid[r][1] = w.y, mid[r][2] = w.z, mid[r][3] = w.w;
-            } else {
-                const uint2 w = *reinterpret_cast<const uint2 *>(at);
-                mid[r][0] = w.x, mid[r][1] = w.y;
-            }
-        } else {
-#pragma unroll
-            for (int j = 0; j < WORDS; j++) mid[r][j] = 0;
-        }
-        if constexpr (CLAMP) {
-            side[r] = *reinterpret_cast<const uint32_t *>(outer + offset);
-            edge[r] = last[offset];
-        } else {  // neither edge is near: the words beside the strip, two predicated loads
-            side[r] = 0;
-            if (lane == 0) side[r] = *reinterpret_cast<const uint32_t *>(at - 4);
-            if (lane == 31) side[r] = *reinterpret_cast<const uint32_t *>(at + 4 * WORDS);
-        }
+        load_strip_row<WORDS, CLAMP>(p, strip, outer, last, x0, y0, r, lane, mid[r], side[r], edge[r]);
     };
 #pragma unroll
     for (int r = 0; r < kInputRows && r < AHEAD + 4; r++) load(r);  // the first output needs 5 rows
@@ -183,31 +230,10 @@ __device__ inline void blur_columns(const Plane &p, int x0, int y0, int rows, in
 #pragma unroll
     for (int r = 0; r < kInputRows; r++) {
         if (r >= 4 && r + AHEAD < kInputRows) load(r + AHEAD);
-#pragma unroll
-        for (int i = 0; i < 4; i++) {
-            outer_win[i] = outer_win[i + 1];
-#pragma unroll
-            for (int j = 0; j < kPairs; j++) win[i][j] = win[i + 1][j];
-        }
-#pragma unroll
-        for (int j = 0; j < WORDS; j++) {
-            const uint32_t w = CLAMP ? __byte_perm(mid[r][j], edge[r], (j < 2 ? clamp.x : clamp.y) >> (j % 2 * 16))
-                                     : mid[r][j];
-            win[4][2 * j] = __byte_perm(w, 0, 0x4140);      // pixels 4j, 4j+1 in 16-bit lanes
-            win[4][2 * j + 1] = __byte_perm(w, 0, 0x4342);  // 4j+2, 4j+3
-        }
-        outer_win[4] = __byte_perm(side[r], 0, selector);
+        push_window_row<WORDS, CLAMP>(mid[r], edge[r], side[r], clamp, selector, win, outer_win);
         if (r < 4) continue;
-        uint32_t v[kPairs];
-#pragma unroll
-        for (int j = 0; j < kPairs; j++) v[j] = column_taps(win[0][j], win[1][j], win[2][j], win[3][j], win[4][j], k);
-        const uint32_t own = column_taps(outer_win[0], outer_win[1], outer_win[2], outer_win[3], outer_win[4], k);
-        uint32_t left = __shfl_up_sync(0xffffffffu, v[kPairs - 1], 1);
-        uint32_t right = __shfl_down_sync(0xffffffffu, v[0], 1);
-        if (lane == 0) left = own;
-        if (lane == 31) right = own;
         uint32_t sums[4 * WORDS];
-        row_sums<WORDS, IDENTITY>(v, left, right, k, sums);
+        window_sums<WORDS, IDENTITY>(win, outer_win, lane, k, sums);
         if (y0 + r - 4 < rows) emit(y0 + r - 4, sums);
     }
 }

@@ -137,87 +137,118 @@ __device__ inline uint32_t pair_at(const uint32_t (&stream)[6], int q) {
     return (q % 4) < 2 ? stream[s] : __byte_perm(stream[s], stream[s + 1], 0x5432);
 }
 
+// Loads the kIn rows of the thread's strip (y0 - R on, clamped) and splits
+// each into its even and odd pixels, two to a word in 16-bit lanes.
+template <int K, int kIn>
+__device__ __forceinline__ void load_streams(const Plane &p, int x0, int y0, int lane, uint32_t (&even)[kIn][6],
+                                             uint32_t (&odd)[kIn][6]) {
+    constexpr int R = K / 2;
+    uint4 mid[kIn];
+#pragma unroll
+    for (int r = 0; r < kIn; r++)
+        mid[r] = load_strip(p.in + clamp_index(y0 + r - R, p.height - 1) * p.in_pitch, x0, p.width);
+#pragma unroll
+    for (int r = 0; r < kIn; r++) {
+        const uint8_t *row = p.in + clamp_index(y0 + r - R, p.height - 1) * p.in_pitch;
+        const RowWords words = row_words(row, mid[r], x0, p.width, lane);
+#pragma unroll
+        for (int s = 0; s < 6; s++) {
+            even[r][s] = words.w[s] & kLanes;
+            odd[r][s] = (words.w[s] >> 8) & kLanes;
+        }
+    }
+}
+
+// The K-sample columns of output row r (input rows r .. r + K - 1), sorted
+// once per stream word: sorted_even[rank][s], sorted_odd[rank][s].
+template <int K, int kIn>
+__device__ __forceinline__ void sort_columns(const uint32_t (&even)[kIn][6], const uint32_t (&odd)[kIn][6], int r,
+                                             uint32_t (&sorted_even)[K][6], uint32_t (&sorted_odd)[K][6]) {
+    constexpr int kRun = pow2(K);
+#pragma unroll
+    for (int s = 0; s < 6; s++) {
+        uint32_t e[kRun], o[kRun];
+#pragma unroll
+        for (int i = 0; i < kRun; i++) {
+            e[i] = i < K ? even[r + i][s] : kTop;
+            o[i] = i < K ? odd[r + i][s] : kTop;
+        }
+        odd_even_merge_sort<kRun, 1, K>(e);
+        odd_even_merge_sort<kRun, 1, K>(o);
+#pragma unroll
+        for (int i = 0; i < K; i++) sorted_even[i][s] = e[i], sorted_odd[i][s] = o[i];
+    }
+}
+
+// 5x5, 7x7: the median of the window whose sorted columns `column(d, rank)`
+// gives (d = -R .. R).
+template <int K, typename Column>
+__device__ __forceinline__ uint32_t candidate_median(Column &&column) {
+    constexpr int R = K / 2, kRun = pow2(K);
+    // Sort the rows of the column-sorted window too; then only the
+    // candidates (Candidates<K>) can be the median, at a known rank.
+    uint32_t m[K][K];
+    for_each_index(
+        [&](auto rank_constant) {
+            constexpr int rank = decltype(rank_constant)::value;
+            uint32_t row[kRun];
+#pragma unroll
+            for (int i = 0; i < kRun; i++) row[i] = i < K ? column(i - R, rank) : kTop;
+            odd_even_merge_sort<kRun, 1, K, Candidates<K>::row_needed(rank)>(row);
+#pragma unroll
+            for (int i = 0; i < K; i++) m[rank][i] = row[i];
+        },
+        std::make_index_sequence<K>{});
+    using C = Candidates<K>;
+    uint32_t candidates[C::padded];
+    gather_candidates<K>(m, candidates, std::make_index_sequence<C::padded>{});
+    odd_even_merge_sort<C::padded, 1, C::count, 1ull << C::rank>(candidates);
+    return candidates[C::rank];
+}
+
+// Output word j of the row whose sorted columns are given: the medians of the
+// pixels 4j .. 4j + 3, in bytes 0 .. 3.
+template <int K>
+__device__ __forceinline__ uint32_t median_word(const uint32_t (&sorted_even)[K][6], const uint32_t (&sorted_odd)[K][6],
+                                                int j) {
+    uint32_t result[2];
+#pragma unroll
+    for (int parity = 0; parity < 2; parity++) {
+        // The column at offset d of the outputs 4j + parity and 4j + parity + 2.
+        auto column = [&](int d, int rank) {
+            const int q = 4 + 4 * j + parity + d;  // from the start of word 0
+            return q % 2 == 0 ? pair_at(sorted_even[rank], q) : pair_at(sorted_odd[rank], q - 1);
+        };
+        if constexpr (K == 3) {
+            const uint32_t max_of_min = __vmaxu2(__vmaxu2(column(-1, 0), column(0, 0)), column(1, 0));
+            const uint32_t med_of_med = median3(column(-1, 1), column(0, 1), column(1, 1));
+            const uint32_t min_of_max = __vminu2(__vminu2(column(-1, 2), column(0, 2)), column(1, 2));
+            result[parity] = median3(max_of_min, med_of_med, min_of_max);
+        } else {
+            result[parity] = candidate_median<K>(column);
+        }
+    }
+    return result[0] | result[1] << 8;
+}
+
 template <int K>
 __global__ void __launch_bounds__(kThreads) median_packed_kernel(Plane p) {
-    constexpr int R = K / 2, kRows = rows_per_thread(K), kIn = kRows + K - 1, kRun = pow2(K);
+    constexpr int kRows = rows_per_thread(K), kIn = kRows + K - 1;
     const int lane = threadIdx.x;
     const int x0 = (blockIdx.x * 32 + threadIdx.x) * 16;
     const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * kRows;
     if (y0 >= p.height) return;  // the whole warp: its lanes share y0
 
     uint32_t even[kIn][6], odd[kIn][6];
-    {
-        uint4 mid[kIn];
-#pragma unroll
-        for (int r = 0; r < kIn; r++) mid[r] = load_strip(p.in + clamp_index(y0 + r - R, p.height - 1) * p.in_pitch, x0, p.width);
-#pragma unroll
-        for (int r = 0; r < kIn; r++) {
-            const RowWords words = row_words(p.in + clamp_index(y0 + r - R, p.height - 1) * p.in_pitch, mid[r], x0, p.width, lane);
-#pragma unroll
-            for (int s = 0; s < 6; s++) {
-                even[r][s] = words.w[s] & kLanes;
-                odd[r][s] = (words.w[s] >> 8) & kLanes;
-            }
-        }
-    }
+    load_streams<K>(p, x0, y0, lane, even, odd);
 #pragma unroll
     for (int r = 0; r < kRows; r++) {
         if (y0 + r >= p.height || x0 >= p.width) break;
-        // Sorted columns, per stream word: sorted_even[rank][s].
         uint32_t sorted_even[K][6], sorted_odd[K][6];
-#pragma unroll
-        for (int s = 0; s < 6; s++) {
-            uint32_t e[kRun], o[kRun];
-#pragma unroll
-            for (int i = 0; i < kRun; i++) {
-                e[i] = i < K ? even[r + i][s] : kTop;
-                o[i] = i < K ? odd[r + i][s] : kTop;
-            }
-            odd_even_merge_sort<kRun, 1, K>(e);
-            odd_even_merge_sort<kRun, 1, K>(o);
-#pragma unroll
-            for (int i = 0; i < K; i++) sorted_even[i][s] = e[i], sorted_odd[i][s] = o[i];
-        }
+        sort_columns<K>(even, odd, r, sorted_even, sorted_odd);
         uint32_t out[4];
 #pragma unroll
-        for (int j = 0; j < 4; j++) {
-            uint32_t result[2];
-#pragma unroll
-            for (int parity = 0; parity < 2; parity++) {
-                // The column at offset d of the outputs 4j + parity and 4j + parity + 2.
-                auto column = [&](int d, int rank) {
-                    const int q = 4 + 4 * j + parity + d;  // from the start of word 0
-                    return q % 2 == 0 ? pair_at(sorted_even[rank], q) : pair_at(sorted_odd[rank], q - 1);
-                };
-                if constexpr (K == 3) {
-                    const uint32_t max_of_min = __vmaxu2(__vmaxu2(column(-1, 0), column(0, 0)), column(1, 0));
-                    const uint32_t med_of_med = median3(column(-1, 1), column(0, 1), column(1, 1));
-                    const uint32_t min_of_max = __vminu2(__vminu2(column(-1, 2), column(0, 2)), column(1, 2));
-                    result[parity] = median3(max_of_min, med_of_med, min_of_max);
-                } else {
-                    // Sort the rows of the column-sorted window too; then only the
-                    // candidates (Candidates<K>) can be the median, at a known rank.
-                    uint32_t m[K][K];
-                    for_each_index(
-                        [&](auto rank_constant) {
-                            constexpr int rank = decltype(rank_constant)::value;
-                            uint32_t row[kRun];
-#pragma unroll
-                            for (int i = 0; i < kRun; i++) row[i] = i < K ? column(i - R, rank) : kTop;
-                            odd_even_merge_sort<kRun, 1, K, Candidates<K>::row_needed(rank)>(row);
-#pragma unroll
-                            for (int i = 0; i < K; i++) m[rank][i] = row[i];
-                        },
-                        std::make_index_sequence<K>{});
-                    using C = Candidates<K>;
-                    uint32_t candidates[C::padded];
-                    gather_candidates<K>(m, candidates, std::make_index_sequence<C::padded>{});
-                    odd_even_merge_sort<C::padded, 1, C::count, 1ull << C::rank>(candidates);
-                    result[parity] = candidates[C::rank];
-                }
-            }
-            out[j] = result[0] | result[1] << 8;
-        }
+        for (int j = 0; j < 4; j++) out[j] = median_word<K>(sorted_even, sorted_odd, j);
         store_strip(p.out + (y0 + r) * p.out_pitch + x0, x0, p.width, out);
     }
 }

@@ -128,6 +128,76 @@ __device__ inline void store_words(uint8_t *dst, int x0, int width, const uint32
     store_strip(dst, x0, width, out);
 }
 
+// Loads the kIn rows of the thread's strip: rows[r] is row y0 - R + r, clamped.
+template <int K, int kIn>
+__device__ __forceinline__ void load_rows(const Plane &p, int x0, int y0, int lane, RowWords (&rows)[kIn]) {
+    constexpr int R = K / 2;
+    uint4 mid[kIn];
+#pragma unroll
+    for (int r = 0; r < kIn; r++)
+        mid[r] = load_strip(p.in + clamp_index(y0 + r - R, p.height - 1) * p.in_pitch, x0, p.width);
+#pragma unroll
+    for (int r = 0; r < kIn; r++)
+        rows[r] = row_words(p.in + clamp_index(y0 + r - R, p.height - 1) * p.in_pitch, mid[r], x0, p.width, lane);
+}
+
+// Atom j of row pair q (rows[2q] is its row y - R): core[j] = rows y + 1 - R
+// .. y + R, sorted; extra[0][j] = row y - R, extra[1][j] = row y + 1 + R; for
+// 3x3 also column[r][j], the sorted column of output row y + r.
+template <int K, int kIn, int kAtoms>
+__device__ __forceinline__ void make_atom(const RowWords (&rows)[kIn], int q, int j, uint32_t (&core)[kAtoms][K - 1],
+                                          uint32_t (&extra)[2][kAtoms][1], uint32_t (&column)[2][kAtoms][K]) {
+    constexpr int R = K / 2;
+#pragma unroll
+    for (int i = 0; i < K - 1; i++) core[j][i] = lane_word<R>(rows[2 * q + 1 + i], j);
+    sort_list(core[j]);
+    extra[0][j][0] = lane_word<R>(rows[2 * q], j);
+    extra[1][j][0] = lane_word<R>(rows[2 * q + K], j);
+    if constexpr (K == 3) {
+        insert(core[j], extra[0][j][0], column[0][j]);
+        insert(core[j], extra[1][j][0], column[1][j]);
+    }
+}
+
+// 3x3, outputs 2I, 2I + 1 of both rows: the classic max of the minima, median
+// of the medians and min of the maxima of the three columns; the two outputs
+// share their middle columns' sorted medians.
+template <int I, int kAtoms>
+__device__ __forceinline__ void classic_outputs(const uint32_t (&column)[2][kAtoms][3], uint32_t (&result)[2][8]) {
+#pragma unroll
+    for (int r = 0; r < 2; r++) {
+        const uint32_t(&a)[3] = column[r][2 * I], (&b)[3] = column[r][2 * I + 1];
+        const uint32_t(&c)[3] = column[r][2 * I + 2], (&d)[3] = column[r][2 * I + 3];
+        uint32_t mid_lo = b[1], mid_hi = c[1];
+        compare_exchange(mid_lo, mid_hi);
+        // (No max(b, c) shared: each 3-input max is one VIMNMX3.)
+        result[r][2 * I] = median3(__vmaxu2(__vmaxu2(a[0], b[0]), c[0]), __vmaxu2(mid_lo, __vminu2(a[1], mid_hi)),
+                                   __vminu2(__vminu2(a[2], b[2]), c[2]));
+        result[r][2 * I + 1] = median3(__vmaxu2(__vmaxu2(c[0], d[0]), b[0]), __vmaxu2(mid_lo, __vminu2(d[1], mid_hi)),
+                                       __vminu2(__vminu2(c[2], d[2]), b[2]));
+    }
+}
+
+// 5x5, 7x7, outputs 2I, 2I + 1 of both rows: interval I of the cores (shared
+// by both rows) merged with that of each row's extra samples.
+template <int K, int I, int kAtoms>
+__device__ __forceinline__ void separable_outputs(const uint32_t (&core)[kAtoms][K - 1],
+                                                  const uint32_t (&extra)[2][kAtoms][1],
+                                                  IntervalStream<K, K - 1> &core_stream,
+                                                  IntervalStream<K, 1> (&row_stream)[2], uint32_t (&result)[2][8]) {
+    uint32_t core_interval[(K - 1) * (K - 1)];
+    core_stream.template next<I>(core, core_interval);
+#pragma unroll
+    for (int r = 0; r < 2; r++) {
+        uint32_t row_interval[K - 1], interval[K * (K - 1)], left[K], right[K];
+        row_stream[r].template next<I>(extra[r], row_interval);
+        merge_lists(core_interval, row_interval, interval);
+        insert(core[2 * I], extra[r][2 * I][0], left);
+        insert(core[2 * I + K], extra[r][2 * I + K][0], right);
+        select_medians<K>(left, interval, right, result[r][2 * I], result[r][2 * I + 1]);
+    }
+}
+
 template <int K>
 __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(K)) median_row_pairs_kernel(Plane p) {
     constexpr int R = K / 2, kAtoms = 8 + 2 * R, kPairs = row_pairs_per_thread(K), kIn = 2 * kPairs + K - 1;
@@ -137,35 +207,14 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(K)) median_row_pai
     if (y0 >= p.height) return;  // the whole warp: its lanes share y0
 
     RowWords rows[kIn];  // rows[r] is row y0 - R + r
-    {
-        uint4 mid[kIn];
-#pragma unroll
-        for (int r = 0; r < kIn; r++)
-            mid[r] = load_strip(p.in + clamp_index(y0 + r - R, p.height - 1) * p.in_pitch, x0, p.width);
-#pragma unroll
-        for (int r = 0; r < kIn; r++)
-            rows[r] = row_words(p.in + clamp_index(y0 + r - R, p.height - 1) * p.in_pitch, mid[r], x0, p.width, lane);
-    }
+    load_rows<K>(p, x0, y0, lane, rows);
 #pragma unroll
     for (int q = 0; q < kPairs; q++) {
         const int y = y0 + 2 * q;
         if (y >= p.height) break;
-        // Atom j (word j of the strip): core[j] = rows y + 1 - R .. y + R, sorted;
-        // extra[0][j] = row y - R, extra[1][j] = row y + 1 + R; for 3x3 also
-        // column[r][j], the sorted column of output row y + r. Made left to
-        // right, as the outputs need them.
+        // The atoms of the strip's words (make_atom), made left to right, as
+        // the outputs need them.
         uint32_t core[kAtoms][K - 1], extra[2][kAtoms][1], column[2][kAtoms][K];
-        auto make_atom = [&](int j) {
-#pragma unroll
-            for (int i = 0; i < K - 1; i++) core[j][i] = lane_word<R>(rows[2 * q + 1 + i], j);
-            sort_list(core[j]);
-            extra[0][j][0] = lane_word<R>(rows[2 * q], j);
-            extra[1][j][0] = lane_word<R>(rows[2 * q + K], j);
-            if constexpr (K == 3) {
-                insert(core[j], extra[0][j][0], column[0][j]);
-                insert(core[j], extra[1][j][0], column[1][j]);
-            }
-        };
         // 5x5, 7x7: the intervals of the cores (shared by both rows) and of the extra rows.
         IntervalStream<K, K - 1> core_stream;
         IntervalStream<K, 1> row_stream[2];
@@ -175,38 +224,12 @@ __global__ void __launch_bounds__(kThreads, min_blocks_per_sm(K)) median_row_pai
                 constexpr int i = decltype(step)::value;
                 // Outputs 2i, 2i + 1 need the atoms up to 2i + K.
 #pragma unroll
-                for (int j = i == 0 ? 0 : 2 * i + K - 1; j <= 2 * i + K; j++) make_atom(j);
-                if constexpr (K == 3) {
-                    // The classic max of the minima, median of the medians and min of
-                    // the maxima of the three columns; the two outputs share their
-                    // middle columns' sorted medians.
-#pragma unroll
-                    for (int r = 0; r < 2; r++) {
-                        const uint32_t(&a)[K] = column[r][2 * i], (&b)[K] = column[r][2 * i + 1];
-                        const uint32_t(&c)[K] = column[r][2 * i + 2], (&d)[K] = column[r][2 * i + 3];
-                        uint32_t mid_lo = b[1], mid_hi = c[1];
-                        compare_exchange(mid_lo, mid_hi);
-                        // (No max(b, c) shared: each 3-input max is one VIMNMX3.)
-                        result[r][2 * i] = median3(__vmaxu2(__vmaxu2(a[0], b[0]), c[0]),
-                                                   __vmaxu2(mid_lo, __vminu2(a[1], mid_hi)),
-                                                   __vminu2(__vminu2(a[2], b[2]), c[2]));
-                        result[r][2 * i + 1] = median3(__vmaxu2(__vmaxu2(c[0], d[0]), b[0]),
-                                                       __vmaxu2(mid_lo, __vminu2(d[1], mid_hi)),
-                                                       __vminu2(__vminu2(c[2], d[2]), b[2]));
-                    }
-                } else {
-                    uint32_t core_interval[(K - 1) * (K - 1)];
-                    core_stream.template next<i>(core, core_interval);
-#pragma unroll
-                    for (int r = 0; r < 2; r++) {
-                        uint32_t row_interval[K - 1], interval[K * (K - 1)], left[K], right[K];
-                        row_stream[r].template next<i>(extra[r], row_interval);
-                        merge_lists(core_interval, row_interval, interval);
-                        insert(core[2 * i], extra[r][2 * i][0], left);
-                        insert(core[2 * i + K], extra[r][2 * i + K][0], right);
-                        select_medians<K>(left, interval, right, result[r][2 * i], result[r][2 * i + 1]);
-                    }
-                }
+                for (int j = i == 0 ? 0 : 2 * i + K - 1; j <= 2 * i + K; j++)
+                    make_atom<K>(rows, q, j, core, extra, column);
+                if constexpr (K == 3)
+                    classic_outputs<i>(column, result);
+                else
+                    separable_outputs<K, i>(core, extra, core_stream, row_stream, result);
             },
             std::make_index_sequence<4>{});
 #pragma unroll
