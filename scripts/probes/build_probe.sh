@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Builds the GPU check-and-time binary of a Halide probe: compiles the probe's
 # schedules for CUDA (PROBE.py DIR) and links them with probe_time.cpp.
-# usage: bash reports/halide/probes/build_probe.sh box_words_io OUT_DIR
+# usage: bash scripts/probes/build_probe.sh box_words_io OUT_DIR
 #        then on the GPU machine: OUT_DIR/probe_time
 set -euo pipefail
 cd "$(dirname "$0")"
 probe=$1 out=$2
 mkdir -p "$out"
-../../../.venv/bin/python "$probe.py" "$out"
-halide=$(../../../.venv/bin/python -c "import halide; print(halide.install_dir())")
+../../.venv/bin/python "$probe.py" "$out"
+halide=$(../../.venv/bin/python -c "import halide; print(halide.install_dir())")
 names=$(cd "$out" && ls *.h | grep -v probe_list | sed 's/\.h$//')
 {
     for n in $names; do echo "#include \"$n.h\""; done
