@@ -18,11 +18,8 @@ using namespace filterlab;
 
 namespace {
 
-fs::path tree() {
-    const fs::path root = fs::temp_directory_path() / ("filterlab_lines_" + std::to_string(::getpid()));
-    fs::create_directories(root / "schedules" / "box");
-    fs::create_directories(root / "generators");
-    fs::create_directories(root / "handwritten" / "box");
+// The schedules of the fixture tree: registrations, blocks, shared helpers.
+void write_schedules(const fs::path &root) {
     std::ofstream(root / "schedules" / "box" / "box_cpu.cpp") << R"(// header comment
 #include "box.h"
 using filterlab::schedules::strips;
@@ -70,6 +67,10 @@ void strips(P &p, int rows) {
 void unused() {}
 }  // namespace filterlab::schedules
 )";
+}
+
+// The algorithm and the handwritten kernels of the fixture tree.
+void write_algorithm_and_kernels(const fs::path &root) {
     std::ofstream(root / "generators" / "box.h") << "// the algorithm\nstruct Box {\n    int r;\n};\n";
     std::ofstream(root / "handwritten" / "box" / "kernels.cu") << R"(#include "shared.cuh"
 namespace filterlab::handwritten {
@@ -104,6 +105,15 @@ __device__ inline int shared_helper(int v) {
 }
 __device__ inline int other_helper(int v) { return v; }
 )";
+}
+
+fs::path tree() {
+    const fs::path root = fs::temp_directory_path() / ("filterlab_lines_" + std::to_string(::getpid()));
+    fs::create_directories(root / "schedules" / "box");
+    fs::create_directories(root / "generators");
+    fs::create_directories(root / "handwritten" / "box");
+    write_schedules(root);
+    write_algorithm_and_kernels(root);
     return root;
 }
 
