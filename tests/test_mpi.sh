@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # `filterlab run` over MPI ranks against one rank, bytes compared: every
-# filter, on a real image and on odd sizes, 2 and 3 ranks (uneven bands,
+# filter, on real PNG images (through rank 0) and odd PGM/PPM (each rank
+# reading and writing its own band, MPI-IO), 2 and 3 ranks (uneven bands,
 # halos from both neighbours), and 4 ranks on a 5x3 image (ranks left idle);
-# a failing rank's run ends with one error line and no output; `bench
+# a failing run ends with one error line and no output (a missing input, a
+# truncated PGM, an output folder that does not exist); `bench
 # --batch` over 2 ranks writes ranks.csv.
 # usage: tests/test_mpi.sh FILTERLAB BACKEND   (BACKEND: cpu in CI, cuda on the GPUs)
 set -euo pipefail
@@ -51,13 +53,16 @@ random.seed(7)
 for name, (w, h) in {"odd": (97, 61), "tall": (13, 101), "tiny": (5, 3)}.items():
     with open(f"{sys.argv[1]}/{name}.pgm", "wb") as f:
         f.write(f"P5 {w} {h} 255\n".encode() + bytes(random.randrange(256) for _ in range(w * h)))
+with open(f"{sys.argv[1]}/odd.ppm", "wb") as f:  # RGB, a comment in the header
+    f.write(b"P6\n# odd\n45 37\n255\n" + bytes(random.randrange(256) for _ in range(45 * 37 * 3)))
 PY
 compared=0
 for c in "${cases[@]}"; do
     read -r filter variant params <<<"$c"
     args=(--filter "$filter" --variant "$variant")
     [ -z "$params" ] || for p in $params; do args+=(--param "$p"); done
-    for image in tests/images/gray.png tests/images/rgb_small.png "$work/odd.pgm" "$work/tall.pgm"; do
+    # PNG through rank 0; PGM and PPM read and written in bands by every rank (MPI-IO).
+    for image in tests/images/gray.png tests/images/rgb_small.png "$work/odd.pgm" "$work/tall.pgm" "$work/odd.ppm"; do
         ext=${image##*.}
         "$filterlab" run "${args[@]}" -i "$image" -o "$work/one.$ext" --quiet
         for n in 2 3; do
@@ -82,6 +87,22 @@ fi
 errors=$(grep -c "^filterlab: error:" "$work/err" || true)
 [ "$errors" -eq 1 ] || { echo "expected one error line, got $errors:"; cat "$work/err"; exit 1; }
 [ ! -e "$work/never.png" ] || { echo "a failed run left its output"; exit 1; }
+# The same through MPI-IO: a truncated PGM, an output folder that does not
+# exist; one line, no output, no temporary left beside it.
+head -c 3000 "$work/odd.pgm" >"$work/truncated.pgm"
+for io in "$work/truncated.pgm $work/never.pgm truncated" "$work/odd.pgm $work/no/such/never.pgm folder"; do
+    read -r input output why <<<"$io"
+    if ranks 3 run --filter "$filter" --variant "$variant" -i "$input" -o "$output" >"$work/out" 2>"$work/err"; then
+        echo "MPI-IO: a run that must fail ($why) succeeded"; exit 1
+    fi
+    errors=$(grep -c "^filterlab: error:" "$work/err" || true)
+    [ "$errors" -eq 1 ] || { echo "MPI-IO ($why): expected one error line, got $errors:"; cat "$work/err"; exit 1; }
+    grep -q "$why" "$work/err" || { echo "MPI-IO ($why): not said:"; cat "$work/err"; exit 1; }
+    if ls -A "$work" | grep -q "never"; then echo "MPI-IO ($why): a failed run left a file"; exit 1; fi
+done
+# A PGM over 2 ranks says it read and wrote its bands itself.
+ranks 2 run --filter "$filter" --variant "$variant" -i "$work/odd.pgm" -o "$work/banded.pgm" >"$work/out"
+grep -q "each reading and writing its own band of the files (MPI-IO)" "$work/out" || { cat "$work/out"; exit 1; }
 
 # The batch over 2 ranks (the first case's variant): each rank's row in
 # ranks.csv, the total in the summary.

@@ -21,6 +21,16 @@ void encode_png(std::FILE *file, const std::string &name, const Image &image);
 // Binary PGM (P5) and PPM (P6), maxval 255. `encode_pnm` writes P5 for gray
 // and P6 for RGB.
 Image decode_pnm(const std::string &name, const std::vector<uint8_t> &bytes);
+// Where the samples of a PGM/PPM sit: its rows are at computable offsets,
+// so bands of them can be read and written in place (MPI-IO,
+// runtime/mpi/file_bands.h). `header_bytes` is the file's start (all of the
+// header), `file_size` its length. Throws Error as decode_pnm does.
+struct PnmLayout {
+    int width = 0, height = 0, channels = 0;
+    std::size_t raster_start = 0;
+};
+PnmLayout pnm_layout(const std::string &name, const std::vector<uint8_t> &header_bytes, std::size_t file_size);
+std::string pnm_header(int width, int height, int channels);  // what encode_pnm writes first
 void encode_pnm(std::FILE *file, const Image &image);
 
 // Uncompressed 24-bit BMP. A gray image is stored with R = G = B.

@@ -62,9 +62,12 @@ private:
 
 }  // namespace
 
-Image decode_pnm(const std::string &name, const std::vector<uint8_t> &bytes) {
-    const int channels = bytes[1] == '5' ? 1 : 3;
-    PnmHeaderReader header(name, bytes);
+PnmLayout pnm_layout(const std::string &name, const std::vector<uint8_t> &header_bytes, std::size_t file_size) {
+    if (header_bytes.size() < 2 || header_bytes[0] != 'P' || (header_bytes[1] != '5' && header_bytes[1] != '6')) {
+        throw Error(name + ": not a binary PGM/PPM (P5/P6)");
+    }
+    const int channels = header_bytes[1] == '5' ? 1 : 3;
+    PnmHeaderReader header(name, header_bytes);
     const long long width = header.number("width");
     const long long height = header.number("height");
     const long long maxval = header.number("maxval");
@@ -74,15 +77,25 @@ Image decode_pnm(const std::string &name, const std::vector<uint8_t> &bytes) {
     }
     check_shape(name, width, height, channels);
     const std::size_t needed = static_cast<std::size_t>(width * height * channels);
-    if (bytes.size() - start < needed) {
-        throw Error(name + ": file is truncated (" + std::to_string(bytes.size() - start) + " of " +
+    if (file_size - start < needed) {
+        throw Error(name + ": file is truncated (" + std::to_string(file_size - start) + " of " +
                     std::to_string(needed) + " sample bytes)");
     }
-    return from_interleaved(bytes.data() + start, static_cast<int>(width), static_cast<int>(height), channels);
+    return {static_cast<int>(width), static_cast<int>(height), channels, start};
+}
+
+Image decode_pnm(const std::string &name, const std::vector<uint8_t> &bytes) {
+    const PnmLayout layout = pnm_layout(name, bytes, bytes.size());
+    return from_interleaved(bytes.data() + layout.raster_start, layout.width, layout.height, layout.channels);
+}
+
+std::string pnm_header(int width, int height, int channels) {
+    return "P" + std::string(channels == 1 ? "5" : "6") + "\n" + std::to_string(width) + " " + std::to_string(height) +
+           "\n255\n";
 }
 
 void encode_pnm(std::FILE *file, const Image &image) {
-    std::fprintf(file, "P%c\n%d %d\n255\n", image.channels() == 1 ? '5' : '6', image.width(), image.height());
+    std::fputs(pnm_header(image.width(), image.height(), image.channels()).c_str(), file);
     const std::vector<uint8_t> pixels = to_interleaved(image);
     std::fwrite(pixels.data(), 1, pixels.size(), file);
 }
