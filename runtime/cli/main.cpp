@@ -90,7 +90,9 @@ void add_list_verb(CLI::App &app, Options &o, Verbs &verbs) {
 
 void add_run_verb(CLI::App &app, Options &o, Verbs &verbs) {
     auto *v = verbs.run = app.add_subcommand("run", "Apply one variant to one image file (under `mpirun -n N`: in bands "
-                                                    "of rows over the ranks, byte-identical)");
+                                                    "of rows over the ranks, byte-identical; a PGM/PPM into a PGM/PPM "
+                                                    "is read and written by each rank in its own band (MPI-IO), other "
+                                                    "formats (PNG, BMP) pass through rank 0)");
     v->add_option("--filter", o.run.filter, "Filter: " + filter_names())->required();
     v->add_option("--variant", o.run.variant, "Variant name (see `filterlab list`)")->default_val("reference");
     v->add_option("--input,-i", o.run.input, "Input image: PNG, binary PGM/PPM or 24-bit BMP; - reads standard input")
