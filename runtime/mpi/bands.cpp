@@ -1,6 +1,7 @@
 #include "bands.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace filterlab::mpi {
 
@@ -32,6 +33,18 @@ std::vector<Band> split_rows(int in_height, int out_height, int scale, int reach
         b.in_end = std::min(in_height, b.own_end + halo);
     }
     return bands;
+}
+
+int ImageBands::with_rows() const {
+    return static_cast<int>(std::count_if(bands.begin(), bands.end(), [](const Band &b) { return b.out_rows > 0; }));
+}
+
+ImageBands split_image(const FilterInfo &filter, const ParamValues &params, int width, int height, int ranks) {
+    ImageBands split;
+    std::tie(split.out_width, split.out_height) = filter.output_size(width, height);
+    const int scale = split.out_height > 0 ? height / split.out_height : 1;
+    split.bands = split_rows(height, split.out_height, scale, filter.reach(params), ranks);
+    return split;
 }
 
 }  // namespace filterlab::mpi

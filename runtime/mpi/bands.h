@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "filters.h"
+
 namespace filterlab::mpi {
 
 // One rank's share. The output rows [out_first, out_first + out_rows) are
@@ -26,5 +28,14 @@ struct Band {
 // evenly over at most `ranks` bands, each of at least `reach` own rows so
 // that its halo comes from its two neighbours alone.
 std::vector<Band> split_rows(int in_height, int out_height, int scale, int reach, int ranks);
+
+// The bands of a width x height image under `filter` with `params`: its
+// output size, the rows per output row and its reach, split over `ranks`.
+struct ImageBands {
+    int out_width = 0, out_height = 0;
+    std::vector<Band> bands;
+    int with_rows() const;  // bands that have output rows
+};
+ImageBands split_image(const FilterInfo &filter, const ParamValues &params, int width, int height, int ranks);
 
 }  // namespace filterlab::mpi

@@ -54,18 +54,13 @@ Image run_in_bands(const Variant &variant, const Image &input, const ParamValues
     std::array<int, 3> shape{input.width(), input.height(), input.channels()};
     MPI_Bcast(shape.data(), 3, MPI_INT, 0, MPI_COMM_WORLD);
     const auto [width, height, channels] = shape;
-    const auto [out_width, out_height] = filter.output_size(width, height);
-    const int scale = out_height > 0 ? height / out_height : 1;
-    const std::vector<Band> bands = split_rows(height, out_height, scale, filter.reach(params), w.size());
+    const ImageBands split = split_image(filter, params, width, height, w.size());
+    const std::vector<Band> &bands = split.bands;
+    const int out_width = split.out_width, out_height = split.out_height;
     const Band &me = bands[w.rank()];
-    for (const Band &b : bands) times.bands += b.out_rows > 0;
+    times.bands = split.with_rows();
 
-    double t = w.seconds();
-    auto lap = [&](double &phase) {
-        const double now = w.seconds();
-        phase = now - t;
-        t = now;
-    };
+    PhaseClock clock;
     // An idle rank (more ranks than bands) holds no rows and sends none.
     Image band = me.out_rows > 0 ? Image(width, me.in_end - me.in_first, channels) : Image();
     const auto [own_counts, own_displs] = layout(bands, width, [](const Band &b) { return b.own_first; },
@@ -75,15 +70,15 @@ Image run_in_bands(const Variant &variant, const Image &input, const ParamValues
                      me.own_end > me.own_first ? band.row(me.own_first - me.in_first, c) : nullptr,
                      own_counts[w.rank()], MPI_BYTE, 0, MPI_COMM_WORLD);
     }
-    lap(times.scatter);
+    clock.lap(times.scatter);
     exchange_halos(bands, band, w.rank());
-    lap(times.halo);
+    clock.lap(times.halo);
 
     Image band_output;
     w.collective([&] {
         if (me.out_rows > 0) band_output = run_variant(variant, band, params);
     });
-    lap(times.filter);
+    clock.lap(times.filter);
 
     Image output = w.root() ? Image(out_width, out_height, channels) : Image();
     const auto [out_counts, out_displs] = layout(bands, out_width, [](const Band &b) { return b.out_first; },
@@ -93,11 +88,8 @@ Image run_in_bands(const Variant &variant, const Image &input, const ParamValues
                     w.root() ? output.row(0, c) : nullptr, out_counts.data(), out_displs.data(), MPI_BYTE, 0,
                     MPI_COMM_WORLD);
     }
-    lap(times.gather);
-    // The slowest rank's phases.
-    std::array<double, 4> mine{times.scatter, times.halo, times.filter, times.gather}, slowest{};
-    MPI_Reduce(mine.data(), slowest.data(), 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    times.scatter = slowest[0], times.halo = slowest[1], times.filter = slowest[2], times.gather = slowest[3];
+    clock.lap(times.gather);
+    w.keep_slowest({&times.scatter, &times.halo, &times.filter, &times.gather});
     return output;
 }
 

@@ -158,25 +158,19 @@ FileBandShapes run_file_in_bands(const Variant &variant, const std::string &inpu
     MPI_Bcast(shape.data(), 4, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
     layout = {static_cast<int>(shape[0]), static_cast<int>(shape[1]), static_cast<int>(shape[2]),
               static_cast<std::size_t>(shape[3])};
-    const auto [out_width, out_height] = filter.output_size(layout.width, layout.height);
-    const int scale = out_height > 0 ? layout.height / out_height : 1;
-    const std::vector<Band> bands = split_rows(layout.height, out_height, scale, filter.reach(params), w.size());
-    const Band &me = bands[w.rank()];
-    for (const Band &b : bands) times.bands += b.out_rows > 0;
+    const ImageBands split = split_image(filter, params, layout.width, layout.height, w.size());
+    const int out_width = split.out_width, out_height = split.out_height;
+    const Band &me = split.bands[w.rank()];
+    times.bands = split.with_rows();
 
-    double t = w.seconds();
-    auto lap = [&](double &phase) {
-        const double now = w.seconds();
-        phase = now - t;
-        t = now;
-    };
+    PhaseClock clock;
     const Image band = read_band(input, layout, me.in_first, me.out_rows > 0 ? me.in_end : me.in_first);
-    lap(times.read);
+    clock.lap(times.read);
     std::vector<uint8_t> rows;
     w.collective([&] {
         if (me.out_rows > 0) rows = interleaved_rows(run_variant(variant, band, params), me.keep_first(), me.out_rows);
     });
-    lap(times.filter);
+    clock.lap(times.filter);
     const std::string header = codecs::pnm_header(out_width, out_height, layout.channels);
     std::unique_ptr<TempFile> temp;
     const std::string temp_path = make_temporary(output, header, temp);
@@ -184,10 +178,8 @@ FileBandShapes run_file_in_bands(const Variant &variant, const std::string &inpu
     w.collective([&] {
         if (w.root()) rename_all_onto_targets({temp.get()});
     });
-    lap(times.write);
-    std::array<double, 3> mine{times.read, times.filter, times.write}, slowest{};
-    MPI_Reduce(mine.data(), slowest.data(), 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    times.read = slowest[0], times.filter = slowest[1], times.write = slowest[2];
+    clock.lap(times.write);
+    w.keep_slowest({&times.read, &times.filter, &times.write});
     return {layout.width, layout.height, layout.channels, out_width, out_height};
 }
 

@@ -90,6 +90,15 @@ void World::barrier() const {
     if (distributed()) MPI_Barrier(MPI_COMM_WORLD);
 }
 
+void World::keep_slowest(std::vector<double *> values) const {
+    if (!distributed()) return;
+    std::vector<double> mine, slowest(values.size());
+    for (const double *v : values) mine.push_back(*v);
+    MPI_Reduce(mine.data(), slowest.data(), static_cast<int>(mine.size()), MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (!root()) return;
+    for (std::size_t i = 0; i < values.size(); i++) *values[i] = slowest[i];
+}
+
 std::vector<std::vector<double>> World::gather(const std::vector<double> &mine) const {
     if (!distributed()) return {mine};
     const int n = static_cast<int>(mine.size());

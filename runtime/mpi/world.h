@@ -35,6 +35,9 @@ public:
     // Every rank's values (all the same length) on rank 0, by rank; empty elsewhere.
     std::vector<std::vector<double>> gather(const std::vector<double> &mine) const;
     double seconds() const;  // MPI_Wtime, or a steady clock without MPI
+    // Collective: each of `values` replaced by its largest over the ranks
+    // (on rank 0; the others keep theirs): a phase's time is the slowest rank's.
+    void keep_slowest(std::vector<double *> values) const;
 
     // How the process ends on an error: one line, from rank 0 for an agreed
     // error; any other error is one rank's own, which prints it with its
@@ -47,6 +50,21 @@ private:
 };
 
 const World &world();
+
+// The seconds of successive phases: lap(phase) sets `phase` to the time since
+// the last lap (or since the clock was made).
+class PhaseClock {
+public:
+    PhaseClock() : last_(world().seconds()) {}
+    void lap(double &phase) {
+        const double now = world().seconds();
+        phase = now - last_;
+        last_ = now;
+    }
+
+private:
+    double last_;
+};
 
 // Opens MPI for the lifetime of main() when mpirun started the process
 // (MPI_Init before anything else, so that each rank can first be given its
