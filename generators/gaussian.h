@@ -3,10 +3,19 @@
 // with integer weights w_-2..w_2 (symmetric, summing to 256) computed from
 // sigma on the host as the contract says, and passed in. Written separably:
 // the sum is exact in integers, so this is the contract's function bit for
-// bit. A row pass of at most 256 * 255 = 65280 fits 16 bits (and so does a
-// pair of samples, 510, before its weight).
-// The algorithm only; schedules/gaussian/ holds the schedules.
+// bit. A pass over bytes is at most 256 * 255 = 65280 and fits 16 bits (and
+// so does a pair of samples, 510, before its weight). Two algorithms, the
+// same sum in another order (schedules/gaussian/ holds the schedules, each
+// naming its own):
+//   rows_first     the horizontal pass on bytes (16 bits), then the vertical
+//                  one on its sums (32 bits);
+//   columns_first  the vertical pass first: a thread's strip of a row then
+//                  takes one wide load per row, and the pass needs 16 bits a
+//                  pixel where rows first needs 32 for its second pass.
 #pragma once
+
+#include <stdexcept>
+#include <string>
 
 #include "Halide.h"
 
@@ -15,8 +24,10 @@ namespace filterlab::gaussian_pipeline {
 struct Pipeline {
     Halide::Var x{"x"}, y{"y"}, c{"c"};
     Halide::Func clamped{"clamped"};
-    Halide::Func row{"row"};        // horizontal 5-tap pass, u16
-    Halide::Func column{"column"};  // vertical 5-tap pass of the row pass, u32
+    Halide::Func row{"row"};        // horizontal 5-tap pass (rows_first: of bytes, u16; else of `column`, u32)
+    Halide::Func column{"column"};  // vertical 5-tap pass (rows_first: of `row`, u32; else of bytes, u16)
+    Halide::Func first, second;     // the two passes in the algorithm's order: `second` is the 2-D sum
+    bool columns_first = false;
     Halide::Func output;
 };
 
@@ -26,11 +37,20 @@ inline Halide::Expr contract_weights(const Halide::Expr &w0, const Halide::Expr 
     return w0 >= 0 && w1 >= 0 && w2 >= 0 && w0 + 2 * w1 + 2 * w2 == 256;
 }
 
-inline void define(Pipeline &p, const Halide::Func &input, const Halide::Expr &width, const Halide::Expr &height,
+// `algorithm` is the one the schedule names (schedule_registry.h).
+inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func &input, const Halide::Expr &width, const Halide::Expr &height,
                    const Halide::Expr &w0, const Halide::Expr &w1, const Halide::Expr &w2, Halide::Func output) {
     using namespace Halide;
     const Var &x = p.x, &y = p.y, &c = p.c;
-    p.clamped(x, y, c) = input(clamp(x, 0, width - 1), clamp(y, 0, height - 1), c);
+    p.columns_first = algorithm == "columns_first";
+    if (p.columns_first) {
+        // `likely`, as BoundaryConditions::repeat_edge writes it: a kernel
+        // with no barrier is split into an interior part without clamps and
+        // a border part (HALIDE_GPU.md, "Why the current schedules read bytes").
+        p.clamped(x, y, c) = input(clamp(likely(x), 0, width - 1), clamp(likely(y), 0, height - 1), c);
+    } else {
+        p.clamped(x, y, c) = input(clamp(x, 0, width - 1), clamp(y, 0, height - 1), c);
+    }
     // The weights are symmetric: each pass pairs the samples that share one
     // (LLVM found this pairing in the five-product form too).
     const Type u16 = UInt(16), u32 = UInt(32);
@@ -40,13 +60,24 @@ inline void define(Pipeline &p, const Halide::Func &input, const Halide::Expr &w
         return cast(t, w0) * sample(0) + cast(t, w1) * (sample(-1) + sample(1)) +
                cast(t, w2) * (sample(-2) + sample(2));
     };
-    p.row(x, y, c) = taps(p.clamped, 1, 0, u16);
-    p.column(x, y, c) = taps(p.row, 0, 1, u32);
+    if (algorithm == "rows_first") {
+        p.row(x, y, c) = taps(p.clamped, 1, 0, u16);
+        p.column(x, y, c) = taps(p.row, 0, 1, u32);
+        p.first = p.row;
+        p.second = p.column;
+    } else if (p.columns_first) {
+        p.column(x, y, c) = taps(p.clamped, 0, 1, u16);
+        p.row(x, y, c) = taps(p.column, 1, 0, u32);
+        p.first = p.column;
+        p.second = p.row;
+    } else {
+        throw std::invalid_argument("gaussian: no algorithm '" + algorithm + "'");
+    }
     p.output = output;
     // (column + 2^15) >> 16, the contract's rounding, taken as a rounding
     // halving of column >> 15 (at most 511): 16-bit lanes round with one
     // averaging instruction, where 32-bit ones take several.
-    p.output(x, y, c) = cast<uint8_t>(rounding_shift_right(cast<uint16_t>(p.column(x, y, c) >> 15), 1));
+    p.output(x, y, c) = cast<uint8_t>(rounding_shift_right(cast<uint16_t>(p.second(x, y, c) >> 15), 1));
 }
 
 }  // namespace filterlab::gaussian_pipeline

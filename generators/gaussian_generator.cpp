@@ -17,7 +17,8 @@ public:
 
     void generate() {
         using namespace filterlab;
-        gaussian_pipeline::define(pipeline, input, input.dim(0).extent(), input.dim(1).extent(), w0, w1, w2, output);
+        const std::string algorithm = schedules::algorithm_of<gaussian_pipeline::Pipeline>(schedule, "rows_first");
+        gaussian_pipeline::define(pipeline, algorithm, input, input.dim(0).extent(), input.dim(1).extent(), w0, w1, w2, output);
         add_requirement(gaussian_pipeline::contract_weights(w0, w1, w2),
                         "gaussian: the weights must be non-negative and sum to 256");
         layout::constrain(input, output, get_target());

@@ -17,7 +17,8 @@ public:
 
     void generate() {
         using namespace filterlab;
-        gaussian_maxpool_pipeline::define(pipeline, input, input.dim(0).extent(), input.dim(1).extent(), w0, w1, w2,
+        const std::string algorithm = schedules::algorithm_of<gaussian_maxpool_pipeline::Pipeline>(schedule, "rows_first");
+        gaussian_maxpool_pipeline::define(pipeline, algorithm, input, input.dim(0).extent(), input.dim(1).extent(), w0, w1, w2,
                                           output);
         add_requirement(gaussian_pipeline::contract_weights(w0, w1, w2),
                         "gaussian_maxpool: the weights must be non-negative and sum to 256");

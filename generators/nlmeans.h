@@ -6,9 +6,21 @@
 // then u = sum w*J(x+dx, y+dy, c) / sum w, rounded half up after clamping.
 // The offsets are pure dimensions (dx, dy) of the per-offset stages, so a
 // schedule decides how much of which offset lives where; the accumulation
-// is the one reduction over them. The algorithm only; schedules/nlmeans/
-// holds the schedules.
+// is the one reduction over them. Two algorithms (schedules/nlmeans/ holds
+// the schedules, each naming its own):
+//   direct     every offset of the window, as FILTERS.md writes it;
+//   symmetric  the patch distance is symmetric, d^2(x; d) = d^2(x + d; -d)
+//              (bit for bit: the same squares summed in the same order), so
+//              only the offsets of half the window H = {dy > 0} or {dy = 0,
+//              dx > 0} have weights, each used twice: w(x; d) J(x + d) for x
+//              and, gathered at x, w(x - d; d) J(x - d) for the offset -d.
+//              The zero offset weighs exp(0) = 1. A tile's weights per offset
+//              cover the tile and the tile moved by -d: for a 32 x 32 tile and
+//              s = 10, about 0.63x the exponentials of `direct`.
 #pragma once
+
+#include <stdexcept>
+#include <string>
 
 #include "Halide.h"
 
@@ -16,7 +28,7 @@ namespace filterlab::nlmeans_pipeline {
 
 struct Pipeline {
     Halide::Var x{"x"}, y{"y"}, c{"c"}, dx{"dx"}, dy{"dy"};
-    Halide::RDom offsets;                  // (dx, dy) over the search window
+    Halide::RDom offsets;                  // (dx, dy) over the search window (symmetric: its half H)
     Halide::RDom across, down;             // the 2p+1 columns, and rows, of a patch
     Halide::Expr channels;                 // C
     Halide::Expr patch_radius;             // p
@@ -30,9 +42,10 @@ struct Pipeline {
     Halide::Func output;
 };
 
-inline void define(Pipeline &p, const Halide::Func &input, const Halide::Expr &width, const Halide::Expr &height,
-                   const Halide::Expr &channels, const Halide::Expr &patch_radius, const Halide::Expr &search_radius,
-                   const Halide::Expr &h, Halide::Func output) {
+// `algorithm` is the one the schedule names (schedule_registry.h).
+inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func &input, const Halide::Expr &width,
+                   const Halide::Expr &height, const Halide::Expr &channels, const Halide::Expr &patch_radius,
+                   const Halide::Expr &search_radius, const Halide::Expr &h, Halide::Func output) {
     using namespace Halide;
     const Var &x = p.x, &y = p.y, &c = p.c, &dx = p.dx, &dy = p.dy;
     p.channels = channels;
@@ -56,10 +69,23 @@ inline void define(Pipeline &p, const Halide::Func &input, const Halide::Expr &w
     p.weight(x, y, dx, dy) = exp(-p.patch(x, y, dx, dy) * inverse_scale);
 
     p.sample_or_one(x, y, c) = select(c < channels, p.clamped(x, y, min(c, channels - 1)), 1.0f);
-    p.offsets = RDom(-search_radius, 2 * search_radius + 1, -search_radius, 2 * search_radius + 1, "offsets");
-    const RVar &ox = p.offsets.x, &oy = p.offsets.y;
-    p.accum(x, y, c) = 0.0f;
-    p.accum(x, y, c) += p.weight(x, y, ox, oy) * p.sample_or_one(x + ox, y + oy, c);
+    const Expr &sr = search_radius;
+    auto sample = [&](Expr xx, Expr yy) { return p.sample_or_one(xx, yy, c); };
+    if (algorithm == "direct") {
+        p.offsets = RDom(-sr, 2 * sr + 1, -sr, 2 * sr + 1, "offsets");
+        const RVar &ox = p.offsets.x, &oy = p.offsets.y;
+        p.accum(x, y, c) = 0.0f;
+        p.accum(x, y, c) += p.weight(x, y, ox, oy) * sample(x + ox, y + oy);
+    } else if (algorithm == "symmetric") {
+        p.offsets = RDom(-sr, 2 * sr + 1, 0, sr + 1, "offsets");
+        const RVar &ox = p.offsets.x, &oy = p.offsets.y;
+        p.offsets.where(oy > 0 || ox > 0);
+        p.accum(x, y, c) = sample(x, y);  // the zero offset, weight 1
+        p.accum(x, y, c) += p.weight(x, y, ox, oy) * sample(x + ox, y + oy) +
+                            p.weight(x - ox, y - oy, ox, oy) * sample(x - ox, y - oy);
+    } else {
+        throw std::invalid_argument("nlmeans: no algorithm '" + algorithm + "'");
+    }
 
     Expr u = p.accum(x, y, c) / p.accum(x, y, channels);
     p.output = output;

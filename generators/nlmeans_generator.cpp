@@ -18,7 +18,8 @@ public:
 
     void generate() {
         using namespace filterlab;
-        nlmeans_pipeline::define(pipeline, input, input.dim(0).extent(), input.dim(1).extent(),
+        const std::string algorithm = schedules::algorithm_of<nlmeans_pipeline::Pipeline>(schedule, "direct");
+        nlmeans_pipeline::define(pipeline, algorithm, input, input.dim(0).extent(), input.dim(1).extent(),
                                  input.dim(2).extent(), patch, search, h, output);
         // The contract's ranges (h from 1e-3, as the suite's parameter domain).
         add_requirement(patch >= 0 && patch <= 10, "nlmeans: patch must be in 0..10, got ", patch);

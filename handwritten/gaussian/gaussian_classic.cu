@@ -97,10 +97,12 @@ void run_lut(const PlanarView &in, const PlanarView &out, const ParamValues &par
     for_each_plane(in, out, "gaussian lut_kernel", [&](const Plane &p) { lut_kernel<<<grid_for(p), kBlock, 0, stream()>>>(p, w); });
 }
 
-const VariantRegistration direct{{"gaussian", "hw_direct", Backend::cuda, Kind::handwritten, {}, run_direct}};
+const VariantRegistration direct{
+    with_algorithm({"gaussian", "hw_direct", Backend::cuda, Kind::handwritten, {}, run_direct}, "direct")};
 const VariantRegistration unrolled{
-    {"gaussian", "hw_unrolled", Backend::cuda, Kind::handwritten, parse_supports("sigma=1"), run_unrolled}};
-const VariantRegistration lut{{"gaussian", "hw_lut", Backend::cuda, Kind::handwritten, {}, run_lut}};
+    with_algorithm({"gaussian", "hw_unrolled", Backend::cuda, Kind::handwritten, parse_supports("sigma=1"), run_unrolled}, "direct")};
+const VariantRegistration lut{
+    with_algorithm({"gaussian", "hw_lut", Backend::cuda, Kind::handwritten, {}, run_lut}, "direct")};
 
 }  // namespace
 }  // namespace filterlab::handwritten

@@ -66,7 +66,7 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &params)
 // registers, fewer warps): the kernel waits on its loads, so more warps beat
 // fewer halo rows, down to 8 rows.
 const VariantRegistration columns_first{
-    {"gaussian", "hw_columns_first", Backend::cuda, Kind::handwritten, {}, run<2, 8, 3>}};
+    with_algorithm({"gaussian", "hw_columns_first", Backend::cuda, Kind::handwritten, {}, run<2, 8, 3>}, "columns_first")};
 
 }  // namespace
 }  // namespace filterlab::handwritten

@@ -62,10 +62,12 @@ void run_lut(const PlanarView &in, const PlanarView &out, const ParamValues &par
     });
 }
 
-const VariantRegistration direct{{"gaussian", "omp_direct", Backend::cpu, Kind::handwritten, {}, run_direct}};
+const VariantRegistration direct{
+    with_algorithm({"gaussian", "omp_direct", Backend::cpu, Kind::handwritten, {}, run_direct}, "direct")};
 const VariantRegistration unrolled{
-    {"gaussian", "omp_unrolled", Backend::cpu, Kind::handwritten, parse_supports("sigma=1"), run_unrolled}};
-const VariantRegistration lut{{"gaussian", "omp_lut", Backend::cpu, Kind::handwritten, {}, run_lut}};
+    with_algorithm({"gaussian", "omp_unrolled", Backend::cpu, Kind::handwritten, parse_supports("sigma=1"), run_unrolled}, "direct")};
+const VariantRegistration lut{
+    with_algorithm({"gaussian", "omp_lut", Backend::cpu, Kind::handwritten, {}, run_lut}, "direct")};
 
 }  // namespace
 }  // namespace filterlab::handwritten::cpu

@@ -48,7 +48,8 @@ void run_bands(const PlanarView &in, const PlanarView &out, const ParamValues &p
     }
 }
 
-const VariantRegistration bands{{"gaussian", "pthreads_rows", Backend::cpu, Kind::handwritten, {}, run_bands}};
+const VariantRegistration bands{
+    with_algorithm({"gaussian", "pthreads_rows", Backend::cpu, Kind::handwritten, {}, run_bands}, "direct")};
 
 }  // namespace
 }  // namespace filterlab::handwritten::cpu

@@ -88,7 +88,7 @@ void run_fused(const PlanarView &in, const PlanarView &out, const ParamValues &p
 // other five shapes tried (8 or 32 rows, 6 ahead, 16-pixel strips) took
 // 42.5-43.4.
 const VariantRegistration fused_columns_first{
-    {"gaussian_maxpool", "hw_fused_columns_first", Backend::cuda, Kind::handwritten, {}, run_fused<2, 16, 3>}};
+    with_algorithm({"gaussian_maxpool", "hw_fused_columns_first", Backend::cuda, Kind::handwritten, {}, run_fused<2, 16, 3>}, "columns_first")};
 
 }  // namespace
 }  // namespace filterlab::handwritten

@@ -315,7 +315,8 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &values)
     sums.release();
 }
 
-const VariantRegistration symmetric{{"nlmeans", "hw_symmetric", Backend::cuda, Kind::handwritten, {}, run}};
+const VariantRegistration symmetric{
+    with_algorithm({"nlmeans", "hw_symmetric", Backend::cuda, Kind::handwritten, {}, run}, "symmetric")};
 
 }  // namespace
 }  // namespace filterlab::handwritten::nlmeans

@@ -60,6 +60,13 @@ ParamDef sigma_param() {
             .help = "standard deviation of the weights"};
 }
 std::vector<ParamValues> sigma_checks() { return {{{"sigma", 1.0}}, {{"sigma", 0.6}}, {{"sigma", 2.5}}}; }
+// The Gaussian's algorithms (generators/gaussian.h names the two in Halide).
+std::vector<std::pair<std::string, std::string>> gaussian_algorithms() {
+    return {{"rows_first", "separable, the horizontal pass first (16 bits), the vertical one on its sums (32 bits)"},
+            {"columns_first", "separable, the vertical pass first on bytes (16 bits, two pixels a 32-bit word), "
+                              "the horizontal one on its sums"},
+            {"direct", "the 25 taps of each output summed at once"}};
+}
 GalleryNoise smoothing_noise() {
     return {.kind = "gaussian", .amount = 20, .why = "additive Gaussian noise, which smoothing reduces"};
 }
@@ -110,7 +117,8 @@ FilterInfo gaussian() {
             .check_params = sigma_checks(),
             .work_per_sample = [](const ParamValues &) { return 25.0; },
             .reach = [](const ParamValues &) { return 2; },  // the 5x5 window
-            .gallery_noise = smoothing_noise()};
+            .gallery_noise = smoothing_noise(),
+            .algorithms = gaussian_algorithms()};
 }
 
 FilterInfo maxpool() {
@@ -140,7 +148,8 @@ FilterInfo gaussian_maxpool() {
             .check_params = sigma_checks(),
             .work_per_sample = [](const ParamValues &) { return 25.0; },
             .reach = [](const ParamValues &) { return 2; },  // the Gaussian's, before pooling
-            .gallery_noise = smoothing_noise()};
+            .gallery_noise = smoothing_noise(),
+            .algorithms = gaussian_algorithms()};
 }
 
 FilterInfo nlmeans() {
@@ -165,7 +174,10 @@ FilterInfo nlmeans() {
             // A patch around each candidate of the search window.
             .reach = [](const ParamValues &p) { return as_int(p, "patch") + as_int(p, "search"); },
             .gallery_noise = {.kind = "gaussian", .amount_from = "h",
-                              .why = "additive Gaussian noise of sigma = h, the noise level NL-means is set for"}};
+                              .why = "additive Gaussian noise of sigma = h, the noise level NL-means is set for"},
+            .algorithms = {{"direct", "a weight (patch distance, exponential) for every offset of the window"},
+                           {"symmetric", "d^2(x; d) = d^2(x + d; -d): the weights of half the window, each used "
+                                         "twice"}}};
 }
 
 std::vector<FilterInfo> make_filters() { return {box(), median(), gaussian(), maxpool(), gaussian_maxpool(), nlmeans()}; }

@@ -28,3 +28,12 @@ FILTERLAB_SCHEDULE(gaussian, cpu, tiled) {
     const Strips s = parallel_strips(p, 32, 2 * target.natural_vector_size<uint16_t>());
     p.row.compute_at(p.output, s.strip).vectorize(p.x, target.natural_vector_size<uint16_t>(), TailStrategy::RoundUp);
 }
+
+// Columns first on the CPU: per output row, the 16-bit vertical sums of that
+// row (5 input rows, 32 lanes a vector on AVX-512) into a one-row buffer that
+// stays in L1, then the horizontal pass from it; strips of 32 rows over all
+// cores. Why it should beat `tiled`: no buffer of 36 rows to fill and re-read.
+FILTERLAB_SCHEDULE_OF(gaussian, columns_first, cpu, columns_rows) {
+    const Strips s = parallel_strips(p, 32, 2 * target.natural_vector_size<uint16_t>());
+    p.column.compute_at(p.output, s.yi).vectorize(p.x, target.natural_vector_size<uint16_t>(), TailStrategy::RoundUp);
+}

@@ -45,3 +45,13 @@ FILTERLAB_SCHEDULE(gaussian, gpu, staged_rows8) {
         .tile(p.x, p.y, sxo, syo, sxi, syi, 32, 4, TailStrategy::RoundUp)
         .gpu_threads(sxi, syi);
 }
+
+// rows8 on the columns-first algorithm (generators/gaussian.h), as
+// hw_columns_first orders it: a thread's vertical sums are 16-bit (the rows-first
+// second pass needs 32), each used by up to 5 outputs of its row, and the
+// clamp is `likely`, so the kernel (no barrier) gets an interior part without
+// clamps. Its space as rows8's.
+FILTERLAB_SCHEDULE_OF(gaussian, columns_first, gpu, columns_rows8, AXES("vector=2,[4],8 rows=4,[8],16")) {
+    gaussian_thread_blocks(p, p.output, p.x, p.y, p.c,
+                           {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = 4}, .input_too = true});
+}

@@ -31,3 +31,13 @@ FILTERLAB_SCHEDULE(gaussian_maxpool, gpu, fused, AXES("vector=1,[2],4 rows=2,[4]
                            {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = point["warps"]},
                             .scale = 2, .input_too = true});
 }
+
+// fused on the columns-first blur (gaussian's columns_rows8): the 16-bit
+// vertical sums of a thread's blurred pixels in registers, the interior
+// without clamps. Its space as fused's.
+FILTERLAB_SCHEDULE_OF(gaussian_maxpool, columns_first, gpu, columns_fused,
+                      AXES("vector=1,[2],4 rows=2,[4] warps=2,[4]")) {
+    gaussian_thread_blocks(p.blur, p.output, p.x, p.y, p.c,
+                           {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = point["warps"]},
+                            .scale = 2, .input_too = true});
+}

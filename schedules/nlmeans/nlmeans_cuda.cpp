@@ -37,6 +37,77 @@ FILTERLAB_SCHEDULE(nlmeans, gpu, per_offset) {
     p.patch_rows.update().gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf);
 }
 
+namespace {
+using filterlab::nlmeans_pipeline::Pipeline;
+
+// Blocks of 32 x tile_y outputs, a thread making `rows` of them down a column;
+// the block's accumulators are computed at the block level (its loop `xo`),
+// their update looping over the offsets outside the threads.
+void fused_blocks(Pipeline &p, int tile_y, int rows) {
+    const RVar &ox = p.offsets.x, &oy = p.offsets.y;
+    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, yt{"yt"}, yr{"yr"};
+    p.output.compute_root()
+        .tile(p.x, p.y, xo, yo, xi, yi, 32, tile_y, TailStrategy::GuardWithIf)
+        .split(yi, yt, yr, rows, TailStrategy::GuardWithIf)
+        .reorder(p.c, yr, xi, yt, xo, yo)
+        .unroll(yr)
+        .gpu_blocks(xo, yo)
+        .gpu_threads(xi, yt);
+    p.accum.compute_at(p.output, xo).split(p.y, yt, yr, rows, TailStrategy::RoundUp).unroll(yr).gpu_threads(p.x, yt);
+    p.accum.update()
+        .split(p.y, yt, yr, rows, TailStrategy::RoundUp)
+        .reorder(yr, p.c, p.x, yt, ox, oy)
+        .unroll(yr)
+        .gpu_threads(p.x, yt);
+}
+
+// A stage computed per offset over its whole region by the block's threads,
+// 32 x 8 at a time, into shared memory.
+void shared_per_offset(Func stage, const Pipeline &p) {
+    Var sxo{"sxo"}, syo{"syo"}, sxi{"sxi"}, syi{"syi"};
+    stage.compute_at(p.accum, p.offsets.x)
+        .tile(p.x, p.y, sxo, syo, sxi, syi, 32, 8, TailStrategy::RoundUp)
+        .gpu_threads(sxi, syi);
+}
+
+// The differences and the row sums of the patch in shared memory; each row
+// sum is accumulated in a register (computed per thread) and stored once.
+// Returns the row sums' shared copy.
+Func shared_row_sums(Pipeline &p, const Func &consumer) {
+    Func rows_shared = p.patch_rows.in(consumer);
+    shared_per_offset(p.diff, p);
+    shared_per_offset(rows_shared, p);
+    p.patch_rows.compute_at(rows_shared, Var("sxi"));
+    p.patch_rows.update().specialize(p.patch_radius == 3).unroll(p.across.x);
+    return rows_shared;
+}
+
+// Per thread: the weights and patch sums of its `rows` outputs, in registers,
+// the patch loops unrolled for the default patch (p = 3).
+void weights_per_thread(Pipeline &p) {
+    for (Func stage : {p.weight, p.patch}) stage.compute_at(p.accum, p.x).unroll(p.y);
+    p.patch.update().unroll(p.y);
+    p.patch.update().specialize(p.patch_radius == 3).unroll(p.down.x);
+}
+
+// The first lever of HALIDE_GPU.md's NL-means section: the block's input
+// tile and its halo (s + p each side) converted to float once into shared
+// memory, so the per-offset stages read it with no clamp and no conversion.
+// (Its second, the accumulators in registers across the offset loop, is not
+// expressible with gpu_threads in Halide 21: a block-level allocation in
+// MemoryType::Register is the whole block's array in every thread's local
+// memory, 16 KB a thread for 32 x 32 outputs (PTX __local_depot0[16384]);
+// only gpu_lanes loops split such an array across threads, as in
+// apps/conv_layer. reports/halide/README.md, the NL-means rows.)
+void staged_input(Pipeline &p) {
+    Var sxo{"sxo"}, syo{"syo"}, sxi{"sxi"}, syi{"syi"};
+    p.clamped.compute_at(p.output, Var("xo"))
+        .tile(p.x, p.y, sxo, syo, sxi, syi, 32, 8, TailStrategy::RoundUp)
+        .gpu_threads(sxi, syi);
+}
+
+}  // namespace
+
 // Fused: each block owns 32x32 outputs and loops over the offsets itself.
 // Per offset its threads compute the tile's squared differences (with the
 // patch halo) and row sums into shared memory; then each thread sums 4
@@ -49,35 +120,80 @@ FILTERLAB_SCHEDULE(nlmeans, gpu, per_offset) {
 // height (more outputs share each offset's staged rows; fewer blocks) and the
 // outputs per thread down it (more loads shared; more registers).
 FILTERLAB_SCHEDULE(nlmeans, gpu, fused, AXES("tile_y=8,16,[32],64 rows=2,[4],8")) {
-    const RVar &ox = p.offsets.x, &oy = p.offsets.y;
-    const int rows = point["rows"];
-    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, yt{"yt"}, yr{"yr"};
-    p.output.compute_root()
-        .tile(p.x, p.y, xo, yo, xi, yi, 32, point["tile_y"], TailStrategy::GuardWithIf)
-        .split(yi, yt, yr, rows, TailStrategy::GuardWithIf)
-        .reorder(p.c, yr, xi, yt, xo, yo)
-        .unroll(yr)
-        .gpu_blocks(xo, yo)
-        .gpu_threads(xi, yt);
-    p.accum.compute_at(p.output, xo).split(p.y, yt, yr, rows, TailStrategy::RoundUp).unroll(yr).gpu_threads(p.x, yt);
-    p.accum.update()
-        .split(p.y, yt, yr, rows, TailStrategy::RoundUp)
-        .reorder(yr, p.c, p.x, yt, ox, oy)
-        .unroll(yr)
-        .gpu_threads(p.x, yt);
-    // Per thread: the weights and patch sums of its 4 outputs, in registers.
-    for (Func stage : {p.weight, p.patch}) stage.compute_at(p.accum, p.x).unroll(p.y);
-    p.patch.update().unroll(p.y);
+    fused_blocks(p, point["tile_y"], point["rows"]);
+    weights_per_thread(p);
+    shared_row_sums(p, p.patch);
+}
+
+// fused, with the input staged once per block (staged_input): the per-offset
+// stages lose their clamps, byte loads and conversions.
+FILTERLAB_SCHEDULE(nlmeans, gpu, fused_staged, AXES("tile_y=16,[32],64 rows=2,[4],8")) {
+    fused_blocks(p, point["tile_y"], point["rows"]);
+    weights_per_thread(p);
+    shared_row_sums(p, p.patch);
+    staged_input(p);
+}
+
+// The symmetric algorithm on fused_staged's blocks: per offset of half the
+// window, the weights of the tile and of the tile moved by -d go to shared
+// memory (each is read at two places), their patch sums taken per pixel in
+// registers; about 0.63x the exponentials of fused for 32 x 32 tiles at s = 10.
+FILTERLAB_SCHEDULE_OF(nlmeans, symmetric, gpu, symmetric, AXES("tile_y=16,[32],64 rows=2,[4],8")) {
+    fused_blocks(p, point["tile_y"], point["rows"]);
+    shared_per_offset(p.weight, p);
+    p.patch.compute_at(p.weight, Var("sxi"));
     p.patch.update().specialize(p.patch_radius == 3).unroll(p.down.x);
-    // The differences and the row sums of the tile in shared memory; each row
-    // sum is accumulated in a register (computed per thread) and stored once.
-    Func rows_shared = p.patch_rows.in(p.patch);
-    Var sxo{"sxo"}, syo{"syo"}, sxi{"sxi"}, syi{"syi"};
-    for (Func stage : {p.diff, rows_shared}) {
-        stage.compute_at(p.accum, ox)
-            .tile(p.x, p.y, sxo, syo, sxi, syi, 32, 8, TailStrategy::RoundUp)
-            .gpu_threads(sxi, syi);
+    shared_row_sums(p, p.patch);
+    staged_input(p);
+}
+
+namespace {
+
+// Accumulators in registers across the offset loop, as apps/conv_layer keeps
+// them: a block is one warp owning 32 x `rows` outputs, the accumulators a
+// block-level MemoryType::Register array split across the lanes (gpu_lanes(x):
+// each lane keeps its column's rows x 4 values, every other index unrolled;
+// the output specialised for gray and RGB so that the sum of weights,
+// accum(x, y, C), has a constant index). Per offset the warp computes the
+// differences, row sums, patch sums and weights of its tile in shared memory,
+// lanes across x; the input tile and halo is staged once per block.
+void warp_register_sums(Pipeline &p, int rows) {
+    const RVar &ox = p.offsets.x, &oy = p.offsets.y;
+    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
+    p.output.compute_root()
+        .tile(p.x, p.y, xo, yo, xi, yi, 32, rows, TailStrategy::GuardWithIf)
+        .reorder(p.c, yi, xi, xo, yo)
+        .unroll(yi)
+        .gpu_blocks(xo, yo)
+        .gpu_lanes(xi);
+    p.accum.compute_at(p.output, xo)
+        .store_in(MemoryType::Register)
+        .bound_extent(p.x, 32)
+        .bound_extent(p.y, rows)
+        .bound_extent(p.c, 4)  // C + 1 <= 4: FILTERS.md has C = 1 or 3
+        .gpu_lanes(p.x)
+        .unroll(p.y)
+        .unroll(p.c);
+    p.accum.update().reorder(p.c, p.y, p.x, ox, oy).gpu_lanes(p.x).unroll(p.y).unroll(p.c);
+    p.output.specialize(p.channels == 1);
+    p.output.specialize(p.channels == 3).unroll(p.c);
+    for (Func stage : {p.clamped, p.diff, p.patch_rows, p.patch, p.weight}) {
+        Var lo{"lo"}, li{"li"};
+        const LoopLevel at = stage.name() == p.clamped.name() ? LoopLevel(p.output, xo) : LoopLevel(p.accum, ox);
+        stage.compute_at(at).store_in(MemoryType::GPUShared).split(p.x, lo, li, 32, TailStrategy::RoundUp).gpu_lanes(li);
+        if (stage.has_update_definition()) stage.update().split(p.x, lo, li, 32, TailStrategy::RoundUp).gpu_lanes(li);
     }
-    p.patch_rows.compute_at(rows_shared, sxi);
-    p.patch_rows.update().specialize(p.patch_radius == 3).unroll(p.across.x);
+}
+
+}  // namespace
+
+// warp_register_sums on the direct algorithm. CUDA only (OpenCL refuses
+// gpu_lanes). Its space: the rows a warp owns (more share each offset's
+// halo; more registers).
+FILTERLAB_SCHEDULE(nlmeans, gpu, warp_registers, AXES("rows=4,[8],16")) { warp_register_sums(p, point["rows"]); }
+
+// warp_register_sums on the symmetric algorithm: the weights of the tile and
+// of the tile moved by -d in shared memory, half the window's offsets.
+FILTERLAB_SCHEDULE_OF(nlmeans, symmetric, gpu, symmetric_warp_registers, AXES("rows=4,[8],16")) {
+    warp_register_sums(p, point["rows"]);
 }
