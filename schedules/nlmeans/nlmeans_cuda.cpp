@@ -99,6 +99,11 @@ void weights_per_thread(Pipeline &p) {
 // memory, 16 KB a thread for 32 x 32 outputs (PTX __local_depot0[16384]);
 // only gpu_lanes loops split such an array across threads, as in
 // apps/conv_layer. reports/halide/README.md, the NL-means rows.)
+// What is staged grows with (s + p)^2 and the channels; Halide 21's CUDA
+// runtime launches with at most 48 KB of shared memory (it never opts in to
+// more), which the staged schedules exceed at s = 12, p = 5 (H100:
+// CUDA_ERROR_INVALID_VALUE from cuLaunchKernel): they support s <= 10 and
+// p <= 3, the contract's defaults included, and say so (SUPPORTS).
 void staged_input(Pipeline &p) {
     Var sxo{"sxo"}, syo{"syo"}, sxi{"sxi"}, syi{"syi"};
     p.clamped.compute_at(p.output, Var("xo"))
@@ -127,7 +132,7 @@ FILTERLAB_SCHEDULE(nlmeans, gpu, fused, AXES("tile_y=8,16,[32],64 rows=2,[4],8")
 
 // fused, with the input staged once per block (staged_input): the per-offset
 // stages lose their clamps, byte loads and conversions.
-FILTERLAB_SCHEDULE(nlmeans, gpu, fused_staged, AXES("tile_y=16,[32],64 rows=2,[4],8")) {
+FILTERLAB_SCHEDULE(nlmeans, gpu, fused_staged, SUPPORTS("search=1..10;patch=0..3"), AXES("tile_y=16,[32] rows=2,[4],8")) {
     fused_blocks(p, point["tile_y"], point["rows"]);
     weights_per_thread(p);
     shared_row_sums(p, p.patch);
@@ -138,7 +143,8 @@ FILTERLAB_SCHEDULE(nlmeans, gpu, fused_staged, AXES("tile_y=16,[32],64 rows=2,[4
 // window, the weights of the tile and of the tile moved by -d go to shared
 // memory (each is read at two places), their patch sums taken per pixel in
 // registers; about 0.63x the exponentials of fused for 32 x 32 tiles at s = 10.
-FILTERLAB_SCHEDULE_OF(nlmeans, symmetric, gpu, symmetric, AXES("tile_y=16,[32],64 rows=2,[4],8")) {
+FILTERLAB_SCHEDULE_OF(nlmeans, symmetric, gpu, symmetric, SUPPORTS("search=1..10;patch=0..3"),
+                      AXES("tile_y=16,[32] rows=2,[4],8")) {
     fused_blocks(p, point["tile_y"], point["rows"]);
     shared_per_offset(p.weight, p);
     p.patch.compute_at(p.weight, Var("sxi"));
@@ -190,10 +196,13 @@ void warp_register_sums(Pipeline &p, int rows) {
 // warp_register_sums on the direct algorithm. CUDA only (OpenCL refuses
 // gpu_lanes). Its space: the rows a warp owns (more share each offset's
 // halo; more registers).
-FILTERLAB_SCHEDULE(nlmeans, gpu, warp_registers, AXES("rows=4,[8],16")) { warp_register_sums(p, point["rows"]); }
+FILTERLAB_SCHEDULE(nlmeans, gpu, warp_registers, SUPPORTS("search=1..10;patch=0..3"), AXES("rows=4,[8],16")) {
+    warp_register_sums(p, point["rows"]);
+}
 
 // warp_register_sums on the symmetric algorithm: the weights of the tile and
 // of the tile moved by -d in shared memory, half the window's offsets.
-FILTERLAB_SCHEDULE_OF(nlmeans, symmetric, gpu, symmetric_warp_registers, AXES("rows=4,[8],16")) {
+FILTERLAB_SCHEDULE_OF(nlmeans, symmetric, gpu, symmetric_warp_registers, SUPPORTS("search=1..10;patch=0..3"),
+                      AXES("rows=4,[8],16")) {
     warp_register_sums(p, point["rows"]);
 }
