@@ -16,7 +16,7 @@
 //              and, gathered at x, w(x - d; d) J(x - d) for the offset -d.
 //              The zero offset weighs exp(0) = 1. A tile's weights per offset
 //              cover the tile and the tile moved by -d: for a 32 x 32 tile and
-//              s = 10, about 0.63x the exponentials of `direct`.
+//              s = 10, about 0.7x the exponentials of `direct`.
 #pragma once
 
 #include <stdexcept>
@@ -32,6 +32,7 @@ struct Pipeline {
     Halide::RDom across, down;             // the 2p+1 columns, and rows, of a patch
     Halide::Expr channels;                 // C
     Halide::Expr patch_radius;             // p
+    Halide::Func input;                    // the generator's input (a schedule may stage it: input.in())
     Halide::Func clamped{"clamped"};       // J: the input as float, clamp border
     Halide::Func diff{"diff"};             // per offset: squared differences summed over channels
     Halide::Func patch_rows{"patch_rows"};  // per offset: diff summed over the 2p+1 columns of a patch row
@@ -50,6 +51,7 @@ inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func
     const Var &x = p.x, &y = p.y, &c = p.c, &dx = p.dx, &dy = p.dy;
     p.channels = channels;
     p.patch_radius = patch_radius;
+    p.input = input;
     p.clamped(x, y, c) = cast<float>(input(clamp(x, 0, width - 1), clamp(y, 0, height - 1), c));
 
     RDom ch(0, channels, "ch");

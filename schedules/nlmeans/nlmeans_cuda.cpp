@@ -62,21 +62,20 @@ void fused_blocks(Pipeline &p, int tile_y, int rows) {
 }
 
 // A stage computed per offset over its whole region by the block's threads,
-// 32 x 8 at a time, into shared memory.
-void shared_per_offset(Func stage, const Pipeline &p) {
+// 32 x 8 at a time, into shared memory: `fused` rounds the region up to
+// whole 32 x 8 tiles, the staged schedules (short of shared memory) guard.
+void shared_per_offset(Func stage, const Pipeline &p, TailStrategy tail = TailStrategy::RoundUp) {
     Var sxo{"sxo"}, syo{"syo"}, sxi{"sxi"}, syi{"syi"};
-    stage.compute_at(p.accum, p.offsets.x)
-        .tile(p.x, p.y, sxo, syo, sxi, syi, 32, 8, TailStrategy::RoundUp)
-        .gpu_threads(sxi, syi);
+    stage.compute_at(p.accum, p.offsets.x).tile(p.x, p.y, sxo, syo, sxi, syi, 32, 8, tail).gpu_threads(sxi, syi);
 }
 
 // The differences and the row sums of the patch in shared memory; each row
 // sum is accumulated in a register (computed per thread) and stored once.
 // Returns the row sums' shared copy.
-Func shared_row_sums(Pipeline &p, const Func &consumer) {
+Func shared_row_sums(Pipeline &p, const Func &consumer, TailStrategy tail = TailStrategy::RoundUp) {
     Func rows_shared = p.patch_rows.in(consumer);
-    shared_per_offset(p.diff, p);
-    shared_per_offset(rows_shared, p);
+    shared_per_offset(p.diff, p, tail);
+    shared_per_offset(rows_shared, p, tail);
     p.patch_rows.compute_at(rows_shared, Var("sxi"));
     p.patch_rows.update().specialize(p.patch_radius == 3).unroll(p.across.x);
     return rows_shared;
@@ -91,23 +90,22 @@ void weights_per_thread(Pipeline &p) {
 }
 
 // The first lever of HALIDE_GPU.md's NL-means section: the block's input
-// tile and its halo (s + p each side) converted to float once into shared
-// memory, so the per-offset stages read it with no clamp and no conversion.
-// (Its second, the accumulators in registers across the offset loop, is not
-// expressible with gpu_threads in Halide 21: a block-level allocation in
-// MemoryType::Register is the whole block's array in every thread's local
-// memory, 16 KB a thread for 32 x 32 outputs (PTX __local_depot0[16384]);
-// only gpu_lanes loops split such an array across threads, as in
-// apps/conv_layer. reports/halide/README.md, the NL-means rows.)
-// What is staged grows with (s + p)^2 and the channels; Halide 21's CUDA
-// runtime launches with at most 48 KB of shared memory (it never opts in to
-// more), which the staged schedules exceed at s = 12, p = 5 (H100:
-// CUDA_ERROR_INVALID_VALUE from cuLaunchKernel): they support s <= 10 and
-// p <= 3, the contract's defaults included, and say so (SUPPORTS).
+// tile and its halo (s + p each side) staged once into shared memory, so the
+// per-offset stages read it from there, not from global memory (bytes: as
+// floats an RGB tile alone fills the 48 KB that Halide 21's CUDA runtime
+// launches with, never opting in to more). Even so the staged schedules need
+// s <= 10 and p <= 3 to fit, and say so (SUPPORTS). (Its second lever, the
+// accumulators in registers across the offset loop, is not expressible with
+// gpu_threads in Halide 21: a block-level MemoryType::Register array is the
+// whole block's in every thread's local memory, 16 KB a thread for 32 x 32
+// outputs (PTX __local_depot0[16384]); only gpu_lanes loops split such an
+// array across threads, as in apps/conv_layer: warp_register_sums below.)
 void staged_input(Pipeline &p) {
     Var sxo{"sxo"}, syo{"syo"}, sxi{"sxi"}, syi{"syi"};
-    p.clamped.compute_at(p.output, Var("xo"))
-        .tile(p.x, p.y, sxo, syo, sxi, syi, 32, 8, TailStrategy::RoundUp)
+    Func staged = p.input.in(p.clamped);
+    const std::vector<Var> xyc = staged.args();  // the input's own pure variables
+    staged.compute_at(p.output, Var("xo"))
+        .tile(xyc[0], xyc[1], sxo, syo, sxi, syi, 32, 8, TailStrategy::GuardWithIf)
         .gpu_threads(sxi, syi);
 }
 
@@ -132,24 +130,25 @@ FILTERLAB_SCHEDULE(nlmeans, gpu, fused, AXES("tile_y=8,16,[32],64 rows=2,[4],8")
 
 // fused, with the input staged once per block (staged_input): the per-offset
 // stages lose their clamps, byte loads and conversions.
-FILTERLAB_SCHEDULE(nlmeans, gpu, fused_staged, SUPPORTS("search=1..10;patch=0..3"), AXES("tile_y=16,[32] rows=2,[4],8")) {
+FILTERLAB_SCHEDULE(nlmeans, gpu, fused_staged, SUPPORTS("search=1..10;patch=0..3"),
+                   AXES("tile_y=16,[32] rows=2,[4],8")) {
     fused_blocks(p, point["tile_y"], point["rows"]);
     weights_per_thread(p);
-    shared_row_sums(p, p.patch);
+    shared_row_sums(p, p.patch, TailStrategy::GuardWithIf);
     staged_input(p);
 }
 
 // The symmetric algorithm on fused_staged's blocks: per offset of half the
 // window, the weights of the tile and of the tile moved by -d go to shared
 // memory (each is read at two places), their patch sums taken per pixel in
-// registers; about 0.63x the exponentials of fused for 32 x 32 tiles at s = 10.
+// registers; about 0.77x the exponentials of fused for its 32 x 16 tiles at s = 10.
 FILTERLAB_SCHEDULE_OF(nlmeans, symmetric, gpu, symmetric, SUPPORTS("search=1..10;patch=0..3"),
-                      AXES("tile_y=16,[32] rows=2,[4],8")) {
+                      AXES("tile_y=8,[16] rows=2,[4],8")) {
     fused_blocks(p, point["tile_y"], point["rows"]);
-    shared_per_offset(p.weight, p);
+    shared_per_offset(p.weight, p, TailStrategy::GuardWithIf);
     p.patch.compute_at(p.weight, Var("sxi"));
     p.patch.update().specialize(p.patch_radius == 3).unroll(p.down.x);
-    shared_row_sums(p, p.patch);
+    shared_row_sums(p, p.patch, TailStrategy::GuardWithIf);
     staged_input(p);
 }
 
@@ -183,11 +182,17 @@ void warp_register_sums(Pipeline &p, int rows) {
     p.accum.update().reorder(p.c, p.y, p.x, ox, oy).gpu_lanes(p.x).unroll(p.y).unroll(p.c);
     p.output.specialize(p.channels == 1);
     p.output.specialize(p.channels == 3).unroll(p.c);
-    for (Func stage : {p.clamped, p.diff, p.patch_rows, p.patch, p.weight}) {
+    Func staged = p.input.in(p.clamped);
+    for (Func stage : {staged, p.diff, p.patch_rows, p.patch, p.weight}) {
         Var lo{"lo"}, li{"li"};
-        const LoopLevel at = stage.name() == p.clamped.name() ? LoopLevel(p.output, xo) : LoopLevel(p.accum, ox);
-        stage.compute_at(at).store_in(MemoryType::GPUShared).split(p.x, lo, li, 32, TailStrategy::RoundUp).gpu_lanes(li);
-        if (stage.has_update_definition()) stage.update().split(p.x, lo, li, 32, TailStrategy::RoundUp).gpu_lanes(li);
+        const bool input = stage.name() == staged.name();
+        const LoopLevel at = input ? LoopLevel(p.output, xo) : LoopLevel(p.accum, ox);
+        const Var x = input ? staged.args()[0] : p.x;  // the input's own pure variable
+        stage.compute_at(at).store_in(MemoryType::GPUShared).split(x, lo, li, 32, TailStrategy::GuardWithIf);
+        stage.gpu_lanes(li);
+        if (stage.has_update_definition()) {
+            stage.update().split(p.x, lo, li, 32, TailStrategy::GuardWithIf).gpu_lanes(li);
+        }
     }
 }
 
