@@ -51,11 +51,7 @@ best_hand() {  # the row's best hand kernel on the H100 (reports/targets)
             --out "$o/runs" | grep "^$f"
     done
 } >"$o/sweeps.txt" 2>&1
-python3 -c "
-import numpy as np
-for n in (1024, 8192):
-    a = np.random.default_rng(1).integers(0, 256, (n, n), dtype=np.uint8)
-    open('/tmp/noise%d.pgm' % n, 'wb').write(b'P5\n%d %d\n255\n' % (n, n) + a.tobytes())"
+python3 scripts/noise_pgm.py /tmp 1024 8192
 metrics=gpu__time_duration.sum,sm__inst_executed.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active,l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,smsp__inst_executed_pipe_xu.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
 {
     for fv in ${NCU:-}; do

@@ -38,11 +38,7 @@ for v in $vs hw_row_pairs; do va+=(--variant "$v"); done
             --min-reps 20 --min-time 0.3 -q --out "$o/runs_cap$cap" | grep "^median"
     done
 } >"$o/bench_cap$cap.txt" 2>&1
-python3 -c "
-import numpy as np
-for n in (4096, 8192):
-    a = np.random.default_rng(1).integers(0, 256, (n, n), dtype=np.uint8)
-    open('/tmp/noise%d.pgm' % n, 'wb').write(b'P5\n%d %d\n255\n' % (n, n) + a.tobytes())"
+python3 scripts/noise_pgm.py /tmp 4096 8192
 metrics=gpu__time_duration.sum,sm__inst_executed.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active,launch__occupancy_limit_registers,sm__pipe_alu_cycles_active.avg.pct_of_peak_sustained_active,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed
 {
     for row in "8192 3" "4096 7"; do
