@@ -26,8 +26,7 @@ struct Pipeline {
     Halide::Func clamped{"clamped"};
     Halide::Func row{"row"};        // horizontal 5-tap pass (rows_first: of bytes, u16; else of `column`, u32)
     Halide::Func column{"column"};  // vertical 5-tap pass (rows_first: of `row`, u32; else of bytes, u16)
-    Halide::Func first, second;     // the two passes in the algorithm's order: `second` is the 2-D sum
-    bool columns_first = false;
+    bool columns_first = false;     // the algorithm: the 2-D sum is `row` if so, else `column`
     Halide::Func output;
 };
 
@@ -38,8 +37,9 @@ inline Halide::Expr contract_weights(const Halide::Expr &w0, const Halide::Expr 
 }
 
 // `algorithm` is the one the schedule names (schedule_registry.h).
-inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func &input, const Halide::Expr &width, const Halide::Expr &height,
-                   const Halide::Expr &w0, const Halide::Expr &w1, const Halide::Expr &w2, Halide::Func output) {
+inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func &input, const Halide::Expr &width,
+                   const Halide::Expr &height, const Halide::Expr &w0, const Halide::Expr &w1, const Halide::Expr &w2,
+                   Halide::Func output) {
     using namespace Halide;
     const Var &x = p.x, &y = p.y, &c = p.c;
     p.columns_first = algorithm == "columns_first";
@@ -63,21 +63,18 @@ inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func
     if (algorithm == "rows_first") {
         p.row(x, y, c) = taps(p.clamped, 1, 0, u16);
         p.column(x, y, c) = taps(p.row, 0, 1, u32);
-        p.first = p.row;
-        p.second = p.column;
     } else if (p.columns_first) {
         p.column(x, y, c) = taps(p.clamped, 0, 1, u16);
         p.row(x, y, c) = taps(p.column, 1, 0, u32);
-        p.first = p.column;
-        p.second = p.row;
     } else {
         throw std::invalid_argument("gaussian: no algorithm '" + algorithm + "'");
     }
     p.output = output;
-    // (column + 2^15) >> 16, the contract's rounding, taken as a rounding
-    // halving of column >> 15 (at most 511): 16-bit lanes round with one
+    // (sum + 2^15) >> 16, the contract's rounding, taken as a rounding
+    // halving of sum >> 15 (at most 511): 16-bit lanes round with one
     // averaging instruction, where 32-bit ones take several.
-    p.output(x, y, c) = cast<uint8_t>(rounding_shift_right(cast<uint16_t>(p.second(x, y, c) >> 15), 1));
+    Func sum = p.columns_first ? p.row : p.column;  // the second pass: the 2-D sum
+    p.output(x, y, c) = cast<uint8_t>(rounding_shift_right(cast<uint16_t>(sum(x, y, c) >> 15), 1));
 }
 
 }  // namespace filterlab::gaussian_pipeline

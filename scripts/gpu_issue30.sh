@@ -13,11 +13,11 @@ set -uo pipefail
 o=$1
 fl=${FILTERLAB_EXE:-.device-build/filterlab}
 mkdir -p "$o"
-row_args() {  # row_args FILTER: the target row's size and parameters (scripts/targets_rows.txt)
-    case $1 in
-    gaussian | gaussian_maxpool) echo "--sizes 8192 -p sigma=1" ;;
-    nlmeans) echo "--sizes 1024 -p patch=3 -p search=10 -p h=10" ;;
-    esac
+row_args() {  # row_args FILTER: its first target row's size and parameters (scripts/targets_rows.txt)
+    local size params
+    read -r _ size params _ < <(grep -m1 "^$1 " scripts/targets_rows.txt)
+    echo "--sizes $size"
+    [ "$params" = - ] || for kv in ${params//,/ }; do echo "-p $kv"; done
 }
 best_hand() {  # the row's best hand kernel on the H100 (reports/targets)
     case $1 in
