@@ -73,14 +73,12 @@ void shared_per_offset(Func stage, const Pipeline &p, TailStrategy tail = TailSt
 
 // The differences and the row sums of the patch in shared memory; each row
 // sum is accumulated in a register (computed per thread) and stored once.
-// Returns the row sums' shared copy.
-Func shared_row_sums(Pipeline &p, const Func &consumer, TailStrategy tail = TailStrategy::RoundUp) {
+void shared_row_sums(Pipeline &p, const Func &consumer, TailStrategy tail = TailStrategy::RoundUp) {
     Func rows_shared = p.patch_rows.in(consumer);
     shared_per_offset(p.diff, p, tail);
     shared_per_offset(rows_shared, p, tail);
     p.patch_rows.compute_at(rows_shared, Var("sxi"));
     p.patch_rows.update().specialize(p.patch_radius == 3).unroll(p.across.x);
-    return rows_shared;
 }
 
 // Per thread: the weights and patch sums of its `rows` outputs, in registers,
