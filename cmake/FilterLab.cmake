@@ -121,7 +121,7 @@ function(_filterlab_halide_library lib VARIANT_BACKEND params)
 endfunction()
 
 # One variant of the schedule being declared (_filterlab_declare_schedule,
-# whose FILTER, NAME, BACKEND, ALGORITHM, SUPPORTS, PARAM, VALUES, SOURCE_FILE,
+# whose FILTER, NAME, BACKEND, ALGORITHM, READS, SUPPORTS, PARAM, VALUES, SOURCE_FILE,
 # FIRST_LINE, LAST_LINE and AXES it reads) on one target (cpu, cuda or
 # opencl): its static libraries (one per compile-time value), built at the
 # point GENERATOR_POINT ("a:1+b:2"), and the registration of the variant
@@ -133,6 +133,14 @@ function(_filterlab_schedule_variant VARIANT_BACKEND VARIANT_NAME LIB ORIGIN GEN
     set(point_param "")
     if (GENERATOR_POINT)
         set(point_param point=${GENERATOR_POINT})
+    endif ()
+    # READS("words"): the generator declares its input as 32-bit words, and
+    # the binding wraps the image so (a view of the same rows).
+    set(view_param "")
+    set(VIEW_ARGUMENT "")
+    if (READS STREQUAL "words")
+        set(view_param input_view=words)
+        set(VIEW_ARGUMENT ", filterlab::InputView::words")
     endif ()
     foreach (value IN LISTS VALUES ITEMS "-")
         set(key ${BACKEND}_${NAME})
@@ -151,7 +159,7 @@ function(_filterlab_schedule_variant VARIANT_BACKEND VARIANT_NAME LIB ORIGIN GEN
                 string(APPEND key _${PARAM}${value})  # one frozen autoschedule per compile-time value
             endif ()
         endif ()
-        _filterlab_halide_library(${lib} ${VARIANT_BACKEND} "schedule=${key};${point_param};${params}")
+        _filterlab_halide_library(${lib} ${VARIANT_BACKEND} "schedule=${key};${point_param};${params};${view_param}")
         string(APPEND INCLUDES "#include \"${lib}.h\"\n")
         string(APPEND ENTRIES "{${fixed}, &filterlab::halide::${lib}}, ")
         string(APPEND LIBRARIES "\"${lib}\", ")
@@ -236,7 +244,7 @@ endfunction()
 # (variant <target>_<name>, library <filter>_<target>_<name>), and with a
 # sweep one per point on its first target (<target>_<name>[a=1+b=2]).
 function(_filterlab_declare_schedule entry)
-    foreach (field IN ITEMS filter name backend origin algorithm)
+    foreach (field IN ITEMS filter name backend origin algorithm reads)
         string(TOUPPER ${field} variable)
         string(JSON ${variable} GET "${entry}" ${field})
     endforeach ()

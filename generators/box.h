@@ -3,11 +3,14 @@
 // naming the algorithm it schedules.
 #pragma once
 
+#include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "Halide.h"
 #include "arithmetic.h"
+#include "word_view.h"
 
 namespace filterlab::box_pipeline {
 
@@ -18,7 +21,7 @@ constexpr int kChunk = 16;
 
 struct Pipeline {
     Halide::Var x{"x"}, y{"y"}, c{"c"};
-    Halide::Expr radius;
+    Halide::Expr radius, width;
     Halide::Func clamped{"clamped"};      // input with the clamp border rule
     Halide::Func output;                  // the generator's output
     // direct: each output sums its window, 2(2r+1) adds: the cost grows with r.
@@ -30,6 +33,11 @@ struct Pipeline {
     Halide::RVar down, across;   // the recurrences' steps (down a strip, across a chunk)
     Halide::Func column_sums{"column_sums"};  // (x, k, strip): rows strip*16+k-r .. +r, 16 bits
     Halide::Func window_sums{"window_sums"};  // (k, chunk, y): columns chunk*16+k-r .. +r of column_sums
+    // running_sums on a word view (READS("words")): the column sums of two
+    // pixels in one 32-bit word, one add for both.
+    Halide::Var wx{"wx"}, odd{"odd"};
+    Halide::Func words{"words"};                    // the input's words, clamped to the image's
+    Halide::Func packed_sums{"packed_sums"};  // (wx, odd, k, strip): pixels 4wx+odd and 4wx+odd+2
 };
 
 // Separable: row sums first, so a line buffer of 2r+1 row sums can slide down
@@ -43,25 +51,53 @@ inline void define_direct(Pipeline &p) {
     p.window_sum(x, y, c) = sum(cast<uint32_t>(p.row_sum(x, y + j, c)));
 }
 
+// The running sum down a strip of f(x, row, ...) into sums(x, k, strip, ...):
+// the first sum of a strip is summed whole, each next one adds the entering
+// row and subtracts the leaving one (the sums wrap on the subtraction and come
+// back exact: the true sum fits).
+template <typename Sample>
+void define_strip_recurrence(Pipeline &p, Halide::Func sums, const std::vector<Halide::Var> &x, Halide::Type t,
+                             Sample sample) {
+    using namespace Halide;
+    const Expr &r = p.radius;
+    RDom j(-r, 2 * r + 1, "j"), down(1, kStripRows - 1, "down");
+    p.down = down;
+    auto at = [&](Expr k) {
+        std::vector<Expr> args(x.begin(), x.end());
+        args.insert(args.end(), {k, p.strip, p.c});
+        return args;
+    };
+    Expr top = p.strip * kStripRows;
+    sums(at(p.k)) = undef(t);
+    sums(at(0)) = cast(t, 0);
+    sums(at(0)) += sample(top + j);
+    sums(at(down)) = sums(at(down - 1)) + sample(top + down + r) - sample(top + down - r - 1);
+}
+
 // Vertical then horizontal running sums, as recurrences: the first sum of a
 // strip (chunk) is summed whole, each next one adds the entering sample and
 // subtracts the leaving one. 16-bit column sums wrap on the subtraction and
-// come back exact (the true sum, at most 31 * 255, fits).
-inline void define_running_sums(Pipeline &p) {
+// come back exact (the true sum, at most 31 * 255, fits). On a word view the
+// column sums are packed two to a word (even and odd pixels of each word).
+inline void define_running_sums(Pipeline &p, word_view::InputView view) {
     using namespace Halide;
-    const Var &x = p.x, &y = p.y, &c = p.c, &k = p.k, &strip = p.strip, &chunk = p.chunk;
+    const Var &x = p.x, &y = p.y, &c = p.c, &k = p.k, &chunk = p.chunk;
     const Expr &r = p.radius;
-    auto sample = [&](Expr xx, Expr yy) { return cast<uint16_t>(p.clamped(xx, yy, c)); };
-
-    RDom j(-r, 2 * r + 1, "j"), down(1, kStripRows - 1, "down");
-    p.down = down;
-    Expr top = strip * kStripRows;
-    p.column_sums(x, k, strip, c) = undef<uint16_t>();
-    p.column_sums(x, 0, strip, c) = cast<uint16_t>(0);
-    p.column_sums(x, 0, strip, c) += sample(x, top + j);
-    p.column_sums(x, down, strip, c) =
-        p.column_sums(x, down - 1, strip, c) + sample(x, top + down + r) - sample(x, top + down - r - 1);
-    auto column = [&](Expr xx) { return cast<uint32_t>(p.column_sums(xx, y % kStripRows, y / kStripRows, c)); };
+    std::function<Expr(Expr)> column;  // the column sum of pixel column xx at row y, 32 bits
+    if (view == word_view::InputView::words) {
+        define_strip_recurrence(p, p.packed_sums, {p.wx, p.odd}, UInt(32), [&](Expr yy) {
+            Expr w = p.words(p.wx, yy, c);
+            return select(p.odd == 0, word_view::even_pixels(w), word_view::odd_pixels(w));
+        });
+        column = [&](Expr xx) {  // clamped here: the words past the image feed no output
+            Expr xc = clamp(likely(xx), 0, p.width - 1);
+            return word_view::lane(p.packed_sums(xc / 4, xc % 2, y % kStripRows, y / kStripRows, c), (xc / 2) % 2);
+        };
+    } else {
+        define_strip_recurrence(p, p.column_sums, {x}, UInt(16),
+                                [&](Expr yy) { return cast<uint16_t>(p.clamped(x, yy, c)); });
+        column = [&](Expr xx) { return cast<uint32_t>(p.column_sums(xx, y % kStripRows, y / kStripRows, c)); };
+    }
 
     RDom i(-r, 2 * r + 1, "i"), across(1, kChunk - 1, "across");
     p.across = across;
@@ -74,17 +110,28 @@ inline void define_running_sums(Pipeline &p) {
     p.window_sum(x, y, c) = p.window_sums(x % kChunk, x / kChunk, y, c);
 }
 
-// `algorithm` is the one the schedule names (schedule_registry.h).
-inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func &input, const Halide::Expr &width,
-                   const Halide::Expr &height, const Halide::Expr &radius, Halide::Func output) {
+// `algorithm` is the one the schedule names (schedule_registry.h); `input`
+// is the image as `view` says (word_view.h), `width` in pixels.
+inline void define(Pipeline &p, const std::string &algorithm, word_view::InputView view, const Halide::Func &input,
+                   const Halide::Expr &width, const Halide::Expr &height, const Halide::Expr &radius,
+                   Halide::Func output) {
     using namespace Halide;
     const Var &x = p.x, &y = p.y, &c = p.c;
     p.radius = radius;
-    p.clamped(x, y, c) = input(clamp(x, 0, width - 1), clamp(y, 0, height - 1), c);
+    p.width = width;
+    Expr yc = clamp(y, 0, height - 1);
+    if (view == word_view::InputView::words) {
+        Expr last_word = (width + 3) / 4 - 1;
+        p.words(p.wx, y, c) = input(clamp(likely(p.wx), 0, last_word), yc, c);
+        Expr xc = clamp(x, 0, width - 1);
+        p.clamped(x, y, c) = cast<uint8_t>(p.words(xc / 4, y, c) >> (8 * (xc % 4)));
+    } else {
+        p.clamped(x, y, c) = input(clamp(x, 0, width - 1), yc, c);
+    }
     if (algorithm == "direct") {
         define_direct(p);
     } else if (algorithm == "running_sums") {
-        define_running_sums(p);
+        define_running_sums(p, view);
     } else {
         throw std::invalid_argument("box: no algorithm '" + algorithm + "'");
     }

@@ -8,21 +8,32 @@ class BoxGenerator : public Halide::Generator<BoxGenerator> {
 public:
     GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
     GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
+    // How the schedule reads the image (its READS; word_view.h): 8-bit samples or 32-bit words.
+    GeneratorParam<filterlab::word_view::InputView> input_view{"input_view", filterlab::word_view::InputView::bytes,
+                                                               filterlab::word_view::kInputViews};
 
-    Input<Buffer<uint8_t, 3>> input{"input"};
+    Input<Buffer<void, 3>> input{"input"};  // uint8, or uint32 words (configure)
     // Default and range as in FILTERS.md, so the library's _metadata() tells them.
     Input<int32_t> radius{"radius", 1, 1, 15};
     Output<Buffer<uint8_t, 3>> output{"output"};
 
+    void configure() { input.set_type(filterlab::word_view::element_type(input_view)); }
+
     void generate() {
         using namespace filterlab;
         const std::string algorithm = schedules::algorithm_of<box_pipeline::Pipeline>(schedule, "direct");
-        box_pipeline::define(pipeline, algorithm, input, input.dim(0).extent(), input.dim(1).extent(), radius,
-                             output);
+        const bool words = input_view == word_view::InputView::words;
+        box_pipeline::define(pipeline, algorithm, input_view, input, words ? output.dim(0).extent() : input.dim(0).extent(),
+                             input.dim(1).extent(), radius, output);
         // The contract's range; the pipeline refuses anything else at run time.
         add_requirement(radius >= 1 && radius <= 15, "box: radius must be in 1..15, got ", radius);
-        layout::constrain(input, output, get_target());
-        layout::same_size(input, output);
+        if (words) {
+            word_view::constrain(input, output);
+            add_requirement(word_view::width_fits(input, output), "box: the output is not as wide as the words");
+        } else {
+            layout::constrain(input, output, get_target());
+            layout::same_size(input, output);
+        }
         // What the autoschedulers plan for: the bench's image and the contract's defaults.
         layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
         layout::estimate(output, layout::kEstimateSide, layout::kEstimateSide);

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "Halide.h"
+#include "word_view.h"
 
 namespace filterlab::gaussian_pipeline {
 
@@ -28,7 +29,26 @@ struct Pipeline {
     Halide::Func column{"column"};  // vertical 5-tap pass (rows_first: of `row`, u32; else of bytes, u16)
     bool columns_first = false;     // the algorithm: the 2-D sum is `row` if so, else `column`
     Halide::Func output;
+    // On a word view (READS("words"), word_view.h): the input's words, and
+    // columns first, the vertical pass of two pixels in one 32-bit word.
+    Halide::Var wx{"wx"}, odd{"odd"};
+    Halide::Func words{"words"};              // (wx, y): clamped to the image's words and rows
+    Halide::Func packed_column{"packed_column"};  // (wx, odd, y): pixels 4wx+odd, 4wx+odd+2 in 16-bit lanes
 };
+
+// The vertical pass on packed words: each 16-bit lane is at most
+// 255 (w0 + 2 w1 + 2 w2) = 65280, and every product and partial sum is below
+// it, so no carry crosses lanes and one 32-bit multiply-add serves two pixels.
+inline void define_packed_columns(Pipeline &p, const Halide::Expr &w0, const Halide::Expr &w1, const Halide::Expr &w2) {
+    using namespace Halide;
+    const Var &y = p.y, &c = p.c, &wx = p.wx, &odd = p.odd;
+    auto pixels = [&](int dy) {
+        Expr w = p.words(wx, y + dy, c);
+        return select(odd == 0, word_view::even_pixels(w), word_view::odd_pixels(w));
+    };
+    p.packed_column(wx, odd, y, c) = cast<uint32_t>(w0) * pixels(0) + cast<uint32_t>(w1) * (pixels(-1) + pixels(1)) +
+                                     cast<uint32_t>(w2) * (pixels(-2) + pixels(2));
+}
 
 // What the contract's weights always are: non-negative, summing to 256 (the
 // generators require it of the caller's).
@@ -37,13 +57,19 @@ inline Halide::Expr contract_weights(const Halide::Expr &w0, const Halide::Expr 
 }
 
 // `algorithm` is the one the schedule names (schedule_registry.h).
+// `input` is the image as `view` says (word_view.h), `width` in pixels.
 inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func &input, const Halide::Expr &width,
                    const Halide::Expr &height, const Halide::Expr &w0, const Halide::Expr &w1, const Halide::Expr &w2,
-                   Halide::Func output) {
+                   Halide::Func output, word_view::InputView view = word_view::InputView::bytes) {
     using namespace Halide;
     const Var &x = p.x, &y = p.y, &c = p.c;
     p.columns_first = algorithm == "columns_first";
-    if (p.columns_first) {
+    const bool words = view == word_view::InputView::words;
+    if (words) {
+        p.words(p.wx, y, c) = input(clamp(likely(p.wx), 0, (width + 3) / 4 - 1), clamp(likely(y), 0, height - 1), c);
+        Expr xc = clamp(likely(x), 0, width - 1);
+        p.clamped(x, y, c) = cast<uint8_t>(p.words(xc / 4, y, c) >> (8 * (xc % 4)));
+    } else if (p.columns_first) {
         // `likely`, as BoundaryConditions::repeat_edge writes it: a kernel
         // with no barrier is split into an interior part without clamps and
         // a border part (HALIDE_GPU.md, "Why the current schedules read bytes").
@@ -63,6 +89,11 @@ inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func
     if (algorithm == "rows_first") {
         p.row(x, y, c) = taps(p.clamped, 1, 0, u16);
         p.column(x, y, c) = taps(p.row, 0, 1, u32);
+    } else if (p.columns_first && words) {
+        define_packed_columns(p, w0, w1, w2);
+        Expr xc = clamp(likely(x), 0, width - 1);  // past the image's last pixel: its column
+        p.column(x, y, c) = cast<uint16_t>(word_view::lane(p.packed_column(xc / 4, xc % 2, y, c), (xc / 2) % 2));
+        p.row(x, y, c) = taps(p.column, 1, 0, u32);
     } else if (p.columns_first) {
         p.column(x, y, c) = taps(p.clamped, 0, 1, u16);
         p.row(x, y, c) = taps(p.column, 1, 0, u32);

@@ -8,21 +8,33 @@ class GaussianGenerator : public Halide::Generator<GaussianGenerator> {
 public:
     GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
     GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
+    // How the schedule reads the image (its READS; word_view.h): 8-bit samples or 32-bit words.
+    GeneratorParam<filterlab::word_view::InputView> input_view{"input_view", filterlab::word_view::InputView::bytes,
+                                                               filterlab::word_view::kInputViews};
 
-    Input<Buffer<uint8_t, 3>> input{"input"};
+    Input<Buffer<void, 3>> input{"input"};  // uint8, or uint32 words (configure)
     // The contract's weights for the caller's sigma: w0 the centre, w1 and w2 the sides.
     // The fixed-point weights of sigma (w0 + 2 w1 + 2 w2 = 256); the defaults are sigma = 1's.
     Input<int32_t> w0{"w0", 102, 0, 256}, w1{"w1", 63, 0, 128}, w2{"w2", 14, 0, 128};
     Output<Buffer<uint8_t, 3>> output{"output"};
 
+    void configure() { input.set_type(filterlab::word_view::element_type(input_view)); }
+
     void generate() {
         using namespace filterlab;
         const std::string algorithm = schedules::algorithm_of<gaussian_pipeline::Pipeline>(schedule, "rows_first");
-        gaussian_pipeline::define(pipeline, algorithm, input, input.dim(0).extent(), input.dim(1).extent(), w0, w1, w2, output);
+        const bool words = input_view == word_view::InputView::words;
+        gaussian_pipeline::define(pipeline, algorithm, input, words ? output.dim(0).extent() : input.dim(0).extent(),
+                                  input.dim(1).extent(), w0, w1, w2, output, input_view);
         add_requirement(gaussian_pipeline::contract_weights(w0, w1, w2),
                         "gaussian: the weights must be non-negative and sum to 256");
-        layout::constrain(input, output, get_target());
-        layout::same_size(input, output);
+        if (words) {
+            word_view::constrain(input, output);
+            add_requirement(word_view::width_fits(input, output), "gaussian: the output is not as wide as the words");
+        } else {
+            layout::constrain(input, output, get_target());
+            layout::same_size(input, output);
+        }
         // What the autoschedulers plan for: the bench's image and the contract's defaults.
         layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
         layout::estimate(output, layout::kEstimateSide, layout::kEstimateSide);

@@ -1,4 +1,4 @@
-"""The schedule registrations' grammar: tokens, macro calls, SUPPORTS and AXES.
+"""The schedule registrations' grammar: tokens, macro calls, SUPPORTS, AXES and READS.
 
 Read by scripts/schedule_manifest.py, the one reader of the registrations
 (its docstring states the grammar); this module only splits a schedule
@@ -10,7 +10,8 @@ import itertools
 import re
 
 MACROS = ("FILTERLAB_SCHEDULE", "FILTERLAB_SCHEDULE_OF", "FILTERLAB_FROZEN")
-KEYWORDS = ("SUPPORTS", "AXES")
+KEYWORDS = ("SUPPORTS", "AXES", "READS")
+VIEWS = ("bytes", "words")  # how a pipeline reads its 8-bit image (READS)
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
 TOKEN = re.compile(r"""

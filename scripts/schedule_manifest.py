@@ -14,14 +14,18 @@ scripts/schedule_grammar.py (beside this file, imported from it).
 A registration is one macro call, laid out as one likes (spaces and line
 breaks anywhere between its tokens; comments are not read):
 
-    FILTERLAB_SCHEDULE(<filter>, cpu|gpu, <name>[, SUPPORTS("<spec>")][, AXES("<axes>")]) { <body> }
-    FILTERLAB_SCHEDULE_OF(<filter>, <algorithm>, cpu|gpu, <name>[, SUPPORTS(...)][, AXES(...)]) { <body> }
+    FILTERLAB_SCHEDULE(<filter>, cpu|gpu, <name>[, SUPPORTS("<spec>")][, AXES("<axes>")][, READS("words")]) { <body> }
+    FILTERLAB_SCHEDULE_OF(<filter>, <algorithm>, cpu|gpu, <name>[, SUPPORTS(...)][, AXES(...)][, READS(...)]) { <body> }
     FILTERLAB_FROZEN(<filter>, cpu|gpu, <name>, <base>, "<axis>=<value>,...");
 
 SUPPORTS is what the schedule restricts of the contract ("radius=1",
 "size=3,5", "radius=1..7", several joined by ';'); without it the schedule
 takes the contract's whole domain. AXES declares its space
-("tile_x=16,[32],64 tile_y=2,[8]": values, the default in brackets).
+("tile_x=16,[32],64 tile_y=2,[8]": values, the default in brackets). READS
+says how the pipeline reads its 8-bit image: "bytes" (the default) or
+"words", a view of the same rows as 32-bit words (4 pixels each), so that
+Halide can load 16 bytes at once (../shared/HALIDE_GPU.md); the build passes
+it to the generator (input_view=words) and to the variant's binding.
 
 usage: schedule_manifest.py --source-dir DIR --out FILE [--sweeps LIST] [--opencl-refused LIST]
                             [--compile-time FILTER:PARAM=V,V ...] SOURCE...
@@ -35,7 +39,7 @@ import os
 import re
 import sys
 
-from schedule_grammar import (KEYWORDS, MACROS, GrammarError, body_end, default_point, every_point, fail,
+from schedule_grammar import (KEYWORDS, MACROS, VIEWS, GrammarError, body_end, default_point, every_point, fail,
                               identifier, read_axes, read_call, read_supports, tokens_of)
 
 FORMAT_VERSION = 3
@@ -63,13 +67,16 @@ def registration(call, filter_name, path, tokens, compile_time):
     given = {}
     for _, keyword, value in keywords:
         if keyword not in KEYWORDS:
-            fail(where, f"{keyword}(...): a registration takes SUPPORTS(\"...\") and AXES(\"...\") only")
+            fail(where, f"{keyword}(...): a registration takes SUPPORTS(\"...\"), AXES(\"...\") and READS(\"...\") only")
         if keyword in given:
             fail(where, f"{keyword}(...) given twice")
         given[keyword] = value
     supports = read_supports(given["SUPPORTS"], where) if "SUPPORTS" in given else []
     axes = read_axes(given["AXES"], where) if "AXES" in given else []
-    entry.update(origin="schedule", algorithm=algorithm, supports=supports,
+    reads = given.get("READS", "bytes")
+    if reads not in VIEWS:
+        fail(where, f"READS(\"{reads}\"): a pipeline reads its image as {' or '.join(VIEWS)}")
+    entry.update(origin="schedule", algorithm=algorithm, reads=reads, supports=supports,
                  compile_time=compile_time_values(compile_time, supports, where), axes=axes,
                  point=default_point(axes),
                  source={"file": path, "first_line": call.line, "last_line": body_end(tokens, call.end, where)})
@@ -124,7 +131,7 @@ def frozen(call, filter_name, path, tokens, schedules):
             fail(where, f"frozen schedule {entry['name']}: '{item}' is not a value {base_name} declares "
                         f"(AXES(\"...\") at line {base['source']['first_line']})")
         values[m[1]] = int(m[2])
-    entry.update({k: base[k] for k in ("algorithm", "supports", "compile_time", "source")})
+    entry.update({k: base[k] for k in ("algorithm", "reads", "supports", "compile_time", "source")})
     entry.update(origin="frozen_point", base=base_name, axes=[],
                  point=[{"axis": a["name"], "value": values[a["name"]]} for a in base["axes"]])
     return entry
@@ -171,7 +178,7 @@ def autoschedules(source_dir, filter_name, paths, compile_time):
         entry = entries.setdefault((backend, m[2]), {
             "filter": filter_name, "name": "auto_" + m[2], "backend": backend,
             "targets": [m[1]],  # an autoschedule is written for one target
-            "origin": "autoscheduler", "algorithm": None, "supports": [],
+            "origin": "autoscheduler", "algorithm": None, "reads": "bytes", "supports": [],
             "compile_time": {"param": m[3], "values": []} if m[3] else None,
             "axes": [], "point": [], "source": estimates_span(source_dir, filter_name), "files": []})
         entry["files"].append({"file": path, "function": f"apply_schedule_{filter_name}_{stem}",
@@ -242,7 +249,7 @@ def manifest(source_dir, sources, compile_times, sweeps, refused):
     for filter_name in filters:  # a filter's registrations, then its autoschedules
         ordered += [s for s in schedules if s["filter"] == filter_name]
         ordered += autoschedules(source_dir, filter_name, autos.get(filter_name, []), compile_times.get(filter_name))
-    fields = ("filter", "name", "backend", "targets", "origin", "algorithm", "base", "supports", "compile_time",
+    fields = ("filter", "name", "backend", "targets", "origin", "algorithm", "reads", "base", "supports", "compile_time",
               "axes", "point", "sweep", "source", "files")
     return {"format_version": FORMAT_VERSION, "schedules": [{k: s[k] for k in fields if k in s} for s in ordered]}
 

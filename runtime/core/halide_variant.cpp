@@ -4,6 +4,7 @@
 #include <HalideRuntimeCuda.h>
 #include <HalideRuntimeOpenCL.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -92,6 +93,28 @@ Halide::Runtime::Buffer<uint8_t, 3> wrap(const PlanarView &view, Backend backend
     return buffer;
 }
 
+// The input as the pipeline reads it: bytes, or 32-bit words over the same
+// memory (InputView). A layout a word view cannot describe is refused.
+Halide::Runtime::Buffer<> wrap_input(const PlanarView &view, Backend backend, InputView as) {
+    if (as == InputView::bytes) return wrap(view, backend);
+    const bool aligned = backend != Backend::cpu || reinterpret_cast<std::uintptr_t>(view.data) % 16 == 0;
+    if (!aligned || view.row_stride % 16 != 0 || view.plane_stride % 4 != 0) {
+        throw Error("this variant reads the image as 32-bit words: its rows must start on 16-byte boundaries "
+                    "(row stride " + std::to_string(view.row_stride) + " bytes)");
+    }
+    halide_dimension_t shape[3] = {{0, (view.width + 3) / 4, 1},
+                                   {0, view.height, static_cast<int32_t>(view.row_stride / 4)},
+                                   {0, view.channels, static_cast<int32_t>(view.plane_stride / 4)}};
+    if (backend == Backend::cpu) return Halide::Runtime::Buffer<uint32_t, 3>(reinterpret_cast<uint32_t *>(view.data), 3, shape);
+    Halide::Runtime::Buffer<uint32_t, 3> buffer(nullptr, 3, shape);
+    const halide_device_interface_t *device =
+        backend == Backend::cuda ? halide_cuda_device_interface() : halide_opencl_device_interface();
+    if (buffer.device_wrap_native(device, reinterpret_cast<uint64_t>(view.data)) != 0) {
+        throw Error("cannot wrap a device pointer for Halide");
+    }
+    return buffer;
+}
+
 }  // namespace
 
 int halide_thread_count() {
@@ -101,19 +124,19 @@ int halide_thread_count() {
 }
 
 Variant halide_variant(const std::string &filter, const std::string &name, Backend backend,
-                       const std::string &supports, HalideCall call) {
+                       const std::string &supports, HalideCall call, InputView view) {
     Variant v;
     v.filter = filter;
     v.name = name;
     v.backend = backend;
     v.kind = Kind::halide;
     v.supports = parse_supports(supports);
-    v.run = [call = std::move(call), backend, id = filter + "/" + name](const PlanarView &in, const PlanarView &out,
-                                                                       const ParamValues &params) {
+    v.run = [call = std::move(call), backend, view, id = filter + "/" + name](
+                const PlanarView &in, const PlanarView &out, const ParamValues &params) {
         install_handlers();
         if (backend == Backend::cuda) release_device_memory_at_exit();
         const CallErrors errors;
-        auto input = wrap(in, backend);
+        auto input = wrap_input(in, backend, view);
         auto output = wrap(out, backend);
         const int status = call(input.raw_buffer(), output.raw_buffer(), params);
         if (backend != Backend::cpu) {

@@ -19,8 +19,16 @@ namespace filterlab {
 // returns the pipeline's status.
 using HalideCall = std::function<int(halide_buffer_t *in, halide_buffer_t *out, const ParamValues &params)>;
 
+// How a pipeline reads its 8-bit input (its schedule's READS, given by the
+// build): as bytes, or as 32-bit words over the same rows (ceil(width / 4)
+// words a row, 4 pixels each, the first in the low byte), which lets Halide
+// load 16 bytes at once. A word view needs rows that start on 16-byte
+// boundaries (the harness pitches device rows to 64 bytes); the words past
+// the image's last pixel are read, never used. The output is always bytes.
+enum class InputView { bytes, words };
+
 Variant halide_variant(const std::string &filter, const std::string &name, Backend backend,
-                       const std::string &supports, HalideCall call);
+                       const std::string &supports, HalideCall call, InputView view = InputView::bytes);
 
 // One library of a schedule: the parameter values it was compiled for (empty
 // when all are run-time parameters) and its entry point.

@@ -8,6 +8,46 @@ using namespace Halide;
 using filterlab::box_pipeline::kChunk;
 using filterlab::box_pipeline::kStripRows;
 
+namespace {
+
+// A block owns one strip of 16 rows and `threads` chunks of 16 columns; each
+// thread slides the horizontal sum along its own chunk in registers, row by
+// row, and writes its 16 outputs (one vector, or byte by byte). The vertical
+// sums are the caller's to place, at the block loop it returns.
+Var strip_blocks(filterlab::box_pipeline::Pipeline &p, int threads, bool vector) {
+    Var xo{"xo"}, xi{"xi"}, xt{"xt"}, xw{"xw"}, yo{"yo"}, yi{"yi"};
+    auto blocks = [&](Stage s, TailStrategy tail) {
+        s.split(p.x, xo, xi, threads * kChunk, tail)
+            .split(xi, xt, xw, kChunk)
+            .split(p.y, yo, yi, kStripRows, TailStrategy::GuardWithIf)
+            .reorder(xw, yi, xt, xo, yo, p.c)
+            .gpu_blocks(xo, yo, p.c)
+            .gpu_threads(xt);
+        if (vector) {
+            s.vectorize(xw);
+        } else {
+            s.unroll(xw);
+        }
+    };
+    // A width the blocks divide needs no guard on x, so a vector of 16 outputs
+    // is stored whole (a guarded one is stored byte by byte).
+    if (vector) blocks(p.output.specialize(p.width % (threads * kChunk) == 0), TailStrategy::RoundUp);
+    blocks(p.output, TailStrategy::GuardWithIf);
+    p.window_sums.compute_at(p.output, yi)
+        .store_in(MemoryType::Register)
+        .bound_storage(p.k, kChunk)
+        .bound_storage(p.chunk, 1)
+        .bound_storage(p.y, 1)
+        .bound_storage(p.c, 1)
+        .unroll(p.k);
+    p.window_sums.update(0).unscheduled();
+    p.window_sums.update(1).unscheduled();
+    p.window_sums.update(2).unroll(p.across);
+    return xo;
+}
+
+}  // namespace
+
 // A block owns one strip of 16 rows and `threads` chunks of 16 columns. Its
 // threads first run the vertical sums down the strip, one column each in turn
 // (coalesced byte loads of the entering and leaving rows), into shared memory;
@@ -19,29 +59,7 @@ using filterlab::box_pipeline::kStripRows;
 // memory, over the 48 KB a launch gets without opting in: not a point.)
 FILTERLAB_SCHEDULE_OF(box, running_sums, gpu, sums_strips, AXES("threads=16,32,[64] vector=[0],1")) {
     const int threads = point["threads"];
-    Var xo{"xo"}, xi{"xi"}, xt{"xt"}, xw{"xw"}, yo{"yo"}, yi{"yi"};
-    p.output.split(p.x, xo, xi, threads * kChunk, TailStrategy::GuardWithIf)
-        .split(xi, xt, xw, kChunk)
-        .split(p.y, yo, yi, kStripRows, TailStrategy::GuardWithIf)
-        .reorder(xw, yi, xt, xo, yo, p.c)
-        .gpu_blocks(xo, yo, p.c)
-        .gpu_threads(xt);
-    if (point["vector"]) {
-        p.output.vectorize(xw);
-    } else {
-        p.output.unroll(xw);
-    }
-    // One row of a thread's chunk at a time, in registers.
-    p.window_sums.compute_at(p.output, yi)
-        .store_in(MemoryType::Register)
-        .bound_storage(p.k, kChunk)
-        .bound_storage(p.chunk, 1)
-        .bound_storage(p.y, 1)
-        .bound_storage(p.c, 1)
-        .unroll(p.k);
-    p.window_sums.update(0).unscheduled();
-    p.window_sums.update(1).unscheduled();
-    p.window_sums.update(2).unroll(p.across);
+    const Var xo = strip_blocks(p, threads, point["vector"]);
     // The strip's column sums, halo included, in shared memory: threads across
     // x, each column's recurrence serial down the strip.
     p.column_sums.compute_at(p.output, xo).store_in(MemoryType::GPUShared);
@@ -50,6 +68,34 @@ FILTERLAB_SCHEDULE_OF(box, running_sums, gpu, sums_strips, AXES("threads=16,32,[
         Stage s = p.column_sums.update(stage);
         s.split(p.x, xa, xb, threads, TailStrategy::RoundUp).gpu_threads(xb);
         if (stage == 2) s.reorder(p.down, xa, xb);
+    }
+}
+
+// sums_strips on a word view (READS("words")): each thread runs the vertical
+// sums of 4 words (16 pixels) of the strip at once, one 16-byte load per row,
+// two pixels per 32-bit add (even and odd pixels of a word in 16-bit lanes),
+// and the horizontal pass takes its columns out of the packed sums. Why it
+// should be fast: a quarter of the loads and half of the adds of sums_strips'
+// column pass, the rows loaded whole (the probe before it, words in and out:
+// 1.16-1.23x sums_strips at r = 7 and 15, reports/halide/probes/box_words_io.txt).
+// Its space as sums_strips'.
+FILTERLAB_SCHEDULE_OF(box, running_sums, gpu, words_strips, AXES("threads=16,[32],64 vector=0,[1]"), READS("words")) {
+    const int threads = point["threads"];
+    const Var xo = strip_blocks(p, threads, point["vector"]);
+    // 4-word aligned, so a thread's 4 words are one aligned vector.
+    p.packed_sums.compute_at(p.output, xo)
+        .store_in(MemoryType::GPUShared)
+        .bound_storage(p.odd, 2)
+        .align_bounds(p.wx, 4);
+    for (int stage = 0; stage < 3; stage++) {
+        Var wo{"wo"}, wv{"wv"}, wa{"wa"}, wb{"wb"};
+        Stage s = p.packed_sums.update(stage);
+        s.split(p.wx, wo, wv, 4, TailStrategy::RoundUp)
+            .split(wo, wa, wb, threads, TailStrategy::GuardWithIf)
+            .vectorize(wv)
+            .unroll(p.odd)
+            .gpu_threads(wb);
+        if (stage == 2) s.reorder(wv, p.odd, p.down, wa, wb);
     }
 }
 

@@ -24,3 +24,9 @@ FILTERLAB_SCHEDULE_OF(box, running_sums, gpu, rows8, SUPPORTS("radius=1")) {
 FILTERLAB_SCHEDULE(box, gpu, ranged, SUPPORTS("radius=1..7"), AXES("warps=2,[4]")) {
     p.output.gpu_tile(p.x, p.y, 32, point["warps"]);
 }
+
+// The image read as 32-bit words; a frozen point reads as its base.
+FILTERLAB_SCHEDULE_OF(box, running_sums, gpu, words, AXES("threads=[32],64"), READS("words")) {
+    p.output.gpu_blocks(p.y);
+}
+FILTERLAB_FROZEN(box, gpu, words_t64, words, "threads=64");

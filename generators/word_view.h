@@ -1,0 +1,61 @@
+// The 8-bit image read as 32-bit words (a schedule's READS("words"): the
+// build sets the generator's input_view to words). Halide's PTX backend loads
+// vectors of 8-bit samples 8 bytes at a time at most and splits a misaligned
+// tap into bytes; a row read as words is loaded 16 bytes at a time, and the
+// bytes are taken out in registers (../shared/HALIDE_GPU.md, "Word views").
+// The binding (runtime/core/halide_variant.h, InputView) wraps the same rows
+// as ceil(width / 4) words each, pixel 4w + k in byte k of word w; the output
+// stays bytes, so the width in pixels is the output's.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "Halide.h"
+
+namespace filterlab::word_view {
+
+enum class InputView { bytes, words };
+
+inline const std::map<std::string, InputView> kInputViews = {{"bytes", InputView::bytes},
+                                                             {"words", InputView::words}};
+
+inline Halide::Type element_type(InputView view) { return view == InputView::words ? Halide::UInt(32) : Halide::UInt(8); }
+
+// Bytes 0 and 2 of a word, as two 16-bit lanes of a 32-bit one (the even
+// pixels), and bytes 1 and 3 (the odd ones): sums of up to 257 samples stay
+// within their lane, so one 32-bit add makes two 16-bit sums.
+inline Halide::Expr even_pixels(const Halide::Expr &word) { return word & 0x00FF00FF; }
+inline Halide::Expr odd_pixels(const Halide::Expr &word) { return (word >> 8) & 0x00FF00FF; }
+
+// Lane `high` (0 or 1) of two 16-bit lanes.
+inline Halide::Expr lane(const Halide::Expr &packed, const Halide::Expr &high) {
+    return Halide::select(high == 0, packed & 0xFFFF, packed >> 16);
+}
+
+// Input and output constraints of a words pipeline: the words from (0, 0, 0),
+// rows 16-byte aligned on every target (4 words, one 16-byte load); the
+// output has the image's size (its width is within the last word, its rows
+// and channels are the words'), its rows 16-byte aligned too.
+template <typename Input, typename Output>
+void constrain(Input &words, Output &output) {
+    using namespace Halide;
+    words.set_host_alignment(16);
+    for (int d = 0; d < 3; d++) words.dim(d).set_min(0);
+    for (int d = 1; d < 3; d++) words.dim(d).set_stride((words.dim(d).stride() / 4) * 4);
+    output.set_host_alignment(16);
+    output.dim(0).set_min(0);
+    for (int d = 1; d < 3; d++) {
+        output.dim(d).set_bounds(0, words.dim(d).extent());
+        output.dim(d).set_stride((output.dim(d).stride() / 16) * 16);
+    }
+}
+
+// What such a pipeline requires of its output's width (the binding ensures it).
+template <typename Input, typename Output>
+Halide::Expr width_fits(Input &words, Output &output) {
+    Halide::Expr w = output.dim(0).extent();
+    return w > 4 * (words.dim(0).extent() - 1) && w <= 4 * words.dim(0).extent();
+}
+
+}  // namespace filterlab::word_view
