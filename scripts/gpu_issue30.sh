@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Issue 30 on the H100, one device call: the new Gaussian, Gaussian -> pool
+# Issues 28-30 on the H100, one device call: new box, Gaussian, Gaussian -> pool
 # and NL-means schedules ($VARIANTS, "filter/variant ...") checked (full
 # matrix, then compute-sanitizer memcheck over the sanitizer matrix -> check.txt);
 # the sweeps of the schedules in $SWEEPS ("filter/schedule ...", a build
-# with -DFILTERLAB_SWEEPS naming them) at their target rows' sizes, every point
+# with -DFILTERLAB_SWEEPS naming them) at each of their GPU target rows, every point
 # checked (quick matrix) then timed, the row's best hand kernel timed after
 # (sweeps.txt, runs/); Nsight Compute on the new schedules and the hand
 # kernels they answer (ncu.txt).
@@ -13,14 +13,15 @@ set -uo pipefail
 o=$1
 fl=${FILTERLAB_EXE:-.device-build/filterlab}
 mkdir -p "$o"
-row_args() {  # row_args FILTER: its first target row's size and parameters (scripts/targets_rows.txt)
+row_args() {  # row_args FILTER N: its Nth GPU target row's size and parameters (scripts/targets_rows.txt)
     local size params
-    read -r _ size params _ < <(grep -m1 "^$1 " scripts/targets_rows.txt)
+    read -r _ size params _ < <(grep "^$1 .*halide<=1\." scripts/targets_rows.txt | sed -n "${2:-1}p")
     echo "--sizes $size"
     [ "$params" = - ] || for kv in ${params//,/ }; do echo "-p $kv"; done
 }
-best_hand() {  # the row's best hand kernel on the H100 (reports/targets)
+best_hand() {  # the row's best hand kernels on the H100 (reports/targets), as bench arguments
     case $1 in
+    box) echo --variant hw_wide_rows --variant hw_running_sums ;;
     gaussian) echo hw_columns_first ;;
     gaussian_maxpool) echo hw_fused_columns_first ;;
     nlmeans) echo hw_symmetric ;;
@@ -42,13 +43,18 @@ best_hand() {  # the row's best hand kernel on the H100 (reports/targets)
 {
     for fs in ${SWEEPS:-}; do
         f=${fs%%/*} s=${fs#*/}
-        echo "\$ filterlab sweep --filter $f --schedule $s $(row_args "$f") --quick"
-        # shellcheck disable=SC2046
-        "$fl" sweep --filter "$f" --schedule "$s" $(row_args "$f") --quick --min-reps 10 --min-time 0.1 \
-            -q --out "$o/runs" 2>&1 | grep -E "^$f|passed|failed|error"
-        # shellcheck disable=SC2046
-        "$fl" bench --filter "$f" --variant "$(best_hand "$f")" $(row_args "$f") --min-reps 20 --min-time 0.2 -q \
-            --out "$o/runs" | grep "^$f"
+        rows=$(grep -c "^$f .*halide<=1\." scripts/targets_rows.txt)
+        for n in $(seq "$rows"); do
+            echo "\$ filterlab sweep --filter $f --schedule $s $(row_args "$f" "$n") --quick"
+            # shellcheck disable=SC2046
+            "$fl" sweep --filter "$f" --schedule "$s" $(row_args "$f" "$n") --quick --min-reps 10 --min-time 0.1 \
+                -q --out "$o/runs" 2>&1 | grep -E "^$f|passed|failed|error"
+            hand=$(best_hand "$f")
+            [ "${hand#--}" != "$hand" ] || hand="--variant $hand"
+            # shellcheck disable=SC2046,SC2086
+            "$fl" bench --filter "$f" $hand $(row_args "$f" "$n") --min-reps 20 --min-time 0.2 -q \
+                --out "$o/runs" | grep "^$f"
+        done
     done
 } >"$o/sweeps.txt" 2>&1
 python3 scripts/noise_pgm.py /tmp 1024 8192

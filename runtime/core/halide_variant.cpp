@@ -78,19 +78,25 @@ void release_device_memory_at_exit() {
     });
 }
 
-Halide::Runtime::Buffer<uint8_t, 3> wrap(const PlanarView &view, Backend backend) {
-    halide_dimension_t shape[3] = {{0, view.width, 1},
-                                   {0, view.height, static_cast<int32_t>(view.row_stride)},
-                                   {0, view.channels, static_cast<int32_t>(view.plane_stride)}};
-    if (backend == Backend::cpu) return Halide::Runtime::Buffer<uint8_t, 3>(view.data, 3, shape);
-    Halide::Runtime::Buffer<uint8_t, 3> buffer(nullptr, 3, shape);
-    // CUDA: a device address; OpenCL: the image's cl_mem (opencl_support.h).
+// Host memory as it is; CUDA: a device address; OpenCL: the image's cl_mem
+// (opencl_support.h).
+template <typename T>
+Halide::Runtime::Buffer<T, 3> wrap_as(T *data, const halide_dimension_t (&shape)[3], Backend backend) {
+    if (backend == Backend::cpu) return Halide::Runtime::Buffer<T, 3>(data, 3, shape);
+    Halide::Runtime::Buffer<T, 3> buffer(nullptr, 3, shape);
     const halide_device_interface_t *device =
         backend == Backend::cuda ? halide_cuda_device_interface() : halide_opencl_device_interface();
-    if (buffer.device_wrap_native(device, reinterpret_cast<uint64_t>(view.data)) != 0) {
+    if (buffer.device_wrap_native(device, reinterpret_cast<uint64_t>(data)) != 0) {
         throw Error("cannot wrap a device pointer for Halide");
     }
     return buffer;
+}
+
+Halide::Runtime::Buffer<uint8_t, 3> wrap(const PlanarView &view, Backend backend) {
+    const halide_dimension_t shape[3] = {{0, view.width, 1},
+                                         {0, view.height, static_cast<int32_t>(view.row_stride)},
+                                         {0, view.channels, static_cast<int32_t>(view.plane_stride)}};
+    return wrap_as(view.data, shape, backend);
 }
 
 // The input as the pipeline reads it: bytes, or 32-bit words over the same
@@ -102,17 +108,10 @@ Halide::Runtime::Buffer<> wrap_input(const PlanarView &view, Backend backend, In
         throw Error("this variant reads the image as 32-bit words: its rows must start on 16-byte boundaries "
                     "(row stride " + std::to_string(view.row_stride) + " bytes)");
     }
-    halide_dimension_t shape[3] = {{0, (view.width + 3) / 4, 1},
-                                   {0, view.height, static_cast<int32_t>(view.row_stride / 4)},
-                                   {0, view.channels, static_cast<int32_t>(view.plane_stride / 4)}};
-    if (backend == Backend::cpu) return Halide::Runtime::Buffer<uint32_t, 3>(reinterpret_cast<uint32_t *>(view.data), 3, shape);
-    Halide::Runtime::Buffer<uint32_t, 3> buffer(nullptr, 3, shape);
-    const halide_device_interface_t *device =
-        backend == Backend::cuda ? halide_cuda_device_interface() : halide_opencl_device_interface();
-    if (buffer.device_wrap_native(device, reinterpret_cast<uint64_t>(view.data)) != 0) {
-        throw Error("cannot wrap a device pointer for Halide");
-    }
-    return buffer;
+    const halide_dimension_t shape[3] = {{0, (view.width + 3) / 4, 1},
+                                         {0, view.height, static_cast<int32_t>(view.row_stride / 4)},
+                                         {0, view.channels, static_cast<int32_t>(view.plane_stride / 4)}};
+    return wrap_as(reinterpret_cast<uint32_t *>(view.data), shape, backend);
 }
 
 }  // namespace
