@@ -11,7 +11,9 @@
 //                  one on its sums (32 bits);
 //   columns_first  the vertical pass first: a thread's strip of a row then
 //                  takes one wide load per row, and the pass needs 16 bits a
-//                  pixel where rows first needs 32 for its second pass.
+//                  pixel where rows first needs 32 for its second pass;
+//   columns_first_dot  the same, four of its horizontal taps written as a
+//                  dot product (define_dot_row), for dp2a.
 #pragma once
 
 #include <stdexcept>
@@ -34,6 +36,10 @@ struct Pipeline {
     Halide::Var wx{"wx"}, odd{"odd"};
     Halide::Func words{"words"};              // (wx, y): clamped to the image's words and rows
     Halide::Func packed_column{"packed_column"};  // (wx, odd, y): pixels 4wx+odd, 4wx+odd+2 in 16-bit lanes
+    // columns_first_dot: the horizontal pass as a reduction over the side taps.
+    Halide::Var tap{"tap"};
+    Halide::RVar side;
+    Halide::Func side_weight{"side_weight"};  // (tap): w2, w1, 0, w1 as bytes (taps x-2 .. x+1)
 };
 
 // The vertical pass on packed words: each 16-bit lane is at most
@@ -57,13 +63,28 @@ inline Halide::Expr contract_weights(const Halide::Expr &w0, const Halide::Expr 
 }
 
 // `algorithm` is the one the schedule names (schedule_registry.h).
+// columns_first_dot's horizontal pass: taps -2..+1 as one widening-multiply
+// reduction of 16-bit sums by 8-bit weights (w2, w1, 0, w1: a dense run of 4,
+// which Halide's PTX backend emits as dp2a once the reduction is vectorised;
+// w0 reaches 256 as sigma -> 0, so the centre tap stays apart, with tap +2).
+inline void define_dot_row(Pipeline &p, const Halide::Expr &w0, const Halide::Expr &w1, const Halide::Expr &w2) {
+    using namespace Halide;
+    const Var &x = p.x, &y = p.y, &c = p.c;
+    RDom taps(0, 4, "taps");  // x - 2 .. x + 1
+    p.side = taps;
+    p.side_weight(p.tap) = cast<uint8_t>(select(p.tap == 0, w2, p.tap == 2, 0, w1));
+    auto column = [&](Expr xx) { return cast<uint32_t>(p.column(xx, y, c)); };
+    p.row(x, y, c) = cast<uint32_t>(w0) * column(x) + cast<uint32_t>(w2) * column(x + 2);
+    p.row(x, y, c) += widening_mul(p.column(x - 2 + taps, y, c), cast<uint16_t>(p.side_weight(taps)));
+}
+
 // `input` is the image as `view` says (word_view.h), `width` in pixels.
 inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func &input, const Halide::Expr &width,
                    const Halide::Expr &height, const Halide::Expr &w0, const Halide::Expr &w1, const Halide::Expr &w2,
                    Halide::Func output, word_view::InputView view = word_view::InputView::bytes) {
     using namespace Halide;
     const Var &x = p.x, &y = p.y, &c = p.c;
-    p.columns_first = algorithm == "columns_first";
+    p.columns_first = algorithm == "columns_first" || algorithm == "columns_first_dot";
     const bool words = view == word_view::InputView::words;
     if (words) {
         p.words(p.wx, y, c) = input(clamp(likely(p.wx), 0, (width + 3) / 4 - 1), clamp(likely(y), 0, height - 1), c);
@@ -89,6 +110,9 @@ inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func
     if (algorithm == "rows_first") {
         p.row(x, y, c) = taps(p.clamped, 1, 0, u16);
         p.column(x, y, c) = taps(p.row, 0, 1, u32);
+    } else if (algorithm == "columns_first_dot") {
+        p.column(x, y, c) = taps(p.clamped, 0, 1, u16);
+        define_dot_row(p, w0, w1, w2);
     } else if (p.columns_first && words) {
         define_packed_columns(p, w0, w1, w2);
         Expr xc = clamp(likely(x), 0, width - 1);  // past the image's last pixel: its column

@@ -60,11 +60,13 @@ ParamDef sigma_param() {
             .help = "standard deviation of the weights"};
 }
 std::vector<ParamValues> sigma_checks() { return {{{"sigma", 1.0}}, {{"sigma", 0.6}}, {{"sigma", 2.5}}}; }
-// The Gaussian's algorithms (generators/gaussian.h names the two in Halide).
+// The Gaussian's algorithms (generators/gaussian.h names the Halide ones).
 std::vector<std::pair<std::string, std::string>> gaussian_algorithms() {
     return {{"rows_first", "separable, the horizontal pass first (16 bits), the vertical one on its sums (32 bits)"},
             {"columns_first", "separable, the vertical pass first on bytes (16 bits, two pixels a 32-bit word), "
                               "the horizontal one on its sums"},
+            {"columns_first_dot", "columns_first, its horizontal pass a dot product of the four side taps (dp2a on "
+                                  "the GPU) plus the centre"},
             {"direct", "the 25 taps of each output summed at once"}};
 }
 GalleryNoise smoothing_noise() {

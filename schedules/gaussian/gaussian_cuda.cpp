@@ -82,3 +82,31 @@ FILTERLAB_SCHEDULE_OF(gaussian, columns_first, gpu, words_columns, AXES("vector=
         .tile(wo, p.y, wt, yt, 16, 8, TailStrategy::RoundUp)
         .gpu_threads(wt, yt);
 }
+
+// The columns-first Gaussian with its horizontal pass as a dot product
+// (generators/gaussian.h, columns_first_dot): each output's four side taps
+// are one vectorised reduction of 16-bit sums by 8-bit weights, which Halide
+// emits as dp2a.lo + dp2a.hi (the centre tap a multiply-add); the block's
+// vertical sums in shared memory, as in the probe that found the per-thread
+// register form spilling (scripts/probes/gaussian_dp2a.py: the reduction's
+// misaligned 4-lane reads of a register array go to local memory). Why it
+// should be fast: 3 instructions for the horizontal taps of an output where
+// the pairwise form takes 5. Its space: outputs per thread across and down.
+FILTERLAB_SCHEDULE_OF(gaussian, columns_first_dot, gpu, dot_shared, AXES("vector=4,[8] rows=[4],8")) {
+    const int vector = point["vector"], rows = point["rows"];
+    const auto loops =
+        filterlab::schedules::thread_blocks(p.output, p.x, p.y, p.c, {.vector = vector, .rows = rows, .warps = 4});
+    p.row.compute_at(p.output, loops.xt)
+        .store_in(MemoryType::Register)
+        .bound_extent(p.x, vector)
+        .bound_extent(p.y, rows)
+        .unroll(p.x)
+        .unroll(p.y);
+    p.row.update().atomic().vectorize(p.side).unroll(p.x).unroll(p.y);
+    p.side_weight.compute_at(p.output, loops.xt).store_in(MemoryType::Register).bound_extent(p.tap, 4).vectorize(p.tap);
+    Var cx{"cx"}, cy{"cy"};
+    p.column.compute_at(p.output, p.c)  // the innermost block loop
+        .store_in(MemoryType::GPUShared)
+        .tile(p.x, p.y, cx, cy, 32, 4, TailStrategy::RoundUp)
+        .gpu_threads(cx, cy);
+}
