@@ -121,8 +121,7 @@ inline void define(Pipeline &p, const std::string &algorithm, word_view::InputVi
     p.width = width;
     Expr yc = clamp(y, 0, height - 1);
     if (view == word_view::InputView::words) {
-        Expr last_word = (width + 3) / 4 - 1;
-        p.words(p.wx, y, c) = input(clamp(likely(p.wx), 0, last_word), yc, c);
+        p.words(p.wx, y, c) = input(clamp(likely(p.wx), 0, word_view::last_word(width)), yc, c);
         Expr xc = clamp(x, 0, width - 1);
         p.clamped(x, y, c) = cast<uint8_t>(p.words(xc / 4, y, c) >> (8 * (xc % 4)));
     } else {

@@ -87,7 +87,7 @@ inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func
     p.columns_first = algorithm == "columns_first" || algorithm == "columns_first_dot";
     const bool words = view == word_view::InputView::words;
     if (words) {
-        p.words(p.wx, y, c) = input(clamp(likely(p.wx), 0, (width + 3) / 4 - 1), clamp(likely(y), 0, height - 1), c);
+        p.words(p.wx, y, c) = input(clamp(likely(p.wx), 0, word_view::last_word(width)), clamp(likely(y), 0, height - 1), c);
         Expr xc = clamp(likely(x), 0, width - 1);
         p.clamped(x, y, c) = cast<uint8_t>(p.words(xc / 4, y, c) >> (8 * (xc % 4)));
     } else if (p.columns_first) {

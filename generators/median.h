@@ -24,6 +24,7 @@
 
 #include "Halide.h"
 #include "median_networks.h"
+#include "word_view.h"
 
 namespace filterlab::median_pipeline {
 
@@ -36,6 +37,9 @@ struct Pipeline {
     Halide::Var x{"x"}, y{"y"}, c{"c"};
     int size = 3;
     Halide::Func clamped{"clamped"};
+    // On a word view (READS("words"), word_view.h): the input's words, rows clamped.
+    Halide::Var wx{"wx"};
+    Halide::Func words{"words"};
     Halide::Func output;
     // direct
     Halide::Func columns{"columns"};  // a Tuple: the k samples of column (x, y-r..y+r), sorted
@@ -150,15 +154,24 @@ inline void define_separable(Pipeline &p, Tile tile) {
 }
 
 // `algorithm` is the one the schedule names (schedule_registry.h);
-// `sample_type` is separable's, whose schedule defines it at its tile.
+// `sample_type` is separable's, whose schedule defines it at its tile;
+// `input` is the image as `view` says (word_view.h), `width` in pixels.
 inline void define(Pipeline &p, const std::string &algorithm, const Halide::Type &sample_type,
                    const Halide::Func &input, const Halide::Expr &width, const Halide::Expr &height, int size,
-                   Halide::Func output) {
+                   Halide::Func output, word_view::InputView view = word_view::InputView::bytes) {
     using namespace Halide;
     const Var &x = p.x, &y = p.y, &c = p.c;
     p.size = size;
     p.sample_type = sample_type;
-    p.clamped(x, y, c) = input(clamp(x, 0, width - 1), clamp(y, 0, height - 1), c);
+    if (view == word_view::InputView::words) {
+        // Clamped by whole 16-byte groups, so an aligned vector of 4 words
+        // stays one load (the word of a clamped x is all that feeds an output).
+        p.words(p.wx, y, c) = input(word_view::clamp_to_groups(p.wx, width), clamp(y, 0, height - 1), c);
+        Expr xc = clamp(x, 0, width - 1);
+        p.clamped(x, y, c) = cast<uint8_t>(p.words(xc / 4, y, c) >> (8 * (xc % 4)));
+    } else {
+        p.clamped(x, y, c) = input(clamp(x, 0, width - 1), clamp(y, 0, height - 1), c);
+    }
     p.output = output;
     if (algorithm == "direct") {
         define_direct(p);

@@ -9,9 +9,14 @@ public:
     GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
     GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
     GeneratorParam<int> size{"size", 3};  // k: one library per k (3, 5 or 7)
+    // How the schedule reads the image (its READS; word_view.h): 8-bit samples or 32-bit words.
+    GeneratorParam<filterlab::word_view::InputView> input_view{"input_view", filterlab::word_view::InputView::bytes,
+                                                               filterlab::word_view::kInputViews};
 
-    Input<Buffer<uint8_t, 3>> input{"input"};
+    Input<Buffer<void, 3>> input{"input"};  // uint8, or uint32 words (configure)
     Output<Buffer<uint8_t, 3>> output{"output"};
+
+    void configure() { input.set_type(filterlab::word_view::element_type(input_view)); }
 
     void generate() {
         using namespace filterlab;
@@ -21,14 +26,21 @@ public:
         // unpack each lane there, ../shared/HALIDE_GPU.md), 8-bit on CPUs
         // (twice the lanes per vector). The median is the same either way.
         const Halide::Type sample_type = get_target().has_gpu_feature() ? Halide::UInt(16) : Halide::UInt(8);
-        median_pipeline::define(pipeline, algorithm, sample_type, input, input.dim(0).extent(),
-                                input.dim(1).extent(), size, output);
+        const bool words = input_view == word_view::InputView::words;
+        median_pipeline::define(pipeline, algorithm, sample_type, input,
+                                words ? output.dim(0).extent() : input.dim(0).extent(), input.dim(1).extent(), size,
+                                output, input_view);
         schedules::apply(schedule, point, pipeline, get_target(), using_autoscheduler());
         if (!pipeline.output.defined())
             throw std::invalid_argument("median: schedule '" + std::string(schedule) + "' of the separable algorithm "
                                         "defines no tile (median_pipeline::define_separable)");
-        layout::constrain(input, output, get_target());
-        layout::same_size(input, output);
+        if (words) {
+            word_view::constrain(input, output);
+            add_requirement(word_view::width_fits(input, output), "median: the output is not as wide as the words");
+        } else {
+            layout::constrain(input, output, get_target());
+            layout::same_size(input, output);
+        }
         // What the autoschedulers plan for: the bench's image and the contract's defaults.
         layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
         layout::estimate(output, layout::kEstimateSide, layout::kEstimateSide);

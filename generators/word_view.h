@@ -4,8 +4,10 @@
 // tap into bytes; a row read as words is loaded 16 bytes at a time, and the
 // bytes are taken out in registers (../shared/HALIDE_GPU.md, "Word views").
 // The binding (runtime/core/halide_variant.h, InputView) wraps the same rows
-// as ceil(width / 4) words each, pixel 4w + k in byte k of word w; the output
-// stays bytes, so the width in pixels is the output's.
+// as whole 16-byte groups, 4 * ceil(width / 16) words each, pixel 4w + k in
+// byte k of word w: a stage may then load any aligned group of 4 words
+// without a clamp, though only words up to last_word feed an output. The
+// output stays bytes, so the width in pixels is the output's.
 #pragma once
 
 #include <map>
@@ -51,11 +53,19 @@ void constrain(Input &words, Output &output) {
     }
 }
 
+// The last word that holds a pixel of a row `width` pixels wide.
+inline Halide::Expr last_word(const Halide::Expr &width) { return (width + 3) / 4 - 1; }
+
+// Word wx of the view, clamped by whole 16-byte groups: an aligned vector of
+// 4 words stays one aligned load (a clamp of each word would gather them).
+inline Halide::Expr clamp_to_groups(const Halide::Expr &wx, const Halide::Expr &width) {
+    return Halide::clamp(wx / 4, 0, (width + 15) / 16 - 1) * 4 + wx % 4;
+}
+
 // What such a pipeline requires of its output's width (the binding ensures it).
 template <typename Input, typename Output>
 Halide::Expr width_fits(Input &words, Output &output) {
-    Halide::Expr w = output.dim(0).extent();
-    return w > 4 * (words.dim(0).extent() - 1) && w <= 4 * words.dim(0).extent();
+    return words.dim(0).extent() == (output.dim(0).extent() + 15) / 16 * 4;
 }
 
 }  // namespace filterlab::word_view

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issues 28-30 on the H100, one device call: new box, Gaussian, Gaussian -> pool
-# and NL-means schedules ($VARIANTS, "filter/variant ...") checked (full
+# Issues 28-30 on the H100, one device call: new box, median, Gaussian, Gaussian
+# -> pool and NL-means schedules ($VARIANTS, "filter/variant ...") checked (full
 # matrix, then compute-sanitizer memcheck over the sanitizer matrix -> check.txt);
 # the sweeps of the schedules in $SWEEPS ("filter/schedule ...", a build
 # with -DFILTERLAB_SWEEPS naming them) at each of their GPU target rows, every point
@@ -22,6 +22,7 @@ row_args() {  # row_args FILTER N: its Nth GPU target row's size and parameters 
 best_hand() {  # the row's best hand kernels on the H100 (reports/targets), as bench arguments
     case $1 in
     box) echo --variant hw_wide_rows --variant hw_running_sums ;;
+    median) echo hw_row_pairs ;;
     gaussian) echo hw_columns_first ;;
     gaussian_maxpool) echo hw_fused_columns_first ;;
     nlmeans) echo hw_symmetric ;;

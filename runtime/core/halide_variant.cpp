@@ -108,7 +108,7 @@ Halide::Runtime::Buffer<> wrap_input(const PlanarView &view, Backend backend, In
         throw Error("this variant reads the image as 32-bit words: its rows must start on 16-byte boundaries "
                     "(row stride " + std::to_string(view.row_stride) + " bytes)");
     }
-    const halide_dimension_t shape[3] = {{0, (view.width + 3) / 4, 1},
+    const halide_dimension_t shape[3] = {{0, (view.width + 15) / 16 * 4, 1},
                                          {0, view.height, static_cast<int32_t>(view.row_stride / 4)},
                                          {0, view.channels, static_cast<int32_t>(view.plane_stride / 4)}};
     return wrap_as(reinterpret_cast<uint32_t *>(view.data), shape, backend);

@@ -20,11 +20,12 @@ namespace filterlab {
 using HalideCall = std::function<int(halide_buffer_t *in, halide_buffer_t *out, const ParamValues &params)>;
 
 // How a pipeline reads its 8-bit input (its schedule's READS, given by the
-// build): as bytes, or as 32-bit words over the same rows (ceil(width / 4)
-// words a row, 4 pixels each, the first in the low byte), which lets Halide
-// load 16 bytes at once. A word view needs rows that start on 16-byte
-// boundaries (the harness pitches device rows to 64 bytes); the words past
-// the image's last pixel are read, never used. The output is always bytes.
+// build): as bytes, or as 32-bit words over the same rows (whole 16-byte
+// groups, 4 * ceil(width / 16) words a row, 4 pixels each, the first in the
+// low byte), which lets Halide load 16 bytes at once. A word view needs rows
+// that start on 16-byte boundaries (the harness pitches device rows to 64
+// bytes); the words past the image's last pixel may be read, never used. The
+// output is always bytes.
 enum class InputView { bytes, words };
 
 Variant halide_variant(const std::string &filter, const std::string &name, Backend backend,
@@ -55,11 +56,14 @@ Function select_pipeline(const std::vector<CompiledPipeline<Function>> &compiled
 using ImagePipeline = int (*)(halide_buffer_t *, halide_buffer_t *);
 inline Variant image_pipeline_variant(const std::string &filter, const std::string &name, Backend backend,
                                       const std::string &supports,
-                                      std::vector<CompiledPipeline<ImagePipeline>> compiled) {
-    return halide_variant(filter, name, backend, supports,
-                          [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p) {
-                              return select_pipeline(compiled, p)(in, out);
-                          });
+                                      std::vector<CompiledPipeline<ImagePipeline>> compiled,
+                                      InputView view = InputView::bytes) {
+    return halide_variant(
+        filter, name, backend, supports,
+        [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p) {
+            return select_pipeline(compiled, p)(in, out);
+        },
+        view);
 }
 
 // The number of threads Halide's CPU pipelines use.

@@ -40,17 +40,9 @@ void in_registers(Func f, const MedianPipeline &p, const Func &consumer, const V
 // on each side: ceil(r / tw).
 int halo_tiles(const MedianPipeline &p) { return (p.size / 2 + p.tile.width - 1) / p.tile.width; }
 
-}  // namespace
-
-// Each thread makes a tw x th tile: it loads its (tw + k - 1) x (th + k - 1)
-// samples once, widened to 16 bits (or 32), sorts each column's shared rows once for
-// the th rows, each shared row rank once for the tw columns, and keeps it all
-// in registers. Why it should be fast: per output, (k - th + 1) / th of a
-// column sort and (k - tw + 1) / tw of a row sort instead of one each, and
-// no shared memory or barrier. Its space: the tile (wider or taller shares
-// more, and holds more registers), the warps of a block (stacked in y), the
-// networks' sample width.
-FILTERLAB_SCHEDULE_OF(median, separable, gpu, sep_tile, AXES("tile_x=1,[2],4 tile_y=1,[2],4 warps=2,[4] bits=[16],32")) {
+// sep_tile's layout (below), shared with sep_tile_words: a tw x th tile a
+// thread, its samples and sorted columns in registers.
+void tile_threads(MedianPipeline &p, const filterlab::schedules::Point &point) {
     p.sample_type = UInt(point["bits"]);  // 32: no 16-bit masking left to ptxas, at the same registers
     define_separable(p, Tile{point["tile_x"], point["tile_y"]});
     const TileLoops t = split_into_tiles(p);
@@ -64,6 +56,44 @@ FILTERLAB_SCHEDULE_OF(median, separable, gpu, sep_tile, AXES("tile_x=1,[2],4 til
     p.tile_medians.bound_storage(p.tx, 1);
     in_registers(p.tile_columns, p, p.output, xt);
     p.tile_columns.bound_storage(p.x, p.tile.width + p.size - 1).unroll(p.x);
+}
+
+
+}  // namespace
+
+// Each thread makes a tw x th tile: it loads its (tw + k - 1) x (th + k - 1)
+// samples once, widened to 16 bits (or 32), sorts each column's shared rows once for
+// the th rows, each shared row rank once for the tw columns, and keeps it all
+// in registers. Why it should be fast: per output, (k - th + 1) / th of a
+// column sort and (k - tw + 1) / tw of a row sort instead of one each, and
+// no shared memory or barrier. Its space: the tile (wider or taller shares
+// more, and holds more registers), the warps of a block (stacked in y), the
+// networks' sample width.
+FILTERLAB_SCHEDULE_OF(median, separable, gpu, sep_tile, AXES("tile_x=1,[2],4 tile_y=1,[2],4 warps=2,[4] bits=[16],32")) {
+    tile_threads(p, point);
+}
+
+// sep_tile reading the image as 32-bit words (READS("words")): the block's
+// input words (its tiles and their halo) are staged in shared memory first,
+// 4 aligned words (16 bytes) a thread and row, unclamped (the view holds
+// whole 16-byte groups; generators/median.h clamps where a sample is taken), and
+// each thread takes its samples out of them. Why it might be fast: a quarter of the global load
+// instructions of sep_tile, which loads every sample as a byte from L1 (its
+// time is the networks', ALU-bound, so the gain is bounded by the loads'
+// share). Its space as sep_tile's, around the wider tiles.
+FILTERLAB_SCHEDULE_OF(median, separable, gpu, sep_tile_words, AXES("tile_x=2,[4] tile_y=1,[2],4 warps=[2] bits=[16],32"),
+                      READS("words")) {
+    tile_threads(p, point);
+    Var wo{"wo"}, wv{"wv"}, wa{"wa"}, wt{"wt"};
+    p.words.compute_at(p.output, p.c)  // the innermost block loop
+        .store_in(MemoryType::GPUShared)
+        .align_bounds(p.wx, 4)
+        .split(p.wx, wo, wv, 4, TailStrategy::RoundUp)
+        .vectorize(wv)
+        // 32 threads across whatever Halide's bounds give (they grow with the
+        // width: mapped whole, 512 threads x rows failed to launch at 8192²).
+        .split(wo, wa, wt, 32, TailStrategy::GuardWithIf)
+        .gpu_threads(wt, p.y);
 }
 
 // Adams' GPU layout: a warp's lanes each make one tw x th tile, a warp a row
