@@ -22,18 +22,12 @@ public:
     void generate() {
         using namespace filterlab;
         const std::string algorithm = schedules::algorithm_of<box_pipeline::Pipeline>(schedule, "direct");
-        const bool words = input_view == word_view::InputView::words;
-        box_pipeline::define(pipeline, algorithm, input_view, input, words ? output.dim(0).extent() : input.dim(0).extent(),
+        box_pipeline::define(pipeline, algorithm, input_view, input, word_view::image_width(input, output, input_view),
                              input.dim(1).extent(), radius, output);
         // The contract's range; the pipeline refuses anything else at run time.
         add_requirement(radius >= 1 && radius <= 15, "box: radius must be in 1..15, got ", radius);
-        if (words) {
-            word_view::constrain(input, output);
-            add_requirement(word_view::width_fits(input, output), "box: the output is not as wide as the words");
-        } else {
-            layout::constrain(input, output, get_target());
-            layout::same_size(input, output);
-        }
+        add_requirement(word_view::constrain_images(input, output, input_view, get_target()),
+                        "box: the words are not the output's row in whole 16-byte groups");
         // What the autoschedulers plan for: the bench's image and the contract's defaults.
         layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
         layout::estimate(output, layout::kEstimateSide, layout::kEstimateSide);

@@ -23,18 +23,12 @@ public:
     void generate() {
         using namespace filterlab;
         const std::string algorithm = schedules::algorithm_of<gaussian_pipeline::Pipeline>(schedule, "rows_first");
-        const bool words = input_view == word_view::InputView::words;
-        gaussian_pipeline::define(pipeline, algorithm, input, words ? output.dim(0).extent() : input.dim(0).extent(),
+        gaussian_pipeline::define(pipeline, algorithm, input, word_view::image_width(input, output, input_view),
                                   input.dim(1).extent(), w0, w1, w2, output, input_view);
         add_requirement(gaussian_pipeline::contract_weights(w0, w1, w2),
                         "gaussian: the weights must be non-negative and sum to 256");
-        if (words) {
-            word_view::constrain(input, output);
-            add_requirement(word_view::width_fits(input, output), "gaussian: the output is not as wide as the words");
-        } else {
-            layout::constrain(input, output, get_target());
-            layout::same_size(input, output);
-        }
+        add_requirement(word_view::constrain_images(input, output, input_view, get_target()),
+                        "gaussian: the words are not the output's row in whole 16-byte groups");
         // What the autoschedulers plan for: the bench's image and the contract's defaults.
         layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
         layout::estimate(output, layout::kEstimateSide, layout::kEstimateSide);

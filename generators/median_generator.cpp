@@ -26,21 +26,15 @@ public:
         // unpack each lane there, ../shared/HALIDE_GPU.md), 8-bit on CPUs
         // (twice the lanes per vector). The median is the same either way.
         const Halide::Type sample_type = get_target().has_gpu_feature() ? Halide::UInt(16) : Halide::UInt(8);
-        const bool words = input_view == word_view::InputView::words;
         median_pipeline::define(pipeline, algorithm, sample_type, input,
-                                words ? output.dim(0).extent() : input.dim(0).extent(), input.dim(1).extent(), size,
+                                word_view::image_width(input, output, input_view), input.dim(1).extent(), size,
                                 output, input_view);
         schedules::apply(schedule, point, pipeline, get_target(), using_autoscheduler());
         if (!pipeline.output.defined())
             throw std::invalid_argument("median: schedule '" + std::string(schedule) + "' of the separable algorithm "
                                         "defines no tile (median_pipeline::define_separable)");
-        if (words) {
-            word_view::constrain(input, output);
-            add_requirement(word_view::width_fits(input, output), "median: the output is not as wide as the words");
-        } else {
-            layout::constrain(input, output, get_target());
-            layout::same_size(input, output);
-        }
+        add_requirement(word_view::constrain_images(input, output, input_view, get_target()),
+                        "median: the words are not the output's row in whole 16-byte groups");
         // What the autoschedulers plan for: the bench's image and the contract's defaults.
         layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
         layout::estimate(output, layout::kEstimateSide, layout::kEstimateSide);

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "Halide.h"
+#include "layout.h"
 
 namespace filterlab::word_view {
 
@@ -66,6 +67,26 @@ inline Halide::Expr clamp_to_groups(const Halide::Expr &wx, const Halide::Expr &
 template <typename Input, typename Output>
 Halide::Expr width_fits(Input &words, Output &output) {
     return words.dim(0).extent() == (output.dim(0).extent() + 15) / 16 * 4;
+}
+
+// The image's width in pixels: the input's on bytes, the output's on words.
+template <typename Input, typename Output>
+Halide::Expr image_width(Input &input, Output &output, InputView view) {
+    return view == InputView::words ? output.dim(0).extent() : input.dim(0).extent();
+}
+
+// The constraints of a pipeline's input and output on either view (bytes:
+// layout.h's). Returns what the generator must add as a requirement (true
+// for bytes): a generator's add_requirement is its own.
+template <typename Input, typename Output>
+Halide::Expr constrain_images(Input &input, Output &output, InputView view, const Halide::Target &target) {
+    if (view == InputView::bytes) {
+        layout::constrain(input, output, target);
+        layout::same_size(input, output);
+        return Halide::Expr(true);
+    }
+    constrain(input, output);
+    return width_fits(input, output);
 }
 
 }  // namespace filterlab::word_view
