@@ -120,12 +120,10 @@ function(_filterlab_halide_library lib VARIANT_BACKEND params)
     endif ()
 endfunction()
 
-# One variant of the schedule being declared (_filterlab_declare_schedule,
-# whose FILTER, NAME, BACKEND, ALGORITHM, READS, SUPPORTS, PARAM, VALUES, SOURCE_FILE,
-# FIRST_LINE, LAST_LINE and AXES it reads) on one target (cpu, cuda or
-# opencl): its static libraries (one per compile-time value), built at the
-# point GENERATOR_POINT ("a:1+b:2"), and the registration of the variant
-# VARIANT_NAME from the template, whose facts are the manifest's.
+# One variant of the schedule being declared (reading _filterlab_declare_schedule's
+# variables) on one target (cpu, cuda or opencl): its static libraries (one
+# per compile-time value) at the point GENERATOR_POINT ("a:1+b:2"), and the
+# registration of VARIANT_NAME from the template, with the manifest's facts.
 function(_filterlab_schedule_variant VARIANT_BACKEND VARIANT_NAME LIB ORIGIN GENERATOR_POINT POINT)
     set(INCLUDES "")
     set(ENTRIES "")
@@ -134,9 +132,7 @@ function(_filterlab_schedule_variant VARIANT_BACKEND VARIANT_NAME LIB ORIGIN GEN
     if (GENERATOR_POINT)
         set(point_param point=${GENERATOR_POINT})
     endif ()
-    # READS("words"): the generator declares its input as 32-bit words, and
-    # the binding wraps the image so (a view of the same rows).
-    set(view_param "")
+    set(view_param "")  # READS("words"): the generator's input and the binding's view are words
     set(VIEW_ARGUMENT "")
     if (READS STREQUAL "words")
         set(view_param input_view=words)
@@ -293,9 +289,8 @@ endfunction()
 
 include(${CMAKE_CURRENT_LIST_DIR}/ScheduleSpaces.cmake)
 
-# filterlab_halide_filter(<filter> [GENERATOR_PARAM <name> VALUES <values...>] SCHEDULES <sources...>)
-#
-# Builds generators/<filter>_generator.cpp with the schedule sources and the
+# filterlab_halide_filter(<filter> [GENERATOR_PARAM <name> VALUES <values...>] SCHEDULES <sources...>):
+# builds generators/<filter>_generator.cpp with the schedule sources and the
 # filter's frozen autoschedules (schedules/<filter>/auto/), and hands the
 # sources to filterlab_halide_schedules, which declares their variants. A
 # GENERATOR_PARAM is a parameter fixed at compile time (median's size): one
@@ -356,10 +351,8 @@ function(filterlab_halide_schedules manifest)
     message(STATUS "FilterLab: ${count} Halide schedules (${manifest})")
 endfunction()
 
-# filterlab_sanitize(<targets...>): with FILTERLAB_SANITIZE, compiles the
-# targets' C++ with AddressSanitizer and UndefinedBehaviorSanitizer (every UB
-# finding fatal), or with ThreadSanitizer, and links the executables and
-# modules with them. CUDA device code, the generators and the Halide-generated
+# filterlab_sanitize(<targets...>): with FILTERLAB_SANITIZE, compiles the targets' C++
+# with ASan and UBSan (every UB finding fatal), or TSan, and links with them. CUDA device code, the generators and the Halide-generated
 # libraries are not instrumented. -O1 -g1, as both sanitizers advise: stacks
 # keep their file:line, and an instrumented file compiles about 3x faster than
 # at -O2 -g (report.cpp under ASan: 30.6 s -> 10.0 s on the 2-core CI machine).

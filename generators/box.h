@@ -78,7 +78,9 @@ void define_strip_recurrence(Pipeline &p, Halide::Func sums, const std::vector<H
 // strip (chunk) is summed whole, each next one adds the entering sample and
 // subtracts the leaving one. 16-bit column sums wrap on the subtraction and
 // come back exact (the true sum, at most 31 * 255, fits). On a word view the
-// column sums are packed two to a word (even and odd pixels of each word).
+// column sums are packed two to a word (even and odd pixels of each word): a
+// borrow from the high lane wraps the 32-bit word, and the result is still
+// exact because both lanes' true values fit 16 bits.
 inline void define_running_sums(Pipeline &p, word_view::InputView view) {
     using namespace Halide;
     const Var &x = p.x, &y = p.y, &c = p.c, &k = p.k, &chunk = p.chunk;

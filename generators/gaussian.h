@@ -62,7 +62,6 @@ inline Halide::Expr contract_weights(const Halide::Expr &w0, const Halide::Expr 
     return w0 >= 0 && w1 >= 0 && w2 >= 0 && w0 + 2 * w1 + 2 * w2 == 256;
 }
 
-// `algorithm` is the one the schedule names (schedule_registry.h).
 // columns_first_dot's horizontal pass: taps -2..+1 as one widening-multiply
 // reduction of 16-bit sums by 8-bit weights (w2, w1, 0, w1: a dense run of 4,
 // which Halide's PTX backend emits as dp2a once the reduction is vectorised;
@@ -78,7 +77,8 @@ inline void define_dot_row(Pipeline &p, const Halide::Expr &w0, const Halide::Ex
     p.row(x, y, c) += widening_mul(p.column(x - 2 + taps, y, c), cast<uint16_t>(p.side_weight(taps)));
 }
 
-// `input` is the image as `view` says (word_view.h), `width` in pixels.
+// `algorithm` is the one the schedule names (schedule_registry.h); `input`
+// is the image as `view` says (word_view.h), `width` in pixels.
 inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func &input, const Halide::Expr &width,
                    const Halide::Expr &height, const Halide::Expr &w0, const Halide::Expr &w1, const Halide::Expr &w2,
                    Halide::Func output, word_view::InputView view = word_view::InputView::bytes) {

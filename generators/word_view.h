@@ -5,9 +5,11 @@
 // bytes are taken out in registers (../shared/HALIDE_GPU.md, "Word views").
 // The binding (runtime/core/halide_variant.h, InputView) wraps the same rows
 // as whole 16-byte groups, 4 * ceil(width / 16) words each, pixel 4w + k in
-// byte k of word w: a stage may then load any aligned group of 4 words
-// without a clamp, though only words up to last_word feed an output. The
-// output stays bytes, so the width in pixels is the output's.
+// byte k of word w: a stage clamped by whole groups (clamp_to_groups) loads
+// an aligned group of 4 words as one vector, though only words up to
+// last_word feed an output. The view reads up to 15 bytes past a row's last
+// pixel, inside the row's pitch (the API asks for rows padded to 16 bytes).
+// The output stays bytes, so the width in pixels is the output's.
 #pragma once
 
 #include <map>

@@ -164,8 +164,9 @@ void apply(const std::string &key, const std::string &point, Pipeline &p, const 
 #define FILTERLAB_SCHEDULE_CAT(a, b) FILTERLAB_SCHEDULE_CAT2(a, b)
 
 // FILTER names the pipeline struct `<FILTER>_pipeline::Pipeline`; BACKEND is
-// cpu or gpu. What follows the name (SUPPORTS("..."), AXES("...")) is read by
-// the build only (see above).
+// cpu or gpu. What follows the name (SUPPORTS("..."), AXES("..."),
+// READS("words")) is read by the build only (see above; READS reaches the
+// generator as its input_view parameter).
 #define FILTERLAB_SCHEDULE(FILTER, BACKEND, NAME, ...) FILTERLAB_SCHEDULE_OF(FILTER, , BACKEND, NAME)
 
 // A schedule of the filter's algorithm ALGORITHM (empty: its first).

@@ -104,9 +104,10 @@ Halide::Runtime::Buffer<uint8_t, 3> wrap(const PlanarView &view, Backend backend
 Halide::Runtime::Buffer<> wrap_input(const PlanarView &view, Backend backend, InputView as) {
     if (as == InputView::bytes) return wrap(view, backend);
     const bool aligned = backend != Backend::cpu || reinterpret_cast<std::uintptr_t>(view.data) % 16 == 0;
-    if (!aligned || view.row_stride % 16 != 0 || view.plane_stride % 4 != 0) {
-        throw Error("this variant reads the image as 32-bit words: its rows must start on 16-byte boundaries "
-                    "(row stride " + std::to_string(view.row_stride) + " bytes)");
+    if (!aligned || view.row_stride % 16 != 0 || view.plane_stride % 16 != 0) {
+        throw Error("this variant reads the image as 32-bit words: its rows and planes must start on 16-byte "
+                    "boundaries (row stride " + std::to_string(view.row_stride) + " bytes, plane stride " +
+                    std::to_string(view.plane_stride) + " bytes)");
     }
     const halide_dimension_t shape[3] = {{0, (view.width + 15) / 16 * 4, 1},
                                          {0, view.height, static_cast<int32_t>(view.row_stride / 4)},

@@ -75,9 +75,9 @@ FILTERLAB_SCHEDULE_OF(median, separable, gpu, sep_tile, AXES("tile_x=1,[2],4 til
 
 // sep_tile reading the image as 32-bit words (READS("words")): the block's
 // input words (its tiles and their halo) are staged in shared memory first,
-// 4 aligned words (16 bytes) a thread and row, unclamped (the view holds
-// whole 16-byte groups; generators/median.h clamps where a sample is taken), and
-// each thread takes its samples out of them. Why it might be fast: a quarter of the global load
+// 4 aligned words (16 bytes) a thread and row (generators/median.h clamps
+// them by whole 16-byte groups, so each group stays one load), and each
+// thread takes its samples out of them. Why it might be fast: a quarter of the global load
 // instructions of sep_tile, which loads every sample as a byte from L1 (its
 // time is the networks', ALU-bound, so the gain is bounded by the loads'
 // share). Its space as sep_tile's, around the wider tiles.
