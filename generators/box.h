@@ -88,12 +88,11 @@ inline void define_running_sums(Pipeline &p, word_view::InputView view) {
     std::function<Expr(Expr)> column;  // the column sum of pixel column xx at row y, 32 bits
     if (view == word_view::InputView::words) {
         define_strip_recurrence(p, p.packed_sums, {p.wx, p.odd}, UInt(32), [&](Expr yy) {
-            Expr w = p.words(p.wx, yy, c);
-            return select(p.odd == 0, word_view::even_pixels(w), word_view::odd_pixels(w));
+            return word_view::pixel_pair(p.words(p.wx, yy, c), p.odd);
         });
         column = [&](Expr xx) {  // clamped here: the words past the image feed no output
             Expr xc = clamp(likely(xx), 0, p.width - 1);
-            return word_view::lane(p.packed_sums(xc / 4, xc % 2, y % kStripRows, y / kStripRows, c), (xc / 2) % 2);
+            return word_view::unpacked(p.packed_sums, xc, {y % kStripRows, y / kStripRows, c});
         };
     } else {
         define_strip_recurrence(p, p.column_sums, {x}, UInt(16),
@@ -124,8 +123,7 @@ inline void define(Pipeline &p, const std::string &algorithm, word_view::InputVi
     Expr yc = clamp(y, 0, height - 1);
     if (view == word_view::InputView::words) {
         p.words(p.wx, y, c) = input(clamp(likely(p.wx), 0, word_view::last_word(width)), yc, c);
-        Expr xc = clamp(x, 0, width - 1);
-        p.clamped(x, y, c) = cast<uint8_t>(p.words(xc / 4, y, c) >> (8 * (xc % 4)));
+        p.clamped(x, y, c) = word_view::pixel(p.words, clamp(x, 0, width - 1), y, c);
     } else {
         p.clamped(x, y, c) = input(clamp(x, 0, width - 1), yc, c);
     }

@@ -48,10 +48,7 @@ struct Pipeline {
 inline void define_packed_columns(Pipeline &p, const Halide::Expr &w0, const Halide::Expr &w1, const Halide::Expr &w2) {
     using namespace Halide;
     const Var &y = p.y, &c = p.c, &wx = p.wx, &odd = p.odd;
-    auto pixels = [&](int dy) {
-        Expr w = p.words(wx, y + dy, c);
-        return select(odd == 0, word_view::even_pixels(w), word_view::odd_pixels(w));
-    };
+    auto pixels = [&](int dy) { return word_view::pixel_pair(p.words(wx, y + dy, c), odd); };
     p.packed_column(wx, odd, y, c) = cast<uint32_t>(w0) * pixels(0) + cast<uint32_t>(w1) * (pixels(-1) + pixels(1)) +
                                      cast<uint32_t>(w2) * (pixels(-2) + pixels(2));
 }
@@ -88,8 +85,7 @@ inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func
     const bool words = view == word_view::InputView::words;
     if (words) {
         p.words(p.wx, y, c) = input(clamp(likely(p.wx), 0, word_view::last_word(width)), clamp(likely(y), 0, height - 1), c);
-        Expr xc = clamp(likely(x), 0, width - 1);
-        p.clamped(x, y, c) = cast<uint8_t>(p.words(xc / 4, y, c) >> (8 * (xc % 4)));
+        p.clamped(x, y, c) = word_view::pixel(p.words, clamp(likely(x), 0, width - 1), y, c);
     } else if (p.columns_first) {
         // `likely`, as BoundaryConditions::repeat_edge writes it: a kernel
         // with no barrier is split into an interior part without clamps and
@@ -116,7 +112,7 @@ inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func
     } else if (p.columns_first && words) {
         define_packed_columns(p, w0, w1, w2);
         Expr xc = clamp(likely(x), 0, width - 1);  // past the image's last pixel: its column
-        p.column(x, y, c) = cast<uint16_t>(word_view::lane(p.packed_column(xc / 4, xc % 2, y, c), (xc / 2) % 2));
+        p.column(x, y, c) = cast<uint16_t>(word_view::unpacked(p.packed_column, xc, {y, c}));
         p.row(x, y, c) = taps(p.column, 1, 0, u32);
     } else if (p.columns_first) {
         p.column(x, y, c) = taps(p.clamped, 0, 1, u16);

@@ -167,8 +167,7 @@ inline void define(Pipeline &p, const std::string &algorithm, const Halide::Type
         // Clamped by whole 16-byte groups, so an aligned vector of 4 words
         // stays one load (the word of a clamped x is all that feeds an output).
         p.words(p.wx, y, c) = input(word_view::clamp_to_groups(p.wx, width), clamp(y, 0, height - 1), c);
-        Expr xc = clamp(x, 0, width - 1);
-        p.clamped(x, y, c) = cast<uint8_t>(p.words(xc / 4, y, c) >> (8 * (xc % 4)));
+        p.clamped(x, y, c) = word_view::pixel(p.words, clamp(x, 0, width - 1), y, c);
     } else {
         p.clamped(x, y, c) = input(clamp(x, 0, width - 1), clamp(y, 0, height - 1), c);
     }

@@ -14,6 +14,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "Halide.h"
 #include "layout.h"
@@ -33,9 +34,26 @@ inline Halide::Type element_type(InputView view) { return view == InputView::wor
 inline Halide::Expr even_pixels(const Halide::Expr &word) { return word & 0x00FF00FF; }
 inline Halide::Expr odd_pixels(const Halide::Expr &word) { return (word >> 8) & 0x00FF00FF; }
 
+// The even (odd == 0) or odd pixels of a word, as two 16-bit lanes.
+inline Halide::Expr pixel_pair(const Halide::Expr &word, const Halide::Expr &odd) {
+    return Halide::select(odd == 0, even_pixels(word), odd_pixels(word));
+}
+
 // Lane `high` (0 or 1) of two 16-bit lanes.
 inline Halide::Expr lane(const Halide::Expr &packed, const Halide::Expr &high) {
     return Halide::select(high == 0, packed & 0xFFFF, packed >> 16);
+}
+
+// Pixel xc (clamped to the row already) of row y, taken out of its word.
+inline Halide::Expr pixel(const Halide::Func &words, const Halide::Expr &xc, const Halide::Expr &y,
+                          const Halide::Expr &c) {
+    return Halide::cast<uint8_t>(words(xc / 4, y, c) >> (8 * (xc % 4)));
+}
+
+// Pixel xc's 16-bit value in a Func of pixel pairs indexed (wx, odd, rest...).
+inline Halide::Expr unpacked(const Halide::Func &pairs, const Halide::Expr &xc, std::vector<Halide::Expr> rest) {
+    rest.insert(rest.begin(), {xc / 4, xc % 2});
+    return lane(pairs(rest), (xc / 2) % 2);
 }
 
 // Input and output constraints of a words pipeline: the words from (0, 0, 0),
