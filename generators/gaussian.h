@@ -14,6 +14,8 @@
 //                  pixel where rows first needs 32 for its second pass;
 //   columns_first_dot  the same, four of its horizontal taps written as a
 //                  dot product (define_dot_row), for dp2a.
+//   columns_first_u16  the same, its horizontal pass in 16 bits on the high
+//                  and low bytes of the vertical sums (define_split_row).
 #pragma once
 
 #include <stdexcept>
@@ -40,6 +42,8 @@ struct Pipeline {
     Halide::Var tap{"tap"};
     Halide::RVar side;
     Halide::Func side_weight{"side_weight"};  // (tap): w2, w1, 0, w1 as bytes (taps x-2 .. x+1)
+    // columns_first_u16: the vertical sums' high and low bytes.
+    Halide::Func column_high{"column_high"}, column_low{"column_low"};
 };
 
 // The vertical pass on packed words: each 16-bit lane is at most
@@ -74,6 +78,24 @@ inline void define_dot_row(Pipeline &p, const Halide::Expr &w0, const Halide::Ex
     p.row(x, y, c) += widening_mul(p.column(x - 2 + taps, y, c), cast<uint16_t>(p.side_weight(taps)));
 }
 
+// columns_first_u16's horizontal pass, 16 bits throughout (on a CPU, twice the
+// lanes of 32-bit sums and no 32-bit multiplies). A vertical sum is
+// v = 256 h + l (its high and low bytes); with A and B the 5-tap sums of the
+// h and of the l (each at most 256 * 255), the 2-D sum is 256 A + B, and the
+// contract's (256 A + B + 2^15) >> 16 equals (A + (B >> 8) + 128) >> 8
+// (floor(floor(s / 256) / 256) = floor(s / 65536)). The sum in the brackets
+// is floor((2-D sum + 2^15) / 256) <= 65408: it fits 16 bits, and so does
+// every partial sum of it. `row` holds it; the output shifts it by 8.
+template <typename Taps>
+void define_split_row(Pipeline &p, Taps taps) {
+    using namespace Halide;
+    const Var &x = p.x, &y = p.y, &c = p.c;
+    p.column_high(x, y, c) = p.column(x, y, c) >> 8;
+    p.column_low(x, y, c) = p.column(x, y, c) & 255;
+    const Type u16 = UInt(16);
+    p.row(x, y, c) = taps(p.column_high, 1, 0, u16) + (taps(p.column_low, 1, 0, u16) >> 8) + cast<uint16_t>(128);
+}
+
 // `algorithm` is the one the schedule names (schedule_registry.h); `input`
 // is the image as `view` says (word_view.h), `width` in pixels.
 inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func &input, const Halide::Expr &width,
@@ -81,7 +103,8 @@ inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func
                    Halide::Func output, word_view::InputView view = word_view::InputView::bytes) {
     using namespace Halide;
     const Var &x = p.x, &y = p.y, &c = p.c;
-    p.columns_first = algorithm == "columns_first" || algorithm == "columns_first_dot";
+    p.columns_first =
+        algorithm == "columns_first" || algorithm == "columns_first_dot" || algorithm == "columns_first_u16";
     const bool words = view == word_view::InputView::words;
     if (words) {
         p.words(p.wx, y, c) = input(clamp(likely(p.wx), 0, word_view::last_word(width)), clamp(likely(y), 0, height - 1), c);
@@ -109,6 +132,9 @@ inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func
     } else if (algorithm == "columns_first_dot") {
         p.column(x, y, c) = taps(p.clamped, 0, 1, u16);
         define_dot_row(p, w0, w1, w2);
+    } else if (algorithm == "columns_first_u16") {
+        p.column(x, y, c) = taps(p.clamped, 0, 1, u16);
+        define_split_row(p, taps);
     } else if (p.columns_first && words) {
         define_packed_columns(p, w0, w1, w2);
         Expr xc = clamp(likely(x), 0, width - 1);  // past the image's last pixel: its column
@@ -125,7 +151,11 @@ inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func
     // halving of sum >> 15 (at most 511): 16-bit lanes round with one
     // averaging instruction, where 32-bit ones take several.
     Func sum = p.columns_first ? p.row : p.column;  // the second pass: the 2-D sum
-    p.output(x, y, c) = cast<uint8_t>(rounding_shift_right(cast<uint16_t>(sum(x, y, c) >> 15), 1));
+    if (algorithm == "columns_first_u16") {
+        p.output(x, y, c) = cast<uint8_t>(p.row(x, y, c) >> 8);  // row: (2-D sum + 2^15) >> 8
+    } else {
+        p.output(x, y, c) = cast<uint8_t>(rounding_shift_right(cast<uint16_t>(sum(x, y, c) >> 15), 1));
+    }
 }
 
 }  // namespace filterlab::gaussian_pipeline

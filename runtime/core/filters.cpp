@@ -67,6 +67,8 @@ std::vector<std::pair<std::string, std::string>> gaussian_algorithms() {
                               "the horizontal one on its sums"},
             {"columns_first_dot", "columns_first, its horizontal pass a dot product of the four side taps (dp2a on "
                                   "the GPU) plus the centre"},
+            {"columns_first_u16", "columns_first, its horizontal pass on the high and low bytes of the vertical sums: "
+                                  "16 bits throughout"},
             {"direct", "the 25 taps of each output summed at once"}};
 }
 GalleryNoise smoothing_noise() {

@@ -73,6 +73,35 @@ FILTERLAB_SCHEDULE_OF(median, separable, gpu, sep_tile, AXES("tile_x=1,[2],4 til
     tile_threads(p, point);
 }
 
+// A thread makes a strip of `tiles` tiles side by side (hw_row_pairs' thread
+// makes 16 x 2 outputs). The sorted columns of the whole strip, its halo
+// included, are computed once into registers and shared by its tiles. Why it
+// should be fast: per tile, tw column sorts where sep_tile makes tw + k - 1
+// (the halo columns are sorted again by the next thread), the hand kernel's
+// sharing along a strip. (Stored for the strip and computed at each tile, so
+// that Halide's sliding window keeps only a tile's columns live, the columns
+// went to local memory: 828 ld.local.b16 at 3x3, 2x2 tiles, 8 a strip.) Its
+// space: the tile, the strip's tiles (more share more, and hold more
+// registers: all the strip's columns are live before the first median), the
+// warps of a block.
+FILTERLAB_SCHEDULE_OF(median, separable, gpu, sep_strip, AXES("tile_x=1,[2] tile_y=[1],2 tiles=[4],8 warps=[2],4")) {
+    p.sample_type = UInt(16);
+    define_separable(p, Tile{point["tile_x"], point["tile_y"]});
+    const TileLoops t = split_into_tiles(p);
+    Var xo{"xo"}, yo{"yo"}, xt{"xt"}, yt{"yt"}, xs{"xs"}, xw{"xw"};
+    p.output.split(t.tx, xw, xs, point["tiles"], TailStrategy::GuardWithIf)
+        .split(xw, xo, xt, 32, TailStrategy::GuardWithIf)
+        .split(t.ty, yo, yt, point["warps"], TailStrategy::GuardWithIf)
+        .reorder(t.xi, t.yi, xs, xt, yt, p.c, xo, yo)
+        .unroll(xs)
+        .gpu_blocks(xo, yo, p.c)
+        .gpu_threads(xt, yt);
+    in_registers(p.tile_medians, p, p.output, xs);
+    p.tile_medians.bound_storage(p.tx, 1);
+    in_registers(p.tile_columns, p, p.output, xt);
+    p.tile_columns.bound_storage(p.x, int(point["tiles"]) * p.tile.width + p.size - 1).unroll(p.x);
+}
+
 // sep_tile reading the image as 32-bit words (READS("words")): the block's
 // input words (its tiles and their halo) are staged in shared memory first,
 // 4 aligned words (16 bytes) a thread and row (generators/median.h clamps
