@@ -19,9 +19,17 @@ namespace filterlab::box_pipeline {
 constexpr int kStripRows = 16;
 constexpr int kChunk = 16;
 
+// lane_running_sums' layout (box_lanes.h), the schedule's choice: a lane's
+// words, a strip's rows; the halo lanes a side and the lanes that make
+// outputs follow from the words.
+struct LaneLayout {
+    int rows = 8, words = 4;
+    int halo = 0, out_lanes = 32;
+};
+
 struct Pipeline {
     Halide::Var x{"x"}, y{"y"}, c{"c"};
-    Halide::Expr radius, width;
+    Halide::Expr radius, width, height;
     Halide::Func clamped{"clamped"};      // input with the clamp border rule
     Halide::Func output;                  // the generator's output
     // direct: each output sums its window, 2(2r+1) adds: the cost grows with r.
@@ -38,6 +46,13 @@ struct Pipeline {
     Halide::Var wx{"wx"}, odd{"odd"};
     Halide::Func words{"words"};                    // the input's words, clamped to the image's
     Halide::Func packed_sums{"packed_sums"};  // (wx, odd, k, strip): pixels 4wx+odd and 4wx+odd+2
+    // lane_running_sums (box_lanes.h), in a warp's coordinates.
+    LaneLayout lanes;
+    Halide::Var v{"v"}, half{"half"}, lane{"lane"}, band{"band"}, i{"i"}, run{"run"};
+    Halide::RVar lane_window, lane_across;  // the first window of a run, and the slide along it
+    Halide::Func image{"image"};            // the generator's input words, unclamped
+    Halide::Func lane_columns{"lane_columns"};  // (v, half, lane, band, k, strip): packed column sums
+    Halide::Func lane_sums{"lane_sums"};        // (i, run, y): the window sum at pixel i of run `run`
 };
 
 // Separable: row sums first, so a line buffer of 2r+1 row sums can slide down
@@ -57,17 +72,17 @@ inline void define_direct(Pipeline &p) {
 // back exact: the true sum fits).
 template <typename Sample>
 void define_strip_recurrence(Pipeline &p, Halide::Func sums, const std::vector<Halide::Var> &x, Halide::Type t,
-                             Sample sample) {
+                             Sample sample, int rows = kStripRows) {
     using namespace Halide;
     const Expr &r = p.radius;
-    RDom j(-r, 2 * r + 1, "j"), down(1, kStripRows - 1, "down");
+    RDom j(-r, 2 * r + 1, "j"), down(1, rows - 1, "down");
     p.down = down;
     auto at = [&](Expr k) {
         std::vector<Expr> args(x.begin(), x.end());
         args.insert(args.end(), {k, p.strip, p.c});
         return args;
     };
-    Expr top = p.strip * kStripRows;
+    Expr top = p.strip * rows;
     sums(at(p.k)) = undef(t);
     sums(at(0)) = cast(t, 0);
     sums(at(0)) += sample(top + j);
@@ -111,6 +126,17 @@ inline void define_running_sums(Pipeline &p, word_view::InputView view) {
     p.window_sum(x, y, c) = p.window_sums(x % kChunk, x / kChunk, y, c);
 }
 
+// The output from the window sums, as FILTERS.md rounds. `integer`: as an
+// integer division, for schedules that specialise on the radius (a constant
+// divisor is a multiply-high); else in float, which needs no constant.
+inline void define_output(Pipeline &p, bool integer = false) {
+    using namespace Halide;
+    Expr n = (2 * p.radius + 1) * (2 * p.radius + 1);
+    Expr sum = p.window_sum(p.x, p.y, p.c);
+    p.output(p.x, p.y, p.c) =
+        cast<uint8_t>(integer ? (sum + cast<uint32_t>(n / 2)) / cast<uint32_t>(n) : arithmetic::divide_round_half_up(sum, n));
+}
+
 // `algorithm` is the one the schedule names (schedule_registry.h); `input`
 // is the image as `view` says (word_view.h), `width` in pixels.
 inline void define(Pipeline &p, const std::string &algorithm, word_view::InputView view, const Halide::Func &input,
@@ -120,6 +146,8 @@ inline void define(Pipeline &p, const std::string &algorithm, word_view::InputVi
     const Var &x = p.x, &y = p.y, &c = p.c;
     p.radius = radius;
     p.width = width;
+    p.height = height;
+    p.output = output;
     Expr yc = clamp(y, 0, height - 1);
     if (view == word_view::InputView::words) {
         p.words(p.wx, y, c) = input(clamp(likely(p.wx), 0, word_view::last_word(width)), yc, c);
@@ -131,12 +159,14 @@ inline void define(Pipeline &p, const std::string &algorithm, word_view::InputVi
         define_direct(p);
     } else if (algorithm == "running_sums") {
         define_running_sums(p, view);
+    } else if (algorithm == "lane_running_sums") {
+        if (view != word_view::InputView::words) throw std::invalid_argument("box: lane_running_sums reads words");
+        p.image = input;
+        return;  // the rest: define_lane_sums (box_lanes.h), called by the schedule with its layout
     } else {
         throw std::invalid_argument("box: no algorithm '" + algorithm + "'");
     }
-    Expr n = (2 * radius + 1) * (2 * radius + 1);
-    p.output = output;
-    p.output(x, y, c) = cast<uint8_t>(arithmetic::divide_round_half_up(p.window_sum(x, y, c), n));
+    define_output(p);
 }
 
 }  // namespace filterlab::box_pipeline

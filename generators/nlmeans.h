@@ -17,6 +17,14 @@
 //              The zero offset weighs exp(0) = 1. A tile's weights per offset
 //              cover the tile and the tile moved by -d: for a 32 x 32 tile and
 //              s = 10, about 0.7x the exponentials of `direct`.
+//   symmetric_scatter  the same symmetry as hw_symmetric uses it: each weight
+//              of a source S and offset d in H computed once and scattered
+//              twice, w(S; d) J(S + d) to S and w(S; d) J(S) to S + d (an
+//              update over sources and offsets whose targets overlap: a
+//              schedule runs it with atomic adds, so the order of the sums,
+//              not their terms, varies from run to run). Sources run over
+//              the image and s around it above and to the sides (their
+//              backward terms land inside); targets outside are dropped.
 #pragma once
 
 #include <stdexcept>
@@ -29,6 +37,7 @@ namespace filterlab::nlmeans_pipeline {
 struct Pipeline {
     Halide::Var x{"x"}, y{"y"}, c{"c"}, dx{"dx"}, dy{"dy"};
     Halide::RDom offsets;                  // (dx, dy) over the search window (symmetric: its half H)
+    Halide::RDom scatter;                  // symmetric_scatter: (k, sx, sy, dx, dy), k = 0 forward, 1 backward
     Halide::RDom across, down;             // the 2p+1 columns, and rows, of a patch
     Halide::Expr channels;                 // C
     Halide::Expr patch_radius;             // p
@@ -85,6 +94,14 @@ inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func
         p.accum(x, y, c) = sample(x, y);  // the zero offset, weight 1
         p.accum(x, y, c) += p.weight(x, y, ox, oy) * sample(x + ox, y + oy) +
                             p.weight(x - ox, y - oy, ox, oy) * sample(x - ox, y - oy);
+    } else if (algorithm == "symmetric_scatter") {
+        p.scatter = RDom({{0, 2}, {-sr, width + 2 * sr}, {-sr, height + sr}, {-sr, 2 * sr + 1}, {0, sr + 1}}, "scatter");
+        const RVar &k = p.scatter[0], &sx = p.scatter[1], &sy = p.scatter[2], &ox = p.scatter[3], &oy = p.scatter[4];
+        Expr tx = sx + k * ox, ty = sy + k * oy;  // the target: S itself (k = 0) or S + d
+        p.scatter.where(oy > 0 || ox > 0);
+        p.scatter.where(tx >= 0 && tx < width && ty >= 0 && ty < height);
+        p.accum(x, y, c) = sample(x, y);  // the zero offset, weight 1
+        p.accum(tx, ty, c) += p.weight(sx, sy, ox, oy) * sample(sx + (1 - k) * ox, sy + (1 - k) * oy);
     } else {
         throw std::invalid_argument("nlmeans: no algorithm '" + algorithm + "'");
     }

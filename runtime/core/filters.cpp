@@ -94,7 +94,9 @@ FilterInfo box() {
             .gallery_noise = smoothing_noise(),
             .algorithms = {{"direct", "window sums (separable or not): the work per pixel grows with r"},
                            {"running_sums", "each sum is the last plus the entering sample minus the leaving one: "
-                                            "the work per pixel does not grow with r"}}};
+                                            "the work per pixel does not grow with r"},
+                           {"lane_running_sums", "running_sums in a warp's coordinates: a lane's column sums in "
+                                                 "registers, its neighbours' by warp shuffles"}}};
 }
 
 FilterInfo median() {
@@ -181,7 +183,9 @@ FilterInfo nlmeans() {
                               .why = "additive Gaussian noise of sigma = h, the noise level NL-means is set for"},
             .algorithms = {{"direct", "a weight (patch distance, exponential) for every offset of the window"},
                            {"symmetric", "d^2(x; d) = d^2(x + d; -d): the weights of half the window, each used "
-                                         "twice"}}};
+                                         "twice"},
+                           {"symmetric_scatter", "symmetric, each weight scattered to its source and its target "
+                                                 "(atomic adds)"}}};
 }
 
 std::vector<FilterInfo> make_filters() { return {box(), median(), gaussian(), maxpool(), gaussian_maxpool(), nlmeans()}; }

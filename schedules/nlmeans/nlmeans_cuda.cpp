@@ -221,3 +221,54 @@ FILTERLAB_SCHEDULE_OF(nlmeans, symmetric, gpu, symmetric_warp_registers, SUPPORT
                       AXES("rows=4,[8],16")) {
     warp_register_sums(p, point["rows"]);
 }
+
+// The symmetric algorithm as hw_symmetric runs it (generators/nlmeans.h,
+// symmetric_scatter): a block owns a tile of 32 x 8 sources and loops over
+// the offsets of half the window; per offset its threads compute the tile's
+// row sums of the patch (with the patch halo) into shared memory, then each
+// thread its source's patch sum and weight in registers, and adds the weight
+// times J to its source's accumulators and to its target's, with atomic adds
+// to global memory. Why it should be fast: every weight computed once and
+// used twice (half the exponentials of fused), and no tile halo of weights
+// recomputed as in `symmetric`. What Halide cannot give it: the hand kernel
+// keeps the forward sums in registers and slides the backward ones through a
+// register window before shared memory; here every term is an atomic add
+// (reports/halide/probes/nlmeans_scatter.txt, where this layout was
+// scatter_staged). Its space: the tile's height.
+FILTERLAB_SCHEDULE_OF(nlmeans, symmetric_scatter, gpu, scatter, AXES("tile_y=4,8,[16]")) {
+    // Its OpenCL code (float atomic adds) fails on PoCL: a 1 x 1 image's
+    // output stays poisoned and the process aborts ("invalid fastbin entry").
+    if (target.has_feature(Target::OpenCL)) {
+        throw std::invalid_argument("nlmeans/scatter: no OpenCL twin: on PoCL its output stays unwritten");
+    }
+    const RVar &k = p.scatter[0], &sx = p.scatter[1], &sy = p.scatter[2], &ox = p.scatter[3], &oy = p.scatter[4];
+    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
+    p.output.compute_root().gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf).gpu_blocks(p.c);
+    p.accum.compute_root().gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf).gpu_blocks(p.c);
+    RVar sxo{"sxo"}, sxi{"sxi"}, syo{"syo"}, syi{"syi"};
+    Var cc{"cc"}, ci{"ci"};
+    p.accum.update()
+        .atomic()
+        .split(sx, sxo, sxi, 32)
+        .split(sy, syo, syi, point["tile_y"])
+        .split(p.c, cc, ci, 2, TailStrategy::GuardWithIf)  // gray: the sum and the weight, unrolled
+        .reorder(ci, k, cc, sxi, syi, ox, oy, sxo, syo)
+        .unroll(ci)
+        .unroll(k)
+        .gpu_blocks(sxo, syo)
+        .gpu_threads(sxi, syi);
+    // Gray with the default patch: the channel loop and the patch loops gone.
+    p.accum.update().specialize(p.channels == 1 && p.patch_radius == 3);
+    p.weight.compute_at(p.accum, sxi);
+    p.patch.compute_at(p.accum, sxi);
+    p.patch.update().specialize(p.patch_radius == 3).unroll(p.down.x);
+    Var ro{"ro"}, ri{"ri"}, qo{"qo"}, qi{"qi"};
+    p.patch_rows.compute_at(p.accum, ox)
+        .store_in(MemoryType::GPUShared)
+        .tile(p.x, p.y, ro, qo, ri, qi, 32, point["tile_y"], TailStrategy::GuardWithIf)
+        .gpu_threads(ri, qi);
+    p.patch_rows.update()
+        .tile(p.x, p.y, ro, qo, ri, qi, 32, point["tile_y"], TailStrategy::GuardWithIf)
+        .gpu_threads(ri, qi);
+    p.patch_rows.update().specialize(p.patch_radius == 3).unroll(p.across.x);
+}

@@ -1,0 +1,97 @@
+// Schedules of the box filter's lane_running_sums algorithm (generators/box_lanes.h):
+// hw_running_sums' layout, a warp's lanes each owning a run of pixels.
+#include "box_lanes.h"
+#include "schedule_helpers.h"
+#include "schedule_registry.h"
+
+using namespace Halide;
+using filterlab::box_pipeline::kLaneMaxRadius;
+using filterlab::box_pipeline::LaneLayout;
+
+namespace {
+
+// The output's loops: a band of out_lanes runs across x (one run a lane,
+// gpu_lanes), a strip of `rows` rows down y (unrolled), `warps` strips a
+// block. `vector`: a run's pixels stored as one vector (where the bands
+// divide the width), else unrolled byte stores.
+void lane_output(filterlab::box_pipeline::Pipeline &p, Stage s, int warps, bool vector, TailStrategy tail) {
+    const LaneLayout &l = p.lanes;
+    Var xo{"xo"}, xi{"xi"}, xl{"xl"}, xv{"xv"}, yo{"yo"}, yi{"yi"}, yb{"yb"}, yw{"yw"};
+    const int run = 4 * l.words;
+    s.split(p.x, xo, xi, l.out_lanes * run, tail)
+        .split(xi, xl, xv, run)
+        .split(p.y, yo, yi, l.rows, TailStrategy::GuardWithIf)
+        .split(yo, yb, yw, warps, TailStrategy::GuardWithIf)
+        .reorder(xv, yi, xl, yw, xo, yb, p.c)
+        .unroll(yi)
+        .gpu_blocks(xo, yb, p.c)
+        .gpu_threads(yw)
+        .gpu_lanes(xl);
+    if (vector) {
+        s.vectorize(xv);
+    } else {
+        s.unroll(xv);
+    }
+}
+
+}  // namespace
+
+// A warp walks a strip of `rows` rows over a band of 32 lanes, each lane
+// `words` words (8 pixels at 2): the strip's column sums of a lane in its
+// registers (2 x words x rows of them, two pixels a register), computed once;
+// then row by row each output lane slides its window sum along its run,
+// taking the columns within r of its ends from the next lanes by warp
+// shuffles. Lanes at the band's edges (the halo: as many as radius 15
+// reaches, 2 a side at 2 words) only sum columns. Why it should be fast: hw_running_sums' layout, no
+// shared memory and no barrier; the cost per pixel does not grow with r.
+// What Halide cannot give it: the column sums stream down the strip in the
+// hand kernel (8 registers a lane); here the strip's are all live at once, so
+// short strips pay the 2r + 1 rows' warm-up more often
+// (reports/halide/probes/box_lanes.txt). The output is specialised on each
+// radius (1..15): the shuffles' lanes and words must be constants. Its space:
+// the strip's rows, a lane's words, warps a block, whether a lane's words
+// of a row are loaded as one vector.
+FILTERLAB_SCHEDULE_OF(box, lane_running_sums, gpu, lanes, AXES("rows=[4],8 words=[2],4 warps=1,[2] vector=0,[1]"),
+                      READS("words")) {
+    define_lane_sums(p, LaneLayout{.rows = point["rows"], .words = point["words"]});
+    const LaneLayout &l = p.lanes;
+    const int warps = point["warps"];
+    for (int radius = 1; radius <= kLaneMaxRadius; radius++) {
+        Stage at_radius = p.output.specialize(p.radius == radius);
+        // A width the bands divide needs no guard on x: a run's bytes are stored as vectors.
+        lane_output(p, at_radius.specialize(p.width % (l.out_lanes * 4 * l.words) == 0), warps, true,
+                    TailStrategy::RoundUp);
+        lane_output(p, at_radius, warps, false, TailStrategy::GuardWithIf);
+    }
+    p.output.specialize_fail("box/lanes: the radius must be in 1..15");
+    lane_output(p, p.output, warps, false, TailStrategy::GuardWithIf);  // (never run: the loops named below)
+    p.lane_columns.compute_at(p.output, Var("yw"))  // a warp's
+        .store_in(MemoryType::Register)
+        .bound_storage(p.v, l.words)
+        .bound_storage(p.half, 2)
+        .bound_storage(p.lane, 32)
+        .bound_storage(p.k, l.rows)
+        .bound_storage(p.strip, 1)
+        .bound_storage(p.band, 1)
+        .bound_storage(p.c, 1);
+    for (int stage = 0; stage < 3; stage++) {
+        Stage s = p.lane_columns.update(stage);
+        if (point["vector"]) {
+            s.vectorize(p.v);
+        } else {
+            s.unroll(p.v);
+        }
+        s.unroll(p.half).gpu_lanes(p.lane);
+        if (stage == 2) s.reorder(p.v, p.half, p.down, p.lane).unroll(p.down);
+    }
+    p.lane_sums.compute_at(p.output, Var("yi"))
+        .store_in(MemoryType::Register)
+        .bound_storage(p.i, 4 * l.words)
+        .bound_storage(p.run, 1)
+        .bound_storage(p.y, 1)
+        .bound_storage(p.c, 1)
+        .unroll(p.i);
+    p.lane_sums.update(0).unscheduled();
+    p.lane_sums.update(1).unroll(p.lane_window);
+    p.lane_sums.update(2).unroll(p.lane_across);
+}
