@@ -13,3 +13,18 @@ def box_np(a, r):
             acc += p[dy:dy + h, dx:dx + w]
     n = (2 * r + 1) ** 2
     return ((acc + n // 2) // n).astype(np.uint8)
+
+
+def realize_on_words(box, a, r):
+    """Runs a word-in word-out probe pipeline (box.words, box.width, box.r,
+    box.out) on the uint8 image `a` on the CPU: its rows padded to 16 bytes,
+    seen as words; returns the output's bytes of the image."""
+    import halide as hl
+    hh, ww = a.shape
+    padded = np.zeros((hh, (ww + 15) // 16 * 16), np.uint8)
+    padded[:, :ww] = a
+    box.words.set(hl.Buffer(padded.view(np.uint32)))
+    box.width.set(ww)
+    box.r.set(r)
+    res = np.asarray(box.out.realize([padded.shape[1] // 4, hh]))
+    return np.ascontiguousarray(res).view(np.uint8)[:, :ww]

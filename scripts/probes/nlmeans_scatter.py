@@ -18,7 +18,7 @@
 # x86-64-linux-cuda-cuda_capability_86-no_runtime, prints Halide's error for
 # those it rejects and PTX counts for those it accepts, and the standalone
 # runtime. GPU check and timing: scripts/probes/nlmeans_time.cpp, built by
-#     bash scripts/probes/build_nlmeans.sh OUT_DIR     (here, needs Halide)
+#     bash scripts/probes/build_probe.sh nlmeans_scatter OUT_DIR nlmeans_time     (here, needs Halide)
 #     OUT_DIR/nlmeans_time                             (on the GPU machine)
 # usage: .venv/bin/python scripts/probes/nlmeans_scatter.py cpu | DIR
 import os
@@ -117,6 +117,19 @@ def within(got, want):
     return d.max() <= 1 and (d == 0).mean() >= 0.99, d.max(), (d == 0).mean()
 
 
+def check_case(g, p, s, H, W, label):
+    """Runs pipeline g (h = 10) on a random H x W image on the CPU and checks
+    it against the gold within FILTERS.md's tolerance."""
+    a = np.random.default_rng(H * W + p).integers(0, 256, (H, W), dtype=np.uint8)
+    g.inp.set(hl.Buffer(a))
+    g.h.set(10.0)
+    got = np.asarray(g.out.realize([W, H]))
+    ok, dmax, eq = within(got, gold(a, p, s, 10.0))
+    print(f"cpu {label} p={p} s={s:2d} {W:2d}x{H:<2d}: max |diff| {dmax:.0f}, {eq:.2%} equal"
+          + ("" if ok else "  OUTSIDE TOLERANCE"))
+    assert ok
+
+
 def check_cpu():
     for sched in ("default", "w_once"):
         for (p, s) in ((1, 2), (2, 3), (3, 10)):
@@ -128,14 +141,7 @@ def check_cpu():
                 g = Scatter(p, s)
                 if sched == "w_once":
                     w_once(g)
-                a = np.random.default_rng(H * W + p).integers(0, 256, (H, W), dtype=np.uint8)
-                g.inp.set(hl.Buffer(a))
-                g.h.set(10.0)
-                got = np.asarray(g.out.realize([W, H]))
-                ok, dmax, eq = within(got, gold(a, p, s, 10.0))
-                print(f"cpu {sched:7s} p={p} s={s:2d} {W:2d}x{H:<2d}: max |diff| {dmax:.0f}, {eq:.2%} equal"
-                      + ("" if ok else "  OUTSIDE TOLERANCE"))
-                assert ok
+                check_case(g, p, s, H, W, f"{sched:7s}")
 
 
 # ---- CUDA variants -------------------------------------------------------
@@ -146,15 +152,28 @@ def out_tiles(g):
     g.acc.compute_root().gpu_tile(g.x, g.y, xo, yo, xi, yi, 32, 8, hl.TailStrategy.GuardWithIf).unroll(g.c)
 
 
+def source_blocks(g, inner, tw=32, th=8, atomic=True):
+    """acc's update over blocks of tw x th sources (threads), the loops in
+    `inner` (names among k rc sxi syi ox oy, innermost first) inside the
+    blocks, k and rc unrolled; atomic adds unless `atomic` is off."""
+    k, rc, sx, sy, ox, oy = g.rvars()
+    sxo, sxi, syo, syi = hl.RVar("sxo"), hl.RVar("sxi"), hl.RVar("syo"), hl.RVar("syi")
+    named = {"k": k, "rc": rc, "sxi": sxi, "syi": syi, "ox": ox, "oy": oy}
+    st = g.acc.update()
+    if atomic:
+        st = st.atomic()
+    st.split(sx, sxo, sxi, tw).split(sy, syo, syi, th) \
+        .reorder(*[named[n] for n in inner.split()], sxo, syo).unroll(k).unroll(rc) \
+        .gpu_blocks(sxo, syo).gpu_threads(sxi, syi)
+    return sxi
+
+
 def v_thread(g, tw=32, th=8):
     """A thread per source, its offsets a serial loop inside it; the weight
     and its patch sums at the offset level, in registers; atomics to global."""
     out_tiles(g)
-    k, rc, sx, sy, ox, oy = g.rvars()
-    sxo, sxi, syo, syi = hl.RVar("sxo"), hl.RVar("sxi"), hl.RVar("syo"), hl.RVar("syi")
-    g.acc.update().atomic().split(sx, sxo, sxi, tw).split(sy, syo, syi, th) \
-        .reorder(k, rc, ox, oy, sxi, syi, sxo, syo).unroll(k).unroll(rc) \
-        .gpu_blocks(sxo, syo).gpu_threads(sxi, syi)
+    source_blocks(g, "k rc ox oy sxi syi", tw, th)
+    ox = g.rvars()[4]
     g.w.compute_at(g.acc, ox)
     g.patch.compute_at(g.acc, ox).update().unroll(g.down.x)
     g.rows.compute_at(g.acc, ox).unroll(g.y).update().unroll(g.y).unroll(g.across.x)
@@ -163,12 +182,8 @@ def v_thread(g, tw=32, th=8):
 def v_thread_noreorder(g):
     """As v_thread without .atomic(): what Halide says about the race."""
     out_tiles(g)
-    k, rc, sx, sy, ox, oy = g.rvars()
-    sxo, sxi, syo, syi = hl.RVar("sxo"), hl.RVar("sxi"), hl.RVar("syo"), hl.RVar("syi")
-    g.acc.update().split(sx, sxo, sxi, 32).split(sy, syo, syi, 8) \
-        .reorder(k, rc, ox, oy, sxi, syi, sxo, syo).unroll(k).unroll(rc) \
-        .gpu_blocks(sxo, syo).gpu_threads(sxi, syi)
-    g.w.compute_at(g.acc, ox)
+    source_blocks(g, "k rc ox oy sxi syi", atomic=False)
+    g.w.compute_at(g.acc, g.rvars()[4])
 
 
 def v_staged(g, tw=32, th=8):
@@ -177,11 +192,8 @@ def v_staged(g, tw=32, th=8):
     shared memory (threads over the tile + patch halo), then per thread its
     source's patch sum and weight in registers; atomics to global."""
     out_tiles(g)
-    k, rc, sx, sy, ox, oy = g.rvars()
-    sxo, sxi, syo, syi = hl.RVar("sxo"), hl.RVar("sxi"), hl.RVar("syo"), hl.RVar("syi")
-    g.acc.update().atomic().split(sx, sxo, sxi, tw).split(sy, syo, syi, th) \
-        .reorder(k, rc, sxi, syi, ox, oy, sxo, syo).unroll(k).unroll(rc) \
-        .gpu_blocks(sxo, syo).gpu_threads(sxi, syi)
+    sxi = source_blocks(g, "k rc sxi syi ox oy", tw, th)
+    ox = g.rvars()[4]
     g.w.compute_at(g.acc, sxi)
     g.patch.compute_at(g.acc, sxi).update().unroll(g.down.x)
     ro, ri, qo, qi = [hl.Var(n) for n in "ro ri qo qi".split()]
@@ -266,14 +278,7 @@ def check_shared_cpu():
             g.part.update().reorder(k, rc, ox, oy, ix, iy).unroll(k).unroll(rc)
             g.w.compute_at(g.part, ox)
             g.patch.compute_at(g.part, ox)
-            a = np.random.default_rng(H * W + p).integers(0, 256, (H, W), dtype=np.uint8)
-            g.inp.set(hl.Buffer(a))
-            g.h.set(10.0)
-            got = np.asarray(g.out.realize([W, H]))
-            ok, dmax, eq = within(got, gold(a, p, s, 10.0))
-            print(f"cpu shared  p={p} s={s:2d} {W:2d}x{H:<2d}: max |diff| {dmax:.0f}, {eq:.2%} equal"
-                  + ("" if ok else "  OUTSIDE TOLERANCE"))
-            assert ok
+            check_case(g, p, s, H, W, "shared ")
 
 
 VARIANTS = [

@@ -6,14 +6,9 @@
 // at 1024^2, h = 10, with CUDA events (5 warm-up runs, 41 timed, median and
 // interquartile range). Halide's device allocations are reused across calls
 // (halide_reuse_device_allocations), so the root accumulator's cudaMalloc is
-// not timed. Built here by scripts/probes/build_nlmeans.sh; run on the GPU
+// not timed. Built here by
+// scripts/probes/build_probe.sh nlmeans_scatter DIR nlmeans_time; run on the GPU
 // machine: OUT_DIR/nlmeans_time  (or OUT_DIR/nlmeans_time NAME: time one).
-#include <cuda.h>
-#include <cuda_runtime.h>
-
-#include <HalideRuntime.h>
-#include <HalideRuntimeCuda.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -23,7 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "probe_list.h"  // PROBES: {"name", function}, written by build_nlmeans.sh
+#include "probe_cuda.h"
+#include "probe_list.h"  // PROBES: {"name", function}, written by build_probe.sh
 
 namespace {
 
@@ -36,19 +32,6 @@ struct Probe {
     Pipeline run;
 };
 const Probe kProbes[] = {PROBES};
-
-#define CHECK_CUDA(call)                                                                   \
-    do {                                                                                   \
-        cudaError_t e = (call);                                                            \
-        if (e != cudaSuccess) {                                                            \
-            std::fprintf(stderr, "nlmeans_time: %s: %s\n", #call, cudaGetErrorString(e)); \
-            std::exit(1);                                                                  \
-        }                                                                                  \
-    } while (0)
-
-CUcontext primary;
-int acquire(void *, void **ctx, bool) { *ctx = primary; return 0; }
-int release(void *) { return 0; }
 
 // FILTERS.md's NL-means, gray, clamp border, in double: per offset the
 // squared differences, their (2p+1)^2 box sums (separable), the weights.
@@ -92,26 +75,10 @@ std::vector<uint8_t> gold(const std::vector<uint8_t> &in, int w, int h, int pitc
     return out;
 }
 
-struct Image {
-    int w, h, pitch;  // pitch: bytes, a multiple of 64
-    uint8_t *device = nullptr;
-    halide_buffer_t buf{};
-    halide_dimension_t dims[2];
-    Image(int w_, int h_) : w(w_), h(h_), pitch((w_ + 63) / 64 * 64) {
-        CHECK_CUDA(cudaMalloc(&device, size_t(pitch) * h));
-        dims[0] = {0, w, 1};
-        dims[1] = {0, h, pitch};
-        buf.type = halide_type_t(halide_type_uint, 8);
-        buf.dimensions = 2;
-        buf.dim = dims;
-        buf.device = reinterpret_cast<uint64_t>(device);
-        buf.device_interface = halide_cuda_device_interface();
-    }
-    ~Image() { cudaFree(device); }
-};
+using probe::Image;
 
 bool check(const Probe &p, int w, int h, std::mt19937 &rng) {
-    Image in(w, h), out(w, h);
+    Image in(w, h, false), out(w, h, false);
     std::vector<uint8_t> host(size_t(in.pitch) * h);
     for (auto &v : host) v = uint8_t(rng());
     CHECK_CUDA(cudaMemcpy(in.device, host.data(), host.size(), cudaMemcpyHostToDevice));
@@ -138,26 +105,12 @@ bool check(const Probe &p, int w, int h, std::mt19937 &rng) {
 }
 
 void time_probe(const Probe &p, int size) {
-    Image in(size, size), out(size, size);
+    Image in(size, size, false), out(size, size, false);
     std::vector<uint8_t> host(size_t(in.pitch) * size);
     std::mt19937 rng(7);
     for (auto &v : host) v = uint8_t(rng());
     CHECK_CUDA(cudaMemcpy(in.device, host.data(), host.size(), cudaMemcpyHostToDevice));
-    cudaEvent_t a, b;
-    CHECK_CUDA(cudaEventCreate(&a));
-    CHECK_CUDA(cudaEventCreate(&b));
-    for (int i = 0; i < 5; i++) p.run(&in.buf, kH, &out.buf);
-    std::vector<float> ms;
-    for (int i = 0; i < 41; i++) {
-        CHECK_CUDA(cudaEventRecord(a));
-        if (p.run(&in.buf, kH, &out.buf)) std::exit(1);
-        CHECK_CUDA(cudaEventRecord(b));
-        CHECK_CUDA(cudaEventSynchronize(b));
-        float t;
-        CHECK_CUDA(cudaEventElapsedTime(&t, a, b));
-        ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
+    const std::vector<float> ms = probe::times_ms([&] { return p.run(&in.buf, kH, &out.buf); });
     std::printf("%-16s %5d^2 gray p=%d s=%d h=%g  median %8.3f ms  IQR %7.3f .. %7.3f ms\n", p.name, size, kPatch,
                 kSearch, kH, ms[20], ms[10], ms[30]);
 }
@@ -166,10 +119,7 @@ void time_probe(const Probe &p, int size) {
 
 // With an argument NAME: times that probe alone (for a profiler).
 int main(int argc, char **argv) {
-    CHECK_CUDA(cudaFree(nullptr));
-    if (cuCtxGetCurrent(&primary) != CUDA_SUCCESS) return 1;
-    halide_set_cuda_acquire_context(acquire);
-    halide_set_cuda_release_context(release);
+    probe::use_primary_context();
     halide_reuse_device_allocations(nullptr, true);
     if (argc == 2) {
         for (const Probe &p : kProbes)

@@ -4,12 +4,6 @@
 // its time at 8192^2 for r = 1, 7, 15 with CUDA events (5 warm-up runs, 41
 // timed, median and interquartile range). Built here by
 // scripts/probes/build_probe.sh; run on the GPU machine.
-#include <cuda.h>
-#include <cuda_runtime.h>
-
-#include <HalideRuntime.h>
-#include <HalideRuntimeCuda.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -18,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "probe_cuda.h"
 #include "probe_list.h"  // PROBES: {"name", function}, written by build_probe.sh
 
 namespace {
@@ -28,19 +23,6 @@ struct Probe {
     Pipeline run;
 };
 const Probe kProbes[] = {PROBES};
-
-#define CHECK_CUDA(call)                                                                   \
-    do {                                                                                   \
-        cudaError_t e = (call);                                                            \
-        if (e != cudaSuccess) {                                                            \
-            std::fprintf(stderr, "probe: %s: %s\n", #call, cudaGetErrorString(e));         \
-            std::exit(1);                                                                  \
-        }                                                                                  \
-    } while (0)
-
-CUcontext primary;
-int acquire(void *, void **ctx, bool) { *ctx = primary; return 0; }
-int release(void *) { return 0; }
 
 // FILTERS.md's box, clamp border, by a summed-area table.
 std::vector<uint8_t> gold(const std::vector<uint8_t> &in, int w, int h, int pitch, int r) {
@@ -72,26 +54,10 @@ std::vector<uint8_t> gold(const std::vector<uint8_t> &in, int w, int h, int pitc
     return out;
 }
 
-struct Image {
-    int w, h, pitch;  // pitch: bytes, a multiple of 64
-    uint8_t *device = nullptr;
-    halide_buffer_t buf{};
-    halide_dimension_t dims[2];
-    Image(int w_, int h_) : w(w_), h(h_), pitch((w_ + 63) / 64 * 64) {
-        CHECK_CUDA(cudaMalloc(&device, size_t(pitch) * h));
-        dims[0] = {0, pitch / 4, 1};
-        dims[1] = {0, h, pitch / 4};
-        buf.type = halide_type_t(halide_type_uint, 32);
-        buf.dimensions = 2;
-        buf.dim = dims;
-        buf.device = reinterpret_cast<uint64_t>(device);
-        buf.device_interface = halide_cuda_device_interface();
-    }
-    ~Image() { cudaFree(device); }
-};
+using probe::Image;
 
 bool check(const Probe &p, int w, int h, int r, std::mt19937 &rng) {
-    Image in(w, h), out(w, h);
+    Image in(w, h, true), out(w, h, true);
     std::vector<uint8_t> host(size_t(in.pitch) * h);
     for (auto &v : host) v = uint8_t(rng());
     CHECK_CUDA(cudaMemcpy(in.device, host.data(), host.size(), cudaMemcpyHostToDevice));
@@ -112,23 +78,9 @@ bool check(const Probe &p, int w, int h, int r, std::mt19937 &rng) {
 }
 
 void time_probe(const Probe &p, int size, int r) {
-    Image in(size, size), out(size, size);
+    Image in(size, size, true), out(size, size, true);
     CHECK_CUDA(cudaMemset(in.device, 0x5A, size_t(in.pitch) * size));
-    cudaEvent_t a, b;
-    CHECK_CUDA(cudaEventCreate(&a));
-    CHECK_CUDA(cudaEventCreate(&b));
-    for (int i = 0; i < 5; i++) p.run(&in.buf, size, r, &out.buf);
-    std::vector<float> ms;
-    for (int i = 0; i < 41; i++) {
-        CHECK_CUDA(cudaEventRecord(a));
-        if (p.run(&in.buf, size, r, &out.buf)) std::exit(1);
-        CHECK_CUDA(cudaEventRecord(b));
-        CHECK_CUDA(cudaEventSynchronize(b));
-        float t;
-        CHECK_CUDA(cudaEventElapsedTime(&t, a, b));
-        ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
+    const std::vector<float> ms = probe::times_ms([&] { return p.run(&in.buf, size, r, &out.buf); });
     std::printf("%-14s %5d^2 r=%-2d median %8.1f us  IQR %6.1f .. %6.1f us\n", p.name, size, r, ms[20] * 1e3,
                 ms[10] * 1e3, ms[30] * 1e3);
 }
@@ -137,10 +89,7 @@ void time_probe(const Probe &p, int size, int r) {
 
 // With arguments NAME R: times that probe alone at radius R (for a profiler).
 int main(int argc, char **argv) {
-    CHECK_CUDA(cudaFree(nullptr));
-    if (cuCtxGetCurrent(&primary) != CUDA_SUCCESS) return 1;
-    halide_set_cuda_acquire_context(acquire);
-    halide_set_cuda_release_context(release);
+    probe::use_primary_context();
     if (argc == 3) {
         for (const Probe &p : kProbes)
             if (std::string(p.name) == argv[1]) time_probe(p, 8192, std::atoi(argv[2]));
