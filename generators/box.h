@@ -51,8 +51,8 @@ struct Pipeline {
     Halide::Var v{"v"}, half{"half"}, lane{"lane"}, band{"band"}, i{"i"}, run{"run"};
     Halide::RVar lane_window, lane_across;  // the first window of a run, and the slide along it
     Halide::Func image{"image"};            // the generator's input words, unclamped
-    Halide::Func lane_columns{"lane_columns"};  // (v, half, lane, band, k, strip): packed column sums
-    Halide::Func lane_sums{"lane_sums"};        // (i, run, y): the window sum at pixel i of run `run`
+    Halide::Func lane_columns{"lane_columns"};  // (v, half, lane, band, k, strip, c): packed column sums
+    Halide::Func lane_sums{"lane_sums"};        // (i, run, y, c): the window sum at pixel i of run `run`
 };
 
 // Separable: row sums first, so a line buffer of 2r+1 row sums can slide down

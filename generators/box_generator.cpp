@@ -27,8 +27,8 @@ public:
         // (lane_running_sums: its schedule defines the output, with its layout.)
         schedules::apply(schedule, point, pipeline, get_target(), using_autoscheduler());
         if (!pipeline.output.defined())
-            throw std::invalid_argument("box: schedule '" + std::string(schedule) + "' of lane_running_sums "
-                                        "defines no layout (box_pipeline::define_lane_sums)");
+            throw std::invalid_argument("box: schedule '" + std::string(schedule) + "' defines no output (a "
+                                        "lane_running_sums schedule calls box_pipeline::define_lane_sums)");
         // The contract's range; the pipeline refuses anything else at run time.
         add_requirement(radius >= 1 && radius <= 15, "box: radius must be in 1..15, got ", radius);
         add_requirement(word_view::constrain_images(input, output, input_view, get_target()),

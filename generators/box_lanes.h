@@ -9,7 +9,7 @@
 // strips of `rows` rows as running sums, two pixels a 32-bit word (even and
 // odd bytes in 16-bit lanes, as define_running_sums' word view); then each
 // output lane slides the window sum along its 4 * words pixels, taking the
-// columns within r of its ends from lanes L - 1 and L + 1. A lane's group is
+// columns within r of its ends from the lanes beside it (up to `halo` away). A lane's group is
 // loaded whole (its words clamped by group) and its bytes outside the image
 // are replaced by the edge pixel, which is FILTERS.md's clamp border.
 // The layout is the schedule's choice: a lane_running_sums schedule calls
@@ -49,7 +49,7 @@ inline void define_lane_sums(Pipeline &p, LaneLayout layout) {
     p.lanes = layout;
     const Var &v = p.v, &half = p.half, &lane = p.lane, &band = p.band, &c = p.c, &y = p.y;
     const Expr &r = p.radius;
-    const int run = 4 * layout.words;  // a lane's pixels
+    const int run_pixels = 4 * layout.words;  // a lane's
     Expr group = layout.out_lanes * band - layout.halo + lane;
     define_strip_recurrence(
         p, p.lane_columns, {v, half, lane, band}, UInt(32),
@@ -59,12 +59,12 @@ inline void define_lane_sums(Pipeline &p, LaneLayout layout) {
     // unrolled) from the start of run g's pixels, in lane g's band.
     auto column = [&](Expr offset, Expr g) {
         Expr lane_of_g = g % layout.out_lanes + layout.halo, band_of_g = g / layout.out_lanes;
-        Expr cc = offset % run;  // Halide's: 0 .. run - 1, the lane offset / run (floored) away
+        Expr cc = offset % run_pixels;  // Halide's: 0 .. run_pixels - 1, the lane offset / run_pixels (floored) away
         return word_view::unpacked(p.lane_columns, cc,
-                                   {lane_of_g + offset / run, band_of_g, y % layout.rows, y / layout.rows, c});
+                                   {lane_of_g + offset / run_pixels, band_of_g, y % layout.rows, y / layout.rows, c});
     };
     const Var &i = p.i, &g = p.run;
-    RDom window(-r, 2 * r + 1, "window"), across(1, run - 1, "lane_across");
+    RDom window(-r, 2 * r + 1, "window"), across(1, run_pixels - 1, "lane_across");
     p.lane_window = window;
     p.lane_across = across;
     p.lane_sums(i, g, y, c) = undef<uint32_t>();
@@ -72,7 +72,7 @@ inline void define_lane_sums(Pipeline &p, LaneLayout layout) {
     p.lane_sums(0, g, y, c) += column(window, g);
     p.lane_sums(across, g, y, c) =
         p.lane_sums(across - 1, g, y, c) + column(across + r, g) - column(across - r - 1, g);
-    p.window_sum(p.x, y, c) = p.lane_sums(p.x % run, p.x / run, y, c);
+    p.window_sum(p.x, y, c) = p.lane_sums(p.x % run_pixels, p.x / run_pixels, y, c);
     define_output(p, true);  // its schedules specialise on every radius
 }
 

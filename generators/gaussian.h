@@ -4,7 +4,7 @@
 // sigma on the host as the contract says, and passed in. Written separably:
 // the sum is exact in integers, so this is the contract's function bit for
 // bit. A pass over bytes is at most 256 * 255 = 65280 and fits 16 bits (and
-// so does a pair of samples, 510, before its weight). Two algorithms, the
+// so does a pair of samples, 510, before its weight). Four algorithms, the
 // same sum in another order (schedules/gaussian/ holds the schedules, each
 // naming its own):
 //   rows_first     the horizontal pass on bytes (16 bits), then the vertical
@@ -29,9 +29,10 @@ namespace filterlab::gaussian_pipeline {
 struct Pipeline {
     Halide::Var x{"x"}, y{"y"}, c{"c"};
     Halide::Func clamped{"clamped"};
-    Halide::Func row{"row"};        // horizontal 5-tap pass (rows_first: of bytes, u16; else of `column`, u32)
+    Halide::Func row{"row"};        // horizontal 5-tap pass (rows_first: of bytes, u16; else of `column`, u32;
+                                    // columns_first_u16: u16, (2-D sum + 2^15) >> 8)
     Halide::Func column{"column"};  // vertical 5-tap pass (rows_first: of `row`, u32; else of bytes, u16)
-    bool columns_first = false;     // the algorithm: the 2-D sum is `row` if so, else `column`
+    bool columns_first = false;     // the algorithm: the 2-D sum is `row` if so (but _u16's), else `column`
     Halide::Func output;
     // On a word view (READS("words"), word_view.h): the input's words, and
     // columns first, the vertical pass of two pixels in one 32-bit word.

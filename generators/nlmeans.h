@@ -6,7 +6,7 @@
 // then u = sum w*J(x+dx, y+dy, c) / sum w, rounded half up after clamping.
 // The offsets are pure dimensions (dx, dy) of the per-offset stages, so a
 // schedule decides how much of which offset lives where; the accumulation
-// is the one reduction over them. Two algorithms (schedules/nlmeans/ holds
+// is the one reduction over them. Three algorithms (schedules/nlmeans/ holds
 // the schedules, each naming its own):
 //   direct     every offset of the window, as FILTERS.md writes it;
 //   symmetric  the patch distance is symmetric, d^2(x; d) = d^2(x + d; -d)

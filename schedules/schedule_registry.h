@@ -33,7 +33,9 @@
 //
 //     FILTERLAB_SCHEDULE_OF(box, running_sums, gpu, sums_strips) { ... }
 //
-// and the generator defines that algorithm before applying the schedule.
+// and the generator defines that algorithm before applying the schedule (or,
+// where the algorithm's layout is the schedule's choice, as the median's
+// separable tiles and the box's lanes, the schedule defines it with its point).
 #pragma once
 
 #include <algorithm>

@@ -42,12 +42,13 @@ void lane_output(filterlab::box_pipeline::Pipeline &p, Stage s, int warps, bool 
 // then row by row each output lane slides its window sum along its run,
 // taking the columns within r of its ends from the next lanes by warp
 // shuffles. Lanes at the band's edges (the halo: as many as radius 15
-// reaches, 2 a side at 2 words) only sum columns. Why it should be fast: hw_running_sums' layout, no
-// shared memory and no barrier; the cost per pixel does not grow with r.
-// What Halide cannot give it: the column sums stream down the strip in the
-// hand kernel (8 registers a lane); here the strip's are all live at once, so
-// short strips pay the 2r + 1 rows' warm-up more often
-// (reports/halide/probes/box_lanes.txt). The output is specialised on each
+// reaches, 2 a side at 2 words) only sum columns. Why it should be fast:
+// hw_running_sums' layout, no shared memory and no barrier; past each
+// strip's and run's first sums (2r + 1 rows, 2r + 1 columns) the cost per
+// pixel does not grow with r. What Halide cannot give it: the column sums
+// stream down the strip in the hand kernel (8 registers a lane); here the
+// strip's are all live at once, so short strips pay the 2r + 1 rows' warm-up
+// more often (reports/halide/probes/box_lanes.txt, issue30/call10/box_lanes.txt). The output is specialised on each
 // radius (1..15): the shuffles' lanes and words must be constants. Its space:
 // the strip's rows, a lane's words, warps a block, whether a lane's words
 // of a row are loaded as one vector.

@@ -42,9 +42,9 @@ FILTERLAB_SCHEDULE_OF(gaussian, columns_first, cpu, columns_rows) {
 // columns_first_u16): the horizontal pass takes the vertical sums' high and
 // low bytes, so both passes run 16-bit lanes (32 a vector on AVX-512) and no
 // 32-bit multiply (vpmulld, two micro-ops) is left. Why it should beat
-// columns_rows: its horizontal pass is half the lanes a vector and widens
-// every sum. Its space: the rows of a strip (fewer, more strips to balance
-// over the cores; more, fewer vertical sums recomputed at strip edges).
+// columns_rows: there the horizontal pass runs 32-bit lanes (half as many a
+// vector) and widens every sum. Its space: the rows of a strip (the work
+// split over the cores: fewer rows, more strips to balance).
 FILTERLAB_SCHEDULE_OF(gaussian, columns_first_u16, cpu, columns_u16, AXES("rows=16,[32],64")) {
     const int lanes = target.natural_vector_size<uint16_t>();
     const Strips s = parallel_strips(p, point["rows"], lanes);

@@ -74,11 +74,11 @@ FILTERLAB_SCHEDULE_OF(median, separable, gpu, sep_tile, AXES("tile_x=1,[2],4 til
 }
 
 // A thread makes a strip of `tiles` tiles side by side (hw_row_pairs' thread
-// makes 16 x 2 outputs). The sorted columns of the whole strip, its halo
-// included, are computed once into registers and shared by its tiles. Why it
-// should be fast: per tile, tw column sorts where sep_tile makes tw + k - 1
-// (the halo columns are sorted again by the next thread), the hand kernel's
-// sharing along a strip. (Stored for the strip and computed at each tile, so
+// makes runs of 16 outputs on pairs of rows). The sorted columns of the whole
+// strip, its halo included, are computed once into registers and shared by
+// its tiles. Why it should be fast: per tile, tw + (k - 1) / tiles column
+// sorts where sep_tile makes tw + k - 1 (its halo columns are sorted again by
+// the next thread), the hand kernel's sharing along a strip. (Stored for the strip and computed at each tile, so
 // that Halide's sliding window keeps only a tile's columns live, the columns
 // went to local memory: 828 ld.local.b16 at 3x3, 2x2 tiles, 8 a strip.) Its
 // space: the tile, the strip's tiles (more share more, and hold more

@@ -223,7 +223,7 @@ FILTERLAB_SCHEDULE_OF(nlmeans, symmetric, gpu, symmetric_warp_registers, SUPPORT
 }
 
 // The symmetric algorithm as hw_symmetric runs it (generators/nlmeans.h,
-// symmetric_scatter): a block owns a tile of 32 x 8 sources and loops over
+// symmetric_scatter): a block owns a tile of 32 x tile_y sources and loops over
 // the offsets of half the window; per offset its threads compute the tile's
 // row sums of the patch (with the patch halo) into shared memory, then each
 // thread its source's patch sum and weight in registers, and adds the weight
