@@ -41,3 +41,40 @@ FILTERLAB_SCHEDULE_OF(gaussian_maxpool, columns_first, gpu, columns_fused,
                            {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = point["warps"]},
                             .scale = 2, .input_too = true});
 }
+
+// fused on the dot-product blur (gaussian's dot_shared, generators/gaussian.h
+// columns_first_dot): each thread's blurred pixels under its pooled outputs
+// made in registers, their four side taps one vectorised reduction (dp2a),
+// the block's vertical sums in shared memory (in registers, the reduction's
+// misaligned reads go to local memory: scripts/probes/gaussian_dp2a.py). Why
+// it might be fast: the fused pipeline's read-once, write-a-quarter traffic
+// with 3 instructions for an output's horizontal taps where the pairwise
+// form takes 5. CUDA only (OpenCL: "Unhandled intrinsic in C backend:
+// extract_mask_element"). Its space: pooled outputs per thread across and down.
+FILTERLAB_SCHEDULE_OF(gaussian_maxpool, columns_first_dot, gpu, dot_fused, AXES("vector=[2],4 rows=2,[4]")) {
+    const int vector = point["vector"], rows = point["rows"];
+    const auto loops = thread_blocks(p.output, p.x, p.y, p.c, {.vector = vector, .rows = rows, .warps = 4});
+    auto &blur = p.blur;
+    p.blurred.compute_at(p.output, loops.xt)
+        .store_in(MemoryType::Register)
+        .bound_extent(blur.x, 2 * vector)
+        .bound_extent(blur.y, 2 * rows)
+        .unroll(blur.x)
+        .unroll(blur.y);
+    blur.row.compute_at(p.output, loops.xt)
+        .store_in(MemoryType::Register)
+        .bound_extent(blur.x, 2 * vector)
+        .bound_extent(blur.y, 2 * rows)
+        .unroll(blur.x)
+        .unroll(blur.y);
+    blur.row.update().atomic().vectorize(blur.side).unroll(blur.x).unroll(blur.y);
+    blur.side_weight.compute_at(p.output, loops.xt)
+        .store_in(MemoryType::Register)
+        .bound_extent(blur.tap, 4)
+        .vectorize(blur.tap);
+    Var cx{"cx"}, cy{"cy"};
+    blur.column.compute_at(p.output, p.c)  // the innermost block loop
+        .store_in(MemoryType::GPUShared)
+        .tile(blur.x, blur.y, cx, cy, 32, 4, TailStrategy::RoundUp)
+        .gpu_threads(cx, cy);
+}
