@@ -96,17 +96,5 @@ FILTERLAB_SCHEDULE_OF(gaussian, columns_first_dot, gpu, dot_shared, AXES("vector
     const int vector = point["vector"], rows = point["rows"];
     const auto loops =
         filterlab::schedules::thread_blocks(p.output, p.x, p.y, p.c, {.vector = vector, .rows = rows, .warps = 4});
-    p.row.compute_at(p.output, loops.xt)
-        .store_in(MemoryType::Register)
-        .bound_extent(p.x, vector)
-        .bound_extent(p.y, rows)
-        .unroll(p.x)
-        .unroll(p.y);
-    p.row.update().atomic().vectorize(p.side).unroll(p.x).unroll(p.y);
-    p.side_weight.compute_at(p.output, loops.xt).store_in(MemoryType::Register).bound_extent(p.tap, 4).vectorize(p.tap);
-    Var cx{"cx"}, cy{"cy"};
-    p.column.compute_at(p.output, p.c)  // the innermost block loop
-        .store_in(MemoryType::GPUShared)
-        .tile(p.x, p.y, cx, cy, 32, 4, TailStrategy::RoundUp)
-        .gpu_threads(cx, cy);
+    filterlab::schedules::gaussian_dot_in_registers(p, p.output, loops.xt, p.c, vector, rows);
 }

@@ -24,6 +24,29 @@ inline void gaussian_in_registers(gaussian_pipeline::Pipeline &blur, const Halid
     if (input_too) in_registers(blur.clamped, blur.x, blur.y, consumer, thread, width + 4, height + 4);
 }
 
+// columns_first_dot's stages for a GPU thread that needs a width x height
+// block of the horizontal pass (at its loop `thread` of `consumer`): the
+// block in registers, each output's four side taps one vectorised reduction
+// (dp2a), the tap weights in registers, and the block's vertical sums in
+// shared memory, computed at the consumer's innermost block loop `block` (in
+// registers the reduction's misaligned reads of them go to local memory:
+// scripts/probes/gaussian_dp2a.py).
+inline void gaussian_dot_in_registers(gaussian_pipeline::Pipeline &blur, const Halide::Func &consumer,
+                                      const Halide::Var &thread, const Halide::Var &block, int width, int height) {
+    using namespace Halide;
+    in_registers(blur.row, blur.x, blur.y, consumer, thread, width, height);
+    blur.row.update().atomic().vectorize(blur.side).unroll(blur.x).unroll(blur.y);
+    blur.side_weight.compute_at(consumer, thread)
+        .store_in(MemoryType::Register)
+        .bound_extent(blur.tap, 4)
+        .vectorize(blur.tap);
+    Var cx{"cx"}, cy{"cy"};
+    blur.column.compute_at(consumer, block)
+        .store_in(MemoryType::GPUShared)
+        .tile(blur.x, blur.y, cx, cy, 32, 4, TailStrategy::RoundUp)
+        .gpu_threads(cx, cy);
+}
+
 // How gaussian_thread_blocks lays out a consumer of the blur.
 struct BlurBlocks {
     BlockShape threads;      // the consumer's thread blocks (see thread_blocks)

@@ -54,27 +54,6 @@ FILTERLAB_SCHEDULE_OF(gaussian_maxpool, columns_first, gpu, columns_fused,
 FILTERLAB_SCHEDULE_OF(gaussian_maxpool, columns_first_dot, gpu, dot_fused, AXES("vector=[2],4 rows=2,[4]")) {
     const int vector = point["vector"], rows = point["rows"];
     const auto loops = thread_blocks(p.output, p.x, p.y, p.c, {.vector = vector, .rows = rows, .warps = 4});
-    auto &blur = p.blur;
-    p.blurred.compute_at(p.output, loops.xt)
-        .store_in(MemoryType::Register)
-        .bound_extent(blur.x, 2 * vector)
-        .bound_extent(blur.y, 2 * rows)
-        .unroll(blur.x)
-        .unroll(blur.y);
-    blur.row.compute_at(p.output, loops.xt)
-        .store_in(MemoryType::Register)
-        .bound_extent(blur.x, 2 * vector)
-        .bound_extent(blur.y, 2 * rows)
-        .unroll(blur.x)
-        .unroll(blur.y);
-    blur.row.update().atomic().vectorize(blur.side).unroll(blur.x).unroll(blur.y);
-    blur.side_weight.compute_at(p.output, loops.xt)
-        .store_in(MemoryType::Register)
-        .bound_extent(blur.tap, 4)
-        .vectorize(blur.tap);
-    Var cx{"cx"}, cy{"cy"};
-    blur.column.compute_at(p.output, p.c)  // the innermost block loop
-        .store_in(MemoryType::GPUShared)
-        .tile(blur.x, blur.y, cx, cy, 32, 4, TailStrategy::RoundUp)
-        .gpu_threads(cx, cy);
+    filterlab::schedules::in_registers(p.blurred, p.blur.x, p.blur.y, p.output, loops.xt, 2 * vector, 2 * rows);
+    filterlab::schedules::gaussian_dot_in_registers(p.blur, p.output, loops.xt, p.c, 2 * vector, 2 * rows);
 }
