@@ -19,11 +19,12 @@ struct Pipeline {
     Halide::Func output;
 };
 
-// `algorithm`: the blur's (gaussian.h), the one the schedule names.
+// `algorithm`: the blur's (gaussian.h), the one the schedule names; `input`
+// the image as `view` says, `width` in pixels.
 inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func &input, const Halide::Expr &width,
                    const Halide::Expr &height, const Halide::Expr &w0, const Halide::Expr &w1, const Halide::Expr &w2,
-                   Halide::Func output) {
-    gaussian_pipeline::define(p.blur, algorithm, input, width, height, w0, w1, w2, p.blurred);
+                   Halide::Func output, word_view::InputView view = word_view::InputView::bytes) {
+    gaussian_pipeline::define(p.blur, algorithm, input, width, height, w0, w1, w2, p.blurred, view);
     maxpool_pipeline::define(p.pool, p.blurred, output);
     // One set of Vars for the schedules: the pooling's are the output's.
     p.x = p.pool.x;

@@ -8,28 +8,42 @@ class GaussianMaxpoolGenerator : public Halide::Generator<GaussianMaxpoolGenerat
 public:
     GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
     GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
+    // How the schedule reads the image (its READS; word_view.h): 8-bit samples or 32-bit words.
+    GeneratorParam<filterlab::word_view::InputView> input_view{"input_view", filterlab::word_view::InputView::bytes,
+                                                               filterlab::word_view::kInputViews};
 
-    Input<Buffer<uint8_t, 3>> input{"input"};
+    Input<Buffer<void, 3>> input{"input"};  // uint8, or uint32 words (configure)
     // The contract's Gaussian weights for the caller's sigma, as for gaussian.
     // The fixed-point weights of sigma (w0 + 2 w1 + 2 w2 = 256); the defaults are sigma = 1's.
     Input<int32_t> w0{"w0", 102, 0, 256}, w1{"w1", 63, 0, 128}, w2{"w2", 14, 0, 128};
     Output<Buffer<uint8_t, 3>> output{"output"};
+    // On words only, the image's width in pixels, an input after w2: neither
+    // the words (whole 16-byte groups) nor the pooled output (half, rounded
+    // down) can tell it, and an odd width's last column feeds the last output.
+    Input<int32_t> *words_width = nullptr;
+
+    void configure() {
+        input.set_type(filterlab::word_view::element_type(input_view));
+        if (input_view == filterlab::word_view::InputView::words) words_width = add_input<int32_t>("width");
+    }
 
     void generate() {
         using namespace filterlab;
         const std::string algorithm = schedules::algorithm_of<gaussian_maxpool_pipeline::Pipeline>(schedule, "rows_first");
-        gaussian_maxpool_pipeline::define(pipeline, algorithm, input, input.dim(0).extent(), input.dim(1).extent(), w0, w1, w2,
-                                          output);
+        const Halide::Expr width = words_width ? Halide::Expr(*words_width) : input.dim(0).extent();
+        gaussian_maxpool_pipeline::define(pipeline, algorithm, input, width, input.dim(1).extent(), w0, w1, w2, output,
+                                          input_view);
         add_requirement(gaussian_pipeline::contract_weights(w0, w1, w2),
                         "gaussian_maxpool: the weights must be non-negative and sum to 256");
-        layout::constrain(input, output, get_target());
-        layout::half_size(input, output);
+        add_requirement(word_view::constrain_images(input, output, input_view, get_target(), width, 2),
+                        "gaussian_maxpool: the words are not the image's rows in whole 16-byte groups");
         // What the autoschedulers plan for: the bench's image and the contract's defaults.
         layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
         layout::estimate(output, layout::kEstimateSide / 2, layout::kEstimateSide / 2);
         w0.set_estimate(102);
         w1.set_estimate(63);
         w2.set_estimate(14);
+        if (words_width) words_width->set_estimate(layout::kEstimateSide);
         schedules::apply(schedule, point, pipeline, get_target(), using_autoscheduler());
     }
 

@@ -9,7 +9,8 @@
 // an aligned group of 4 words as one vector, though only words up to
 // last_word feed an output. The view reads up to 15 bytes past a row's last
 // pixel, inside the row's pitch (the API asks for rows padded to 16 bytes).
-// The output stays bytes, so the width in pixels is the output's.
+// The output stays bytes, so the width in pixels is the output's, or, where
+// the output is smaller (pooled), a scalar input of its own.
 #pragma once
 
 #include <map>
@@ -58,20 +59,20 @@ inline Halide::Expr unpacked(const Halide::Func &pairs, const Halide::Expr &xc, 
 
 // Input and output constraints of a words pipeline: the words from (0, 0, 0),
 // rows 16-byte aligned on every target (4 words, one 16-byte load); the
-// output has the image's size (its width is within the last word, its rows
-// and channels are the words'), its rows 16-byte aligned too.
+// output has the image's rows and channels (its rows divided by `scale`,
+// the image pixels under an output pixel: 2 under 2x2 pooling), its rows
+// 16-byte aligned too. Its width is width_fits'.
 template <typename Input, typename Output>
-void constrain(Input &words, Output &output) {
+void constrain(Input &words, Output &output, int scale = 1) {
     using namespace Halide;
     words.set_host_alignment(16);
     for (int d = 0; d < 3; d++) words.dim(d).set_min(0);
     for (int d = 1; d < 3; d++) words.dim(d).set_stride((words.dim(d).stride() / 4) * 4);
     output.set_host_alignment(16);
     output.dim(0).set_min(0);
-    for (int d = 1; d < 3; d++) {
-        output.dim(d).set_bounds(0, words.dim(d).extent());
-        output.dim(d).set_stride((output.dim(d).stride() / 16) * 16);
-    }
+    output.dim(1).set_bounds(0, words.dim(1).extent() / scale);
+    output.dim(2).set_bounds(0, words.dim(2).extent());
+    for (int d = 1; d < 3; d++) output.dim(d).set_stride((output.dim(d).stride() / 16) * 16);
 }
 
 // The last word that holds a pixel of a row `width` pixels wide.
@@ -83,10 +84,11 @@ inline Halide::Expr clamp_to_groups(const Halide::Expr &wx, const Halide::Expr &
     return Halide::clamp(wx / 4, 0, (width + 15) / 16 - 1) * 4 + wx % 4;
 }
 
-// What such a pipeline requires of its output's width (the binding ensures it).
+// What a words pipeline requires of an image `width` pixels wide and of its
+// output, `scale` times narrower (the binding ensures it).
 template <typename Input, typename Output>
-Halide::Expr width_fits(Input &words, Output &output) {
-    return words.dim(0).extent() == (output.dim(0).extent() + 15) / 16 * 4;
+Halide::Expr width_fits(Input &words, Output &output, const Halide::Expr &width, int scale) {
+    return words.dim(0).extent() == (width + 15) / 16 * 4 && output.dim(0).extent() == width / scale;
 }
 
 // The image's width in pixels: the input's on bytes, the output's on words.
@@ -96,17 +98,29 @@ Halide::Expr image_width(Input &input, Output &output, InputView view) {
 }
 
 // The constraints of a pipeline's input and output on either view (bytes:
-// layout.h's). Returns what the generator must add as a requirement (true
-// for bytes): a generator's add_requirement is its own.
+// layout.h's), the output the image's size or (scale 2) half of it, the
+// image `width` pixels wide. Returns what the generator must add as a
+// requirement (true for bytes): a generator's add_requirement is its own.
 template <typename Input, typename Output>
-Halide::Expr constrain_images(Input &input, Output &output, InputView view, const Halide::Target &target) {
+Halide::Expr constrain_images(Input &input, Output &output, InputView view, const Halide::Target &target,
+                              const Halide::Expr &width, int scale) {
     if (view == InputView::bytes) {
         layout::constrain(input, output, target);
-        layout::same_size(input, output);
+        if (scale == 1) {
+            layout::same_size(input, output);
+        } else {
+            layout::half_size(input, output);
+        }
         return Halide::Expr(true);
     }
-    constrain(input, output);
-    return width_fits(input, output);
+    constrain(input, output, scale);
+    return width_fits(input, output, width, scale);
+}
+
+// The same for an output of the image's size, whose width on words is the image's.
+template <typename Input, typename Output>
+Halide::Expr constrain_images(Input &input, Output &output, InputView view, const Halide::Target &target) {
+    return constrain_images(input, output, view, target, image_width(input, output, view), 1);
 }
 
 }  // namespace filterlab::word_view

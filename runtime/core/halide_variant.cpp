@@ -138,7 +138,7 @@ Variant halide_variant(const std::string &filter, const std::string &name, Backe
         const CallErrors errors;
         auto input = wrap_input(in, backend, view);
         auto output = wrap(out, backend);
-        const int status = call(input.raw_buffer(), output.raw_buffer(), params);
+        const int status = call(input.raw_buffer(), output.raw_buffer(), params, in.width);
         if (backend != Backend::cpu) {
             input.device_detach_native();
             output.device_detach_native();

@@ -16,8 +16,10 @@
 namespace filterlab {
 
 // Calls the pipeline with its scalar parameters taken from `params`;
-// returns the pipeline's status.
-using HalideCall = std::function<int(halide_buffer_t *in, halide_buffer_t *out, const ParamValues &params)>;
+// returns the pipeline's status. `image_width` is the input's width in
+// pixels, which a word view whose output is smaller (pooled) passes apart.
+using HalideCall =
+    std::function<int(halide_buffer_t *in, halide_buffer_t *out, const ParamValues &params, int image_width)>;
 
 // How a pipeline reads its 8-bit input (its schedule's READS, given by the
 // build): as bytes, or as 32-bit words over the same rows (whole 16-byte
@@ -60,7 +62,7 @@ inline Variant image_pipeline_variant(const std::string &filter, const std::stri
                                       InputView view = InputView::bytes) {
     return halide_variant(
         filter, name, backend, supports,
-        [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p) {
+        [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p, int) {
             return select_pipeline(compiled, p)(in, out);
         },
         view);

@@ -16,7 +16,7 @@ inline Variant gaussian_weights_variant(const std::string &filter, const std::st
                                         InputView view = InputView::bytes) {
     return halide_variant(
         filter, name, backend, supports,
-        [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p) {
+        [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p, int) {
             const auto w = reference::gaussian_weights(p.at("sigma"));
             return select_pipeline(compiled, p)(in, w[2], w[1], w[0], out);
         },

@@ -71,16 +71,7 @@ FILTERLAB_SCHEDULE_OF(gaussian, columns_first, gpu, words_columns, AXES("vector=
     // went to local memory: 192 bytes a thread, misaligned vector reads.)
     filterlab::schedules::thread_blocks(p.output, p.x, p.y, p.c,
                                         {.vector = point["vector"], .rows = point["rows"], .warps = 4});
-    Var wo{"wo"}, wv{"wv"}, wt{"wt"}, yt{"yt"};
-    p.packed_column.compute_at(p.output, p.c)  // the innermost block loop
-        .store_in(MemoryType::GPUShared)
-        .align_bounds(p.wx, 4)
-        .reorder(p.odd, p.wx, p.y)
-        .unroll(p.odd)
-        .split(p.wx, wo, wv, 4, TailStrategy::RoundUp)
-        .vectorize(wv)
-        .tile(wo, p.y, wt, yt, 16, 8, TailStrategy::RoundUp)
-        .gpu_threads(wt, yt);
+    filterlab::schedules::packed_columns_in_shared(p, p.output, p.c);  // c: the innermost block loop
 }
 
 // The columns-first Gaussian with its horizontal pass as a dot product

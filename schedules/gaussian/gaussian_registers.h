@@ -47,6 +47,26 @@ inline void gaussian_dot_in_registers(gaussian_pipeline::Pipeline &blur, const H
         .gpu_threads(cx, cy);
 }
 
+// On a word view, columns first: the vertical sums of a block's words
+// computed together into shared memory at the consumer's innermost block loop
+// `block`, 4 aligned words (one 16-byte load of each input row) a thread, two
+// pixels per 32-bit multiply-add; each thread of the consumer then unpacks
+// the sums under its pixels for the horizontal pass.
+inline void packed_columns_in_shared(gaussian_pipeline::Pipeline &blur, const Halide::Func &consumer,
+                                     const Halide::Var &block) {
+    using namespace Halide;
+    Var wo{"wo"}, wv{"wv"}, wt{"wt"}, yt{"yt"};
+    blur.packed_column.compute_at(consumer, block)
+        .store_in(MemoryType::GPUShared)
+        .align_bounds(blur.wx, 4)
+        .reorder(blur.odd, blur.wx, blur.y)
+        .unroll(blur.odd)
+        .split(blur.wx, wo, wv, 4, TailStrategy::RoundUp)
+        .vectorize(wv)
+        .tile(wo, blur.y, wt, yt, 16, 8, TailStrategy::RoundUp)
+        .gpu_threads(wt, yt);
+}
+
 // How gaussian_thread_blocks lays out a consumer of the blur.
 struct BlurBlocks {
     BlockShape threads;      // the consumer's thread blocks (see thread_blocks)

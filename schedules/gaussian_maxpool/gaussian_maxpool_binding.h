@@ -1,14 +1,30 @@
 // How a gaussian_maxpool pipeline is called: as a gaussian one,
-// gaussian_maxpool(input, w0, w1, w2, output).
+// gaussian_maxpool(input, w0, w1, w2, output); on a word view (READS("words")),
+// with the image's width in pixels after w2, which neither the words nor the
+// pooled output tell (generators/gaussian_maxpool_generator.cpp).
 #pragma once
 
 #include "../gaussian/gaussian_binding.h"
 
 namespace filterlab {
 
+using GaussianMaxpoolWordsPipeline = int (*)(halide_buffer_t *, int32_t, int32_t, int32_t, int32_t, halide_buffer_t *);
+
 inline Variant gaussian_maxpool_halide_variant(const std::string &name, Backend backend, const std::string &supports,
                                                std::vector<CompiledPipeline<GaussianPipeline>> compiled) {
     return gaussian_weights_variant("gaussian_maxpool", name, backend, supports, std::move(compiled));
+}
+
+inline Variant gaussian_maxpool_halide_variant(const std::string &name, Backend backend, const std::string &supports,
+                                               std::vector<CompiledPipeline<GaussianMaxpoolWordsPipeline>> compiled,
+                                               InputView view) {
+    return halide_variant(
+        "gaussian_maxpool", name, backend, supports,
+        [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p, int image_width) {
+            const auto w = reference::gaussian_weights(p.at("sigma"));
+            return select_pipeline(compiled, p)(in, w[2], w[1], w[0], image_width, out);
+        },
+        view);
 }
 
 }  // namespace filterlab

@@ -57,3 +57,19 @@ FILTERLAB_SCHEDULE_OF(gaussian_maxpool, columns_first_dot, gpu, dot_fused, AXES(
     filterlab::schedules::in_registers(p.blurred, p.blur.x, p.blur.y, p.output, loops.xt, 2 * vector, 2 * rows);
     filterlab::schedules::gaussian_dot_in_registers(p.blur, p.output, loops.xt, p.c, 2 * vector, 2 * rows);
 }
+
+// columns_fused on a word view (READS("words"); gaussian's words_columns):
+// the block's vertical sums computed first into shared memory from 16-byte
+// loads, two pixels per 32-bit multiply-add, each thread then unpacking the
+// sums under its blurred pixels for the horizontal pass and pooling them.
+// Why it might be fast: the fused pipeline's read-once, write-a-quarter
+// traffic with a quarter of the load instructions and half the vertical
+// arithmetic of columns_fused. The image's width is the pipeline's input
+// after w2 (the pooled output cannot tell it). Its space: pooled outputs per
+// thread across and down; 4 x 4 frozen from the H100 sweep (199 us against
+// 216 at 2 x 4: reports/halide/issue30/call14/sweeps.txt).
+FILTERLAB_SCHEDULE_OF(gaussian_maxpool, columns_first, gpu, words_fused, AXES("vector=2,[4] rows=2,[4]"),
+                      READS("words")) {
+    thread_blocks(p.output, p.x, p.y, p.c, {.vector = point["vector"], .rows = point["rows"], .warps = 4});
+    filterlab::schedules::packed_columns_in_shared(p.blur, p.output, p.c);  // c: the innermost block loop
+}
