@@ -14,6 +14,7 @@
 #pragma once
 
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -59,18 +60,18 @@ inline Halide::Expr unpacked(const Halide::Func &pairs, const Halide::Expr &xc, 
 
 // Input and output constraints of a words pipeline: the words from (0, 0, 0),
 // rows 16-byte aligned on every target (4 words, one 16-byte load); the
-// output has the image's rows and channels (its rows divided by `scale`,
-// the image pixels under an output pixel: 2 under 2x2 pooling), its rows
-// 16-byte aligned too. Its width is width_fits'.
+// output has the image's channels and its rows divided by `scale` (the image
+// pixels under an output pixel across and down: 1, or 2 under 2x2 pooling),
+// its rows 16-byte aligned too. Its width is width_fits'.
 template <typename Input, typename Output>
-void constrain(Input &words, Output &output, int scale = 1) {
+void constrain(Input &words, Output &output, int scale) {
     using namespace Halide;
     words.set_host_alignment(16);
     for (int d = 0; d < 3; d++) words.dim(d).set_min(0);
     for (int d = 1; d < 3; d++) words.dim(d).set_stride((words.dim(d).stride() / 4) * 4);
     output.set_host_alignment(16);
     output.dim(0).set_min(0);
-    output.dim(1).set_bounds(0, words.dim(1).extent() / scale);
+    output.dim(1).set_bounds(0, scale == 1 ? words.dim(1).extent() : words.dim(1).extent() / scale);
     output.dim(2).set_bounds(0, words.dim(2).extent());
     for (int d = 1; d < 3; d++) output.dim(d).set_stride((output.dim(d).stride() / 16) * 16);
 }
@@ -91,7 +92,8 @@ Halide::Expr width_fits(Input &words, Output &output, const Halide::Expr &width,
     return words.dim(0).extent() == (width + 15) / 16 * 4 && output.dim(0).extent() == width / scale;
 }
 
-// The image's width in pixels: the input's on bytes, the output's on words.
+// The image's width in pixels where the output has the image's size: the
+// input's on bytes, the output's on words.
 template <typename Input, typename Output>
 Halide::Expr image_width(Input &input, Output &output, InputView view) {
     return view == InputView::words ? output.dim(0).extent() : input.dim(0).extent();
@@ -104,6 +106,7 @@ Halide::Expr image_width(Input &input, Output &output, InputView view) {
 template <typename Input, typename Output>
 Halide::Expr constrain_images(Input &input, Output &output, InputView view, const Halide::Target &target,
                               const Halide::Expr &width, int scale) {
+    if (scale != 1 && scale != 2) throw std::invalid_argument("word_view: an output the image's size or half of it");
     if (view == InputView::bytes) {
         layout::constrain(input, output, target);
         if (scale == 1) {

@@ -1,6 +1,6 @@
 // How a gaussian pipeline is called: gaussian(input, w0, w1, w2, output),
 // with the contract's weights computed on the host from sigma. Pipelines that
-// start with the Gaussian (gaussian_maxpool) are called the same way.
+// start with the Gaussian (gaussian_maxpool on bytes) are called the same way.
 #pragma once
 
 #include "halide_variant.h"

@@ -1,5 +1,7 @@
-// The Gaussian's register blocking, shared by the schedules of the pipelines
-// that contain the blur (gaussian, gaussian_maxpool).
+// The Gaussian's stages placed for a GPU thread or block (register blocking,
+// the dot product's stages, a word view's vertical sums in shared memory),
+// shared by the schedules of the pipelines that contain the blur (gaussian,
+// gaussian_maxpool).
 #pragma once
 
 #include "gaussian.h"
@@ -50,10 +52,13 @@ inline void gaussian_dot_in_registers(gaussian_pipeline::Pipeline &blur, const H
 // On a word view, columns first: the vertical sums of a block's words
 // computed together into shared memory at the consumer's innermost block loop
 // `block`, 4 aligned words (one 16-byte load of each input row) a thread, two
-// pixels per 32-bit multiply-add; each thread of the consumer then unpacks
-// the sums under its pixels for the horizontal pass.
+// pixels per 32-bit multiply-add, on threads_x x threads_y threads; each
+// thread of the consumer then unpacks the sums under its pixels for the
+// horizontal pass. (A launch takes each thread dimension's largest extent
+// over the kernel's stages: staging threads shaped as the consumer's, 32 x
+// its warps, keep the block that size.)
 inline void packed_columns_in_shared(gaussian_pipeline::Pipeline &blur, const Halide::Func &consumer,
-                                     const Halide::Var &block) {
+                                     const Halide::Var &block, int threads_x, int threads_y) {
     using namespace Halide;
     Var wo{"wo"}, wv{"wv"}, wt{"wt"}, yt{"yt"};
     blur.packed_column.compute_at(consumer, block)
@@ -63,7 +68,7 @@ inline void packed_columns_in_shared(gaussian_pipeline::Pipeline &blur, const Ha
         .unroll(blur.odd)
         .split(blur.wx, wo, wv, 4, TailStrategy::RoundUp)
         .vectorize(wv)
-        .tile(wo, blur.y, wt, yt, 16, 8, TailStrategy::RoundUp)
+        .tile(wo, blur.y, wt, yt, threads_x, threads_y, TailStrategy::RoundUp)
         .gpu_threads(wt, yt);
 }
 

@@ -65,11 +65,16 @@ FILTERLAB_SCHEDULE_OF(gaussian_maxpool, columns_first_dot, gpu, dot_fused, AXES(
 // Why it might be fast: the fused pipeline's read-once, write-a-quarter
 // traffic with a quarter of the load instructions and half the vertical
 // arithmetic of columns_fused. The image's width is the pipeline's input
-// after w2 (the pooled output cannot tell it). Its space: pooled outputs per
-// thread across and down; 4 x 4 frozen from the H100 sweep (199 us against
-// 216 at 2 x 4: reports/halide/issue30/call14/sweeps.txt).
-FILTERLAB_SCHEDULE_OF(gaussian_maxpool, columns_first, gpu, words_fused, AXES("vector=2,[4] rows=2,[4]"),
+// after w2 (the pooled output cannot tell it). CUDA only (OpenCL: "Unhandled
+// intrinsic in C backend: extract_mask_element"). Its space: pooled outputs
+// per thread across and down, and the staging's threads across (`stage`, as
+// gaussian's words_columns); the default, 4 x 4 and 32, is the H100 sweep's
+// best (160 us, against cuda_columns_fused's 104: its sums re-read from
+// shared memory per tap; reports/halide/issue30/call15/).
+FILTERLAB_SCHEDULE_OF(gaussian_maxpool, columns_first, gpu, words_fused, AXES("vector=2,[4] rows=2,[4] stage=16,[32]"),
                       READS("words")) {
-    thread_blocks(p.output, p.x, p.y, p.c, {.vector = point["vector"], .rows = point["rows"], .warps = 4});
-    filterlab::schedules::packed_columns_in_shared(p.blur, p.output, p.c);  // c: the innermost block loop
+    const filterlab::schedules::BlockShape threads{.vector = point["vector"], .rows = point["rows"], .warps = 4};
+    thread_blocks(p.output, p.x, p.y, p.c, threads);
+    const int stage = point["stage"];
+    filterlab::schedules::packed_columns_in_shared(p.blur, p.output, p.c, stage, 128 / stage);  // c: the innermost block loop
 }
