@@ -36,7 +36,8 @@ public:
         add_requirement(gaussian_pipeline::contract_weights(w0, w1, w2),
                         "gaussian_maxpool: the weights must be non-negative and sum to 256");
         add_requirement(word_view::constrain_images(input, output, input_view, get_target(), width, 2),
-                        "gaussian_maxpool: on words, the input must be 4 * ceil(width / 16) words a row and the output width / 2 wide");
+                        "gaussian_maxpool: on words, the input must be 4 * ceil(width / 16) words a row and the "
+                        "output width / 2 wide");
         // What the autoschedulers plan for: the bench's image and the contract's defaults.
         layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
         layout::estimate(output, layout::kEstimateSide / 2, layout::kEstimateSide / 2);

@@ -66,7 +66,7 @@ FILTERLAB_SCHEDULE_OF(gaussian, columns_first, gpu, columns_rows8, AXES("vector=
 // hw_columns_first does it, and no register window to spill (words staged
 // per thread in registers cannot be aligned: Halide finds no constant extent
 // for them). Its space: outputs per thread across and down, and the staging's
-// threads across (`stage`, of 128: 16 x 8, or 32 x 4 as the output's); 8 x 4
+// threads across (`stage`, of the block's 32 x 4: 16 x 8, or 32 x 4 as the output's); 8 x 4
 // and 32 frozen from the H100 sweep (204.6 us; 8 x 8 at 16 across, the
 // earlier default, 274.8: reports/halide/issue30/call15/sweeps.txt).
 FILTERLAB_SCHEDULE_OF(gaussian, columns_first, gpu, words_columns, AXES("vector=4,[8] rows=[4],8 stage=16,[32]"),
@@ -76,7 +76,8 @@ FILTERLAB_SCHEDULE_OF(gaussian, columns_first, gpu, words_columns, AXES("vector=
     const filterlab::schedules::BlockShape threads{.vector = point["vector"], .rows = point["rows"], .warps = 4};
     filterlab::schedules::thread_blocks(p.output, p.x, p.y, p.c, threads);
     const int stage = point["stage"];
-    filterlab::schedules::packed_columns_in_shared(p, p.output, p.c, stage, 128 / stage);  // c: the innermost block loop
+    // At c, the innermost block loop.
+    filterlab::schedules::packed_columns_in_shared(p, p.output, p.c, stage, 32 * threads.warps / stage);
 }
 
 // The columns-first Gaussian with its horizontal pass as a dot product

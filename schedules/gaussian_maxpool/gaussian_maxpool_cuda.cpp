@@ -76,5 +76,6 @@ FILTERLAB_SCHEDULE_OF(gaussian_maxpool, columns_first, gpu, words_fused, AXES("v
     const filterlab::schedules::BlockShape threads{.vector = point["vector"], .rows = point["rows"], .warps = 4};
     thread_blocks(p.output, p.x, p.y, p.c, threads);
     const int stage = point["stage"];
-    filterlab::schedules::packed_columns_in_shared(p.blur, p.output, p.c, stage, 128 / stage);  // c: the innermost block loop
+    // At c, the innermost block loop.
+    filterlab::schedules::packed_columns_in_shared(p.blur, p.output, p.c, stage, 32 * threads.warps / stage);
 }
