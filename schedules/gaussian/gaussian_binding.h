@@ -10,6 +10,16 @@ namespace filterlab {
 
 using GaussianPipeline = int (*)(halide_buffer_t *, int32_t, int32_t, int32_t, halide_buffer_t *);
 
+// The contract's weights for the caller's sigma in the pipelines' order: w0
+// the centre, w1 and w2 the sides (reference::gaussian_weights lists w_-2..w_2).
+struct GaussianPipelineWeights {
+    int32_t w0, w1, w2;
+};
+inline GaussianPipelineWeights gaussian_pipeline_weights(const ParamValues &params) {
+    const auto w = reference::gaussian_weights(params.at("sigma"));
+    return {w[2], w[1], w[0]};
+}
+
 inline Variant gaussian_weights_variant(const std::string &filter, const std::string &name, Backend backend,
                                         const std::string &supports,
                                         std::vector<CompiledPipeline<GaussianPipeline>> compiled,
@@ -17,8 +27,8 @@ inline Variant gaussian_weights_variant(const std::string &filter, const std::st
     return halide_variant(
         filter, name, backend, supports,
         [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p, int) {
-            const auto w = reference::gaussian_weights(p.at("sigma"));
-            return select_pipeline(compiled, p)(in, w[2], w[1], w[0], out);
+            const GaussianPipelineWeights w = gaussian_pipeline_weights(p);
+            return select_pipeline(compiled, p)(in, w.w0, w.w1, w.w2, out);
         },
         view);
 }

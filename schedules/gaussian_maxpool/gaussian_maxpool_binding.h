@@ -21,8 +21,8 @@ inline Variant gaussian_maxpool_halide_variant(const std::string &name, Backend 
     return halide_variant(
         "gaussian_maxpool", name, backend, supports,
         [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p, int image_width) {
-            const auto w = reference::gaussian_weights(p.at("sigma"));
-            return select_pipeline(compiled, p)(in, w[2], w[1], w[0], image_width, out);
+            const GaussianPipelineWeights w = gaussian_pipeline_weights(p);
+            return select_pipeline(compiled, p)(in, w.w0, w.w1, w.w2, image_width, out);
         },
         view);
 }
