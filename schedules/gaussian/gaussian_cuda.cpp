@@ -75,9 +75,8 @@ FILTERLAB_SCHEDULE_OF(gaussian, columns_first, gpu, words_columns, AXES("vector=
     // went to local memory: 192 bytes a thread, misaligned vector reads.)
     const filterlab::schedules::BlockShape threads{.vector = point["vector"], .rows = point["rows"], .warps = 4};
     filterlab::schedules::thread_blocks(p.output, p.x, p.y, p.c, threads);
-    const int stage = point["stage"];
     // At c, the innermost block loop.
-    filterlab::schedules::packed_columns_in_shared(p, p.output, p.c, stage, 32 * threads.warps / stage);
+    filterlab::schedules::packed_columns_in_shared(p, p.output, p.c, threads, point["stage"]);
 }
 
 // The columns-first Gaussian with its horizontal pass as a dot product

@@ -52,14 +52,16 @@ inline void gaussian_dot_in_registers(gaussian_pipeline::Pipeline &blur, const H
 // On a word view, columns first: the vertical sums of a block's words
 // computed together into shared memory at the consumer's innermost block loop
 // `block`, 4 aligned words (one 16-byte load of each input row) a thread, two
-// pixels per 32-bit multiply-add, on threads_x x threads_y threads; each
-// thread of the consumer then unpacks the sums under its pixels for the
-// horizontal pass. (A launch takes each thread dimension's largest extent
-// over the kernel's stages: staging threads shaped as the consumer's, 32 x
-// its warps, keep the block that size.)
+// pixels per 32-bit multiply-add, on the consumer's block of threads
+// (`threads`, 32 x its warps) laid out `across` threads wide; each thread of
+// the consumer then unpacks the sums under its pixels for the horizontal
+// pass. (A launch takes each thread dimension's largest extent over the
+// kernel's stages: staging threads shaped as the consumer's, 32 across,
+// keep the block that size.)
 inline void packed_columns_in_shared(gaussian_pipeline::Pipeline &blur, const Halide::Func &consumer,
-                                     const Halide::Var &block, int threads_x, int threads_y) {
+                                     const Halide::Var &block, const BlockShape &threads, int across) {
     using namespace Halide;
+    const int threads_x = across, threads_y = 32 * threads.warps / across;
     Var wo{"wo"}, wv{"wv"}, wt{"wt"}, yt{"yt"};
     blur.packed_column.compute_at(consumer, block)
         .store_in(MemoryType::GPUShared)

@@ -75,7 +75,6 @@ FILTERLAB_SCHEDULE_OF(gaussian_maxpool, columns_first, gpu, words_fused, AXES("v
                       READS("words")) {
     const filterlab::schedules::BlockShape threads{.vector = point["vector"], .rows = point["rows"], .warps = 4};
     thread_blocks(p.output, p.x, p.y, p.c, threads);
-    const int stage = point["stage"];
     // At c, the innermost block loop.
-    filterlab::schedules::packed_columns_in_shared(p.blur, p.output, p.c, stage, 32 * threads.warps / stage);
+    filterlab::schedules::packed_columns_in_shared(p.blur, p.output, p.c, threads, point["stage"]);
 }
