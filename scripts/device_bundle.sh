@@ -2,15 +2,14 @@
 # Gathers what the GPU machine needs into .device-build/bundle.tar.xz (ignored
 # by git; compressed, as what travels there is limited to 64 MiB): the CLI, the
 # test binaries, the OpenCV plugin, the OpenCL ICD loader and the shared libraries it loads that the
-# GPU machine lacks, libfilterlab.so and the examples built against it. Run after a build; the GPU machine then runs
-#   tar -xJf .device-build/bundle.tar.xz -C .device-build
-#   export FILTERLAB_IMAGES=$PWD/tests/images FILTERLAB_EXE=$PWD/.device-build/filterlab \
-#          LD_LIBRARY_PATH=$PWD/.device-build/lib
-# from the repository root.
+# GPU machine lacks, libfilterlab.so and the examples built against it. Run after a build; the
+# GPU machine then runs, from the repository root, an experiment of scripts/device/experiments/
+# (the runner unpacks the bundle and sets FILTERLAB_IMAGES, FILTERLAB_EXE and LD_LIBRARY_PATH):
+#   python3 scripts/device/run.py EXPERIMENT OUT
 # With --regress, the bundle also holds .device-build/regress/libfilterlab.so.*:
 # the library built with hw_two_stage's function-static intermediate of commit
-# 7df8816 put back, which scripts/gpu_concurrency.sh shows the concurrency
-# test failing on (the build is then rebuilt from the sources as they are).
+# 7df8816 put back, on which the `concurrency` experiment shows the concurrency
+# test failing (the build is then rebuilt from the sources as they are).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 regress=${1:-}

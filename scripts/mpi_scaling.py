@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """One GPU against two over MPI (issue 17), from the files the H200 runs left
-in reports/mpi (scripts/gpu_mpi_scaling.sh and the runs named there): writes
+in reports/mpi (made by scripts/gpu_mpi_scaling.sh, now the device experiment
+`mpi_scaling` of scripts/device/run.py, and the runs named there): writes
 reports/mpi/scaling.md (the tables and the model for N GPUs and N nodes) and,
 with matplotlib, scaling.png. Every number is read from those files.
 

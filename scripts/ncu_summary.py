@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""One table of the Nsight Compute metrics that scripts/gpu_targets.sh
-(part `profile`) collected: one row per profiled kernel launch, the columns a
+"""One table of the Nsight Compute metrics that an `ncu` step of the device
+experiments (scripts/device/run.py; `targets --only profile`) collected: one row per profiled kernel launch, the columns a
 reader needs to tell what bounds it (memory, issue slots, a pipe, latency).
 
 usage: ncu_summary.py NCU_DIR [--markdown]

@@ -4,7 +4,7 @@ each field means) by column name, never by position.
 A row is one line of fields separated by spaces, in the order COLUMNS names,
 then the variants timed side by side (the rest of the line); blank lines and
 lines starting with '#' are not rows. Read by scripts/targets_report.py and
-scripts/peers_python.py; scripts/gpu_targets.sh reads the same order.
+scripts/peers_python.py and scripts/device/run.py (the device experiments).
 """
 import sys
 

@@ -17,10 +17,10 @@
 # source RVars gpu_blocks/gpu_threads, the offsets serial) for
 # x86-64-linux-cuda-cuda_capability_86-no_runtime, prints Halide's error for
 # those it rejects and PTX counts for those it accepts, and the standalone
-# runtime. GPU check and timing: scripts/probes/nlmeans_time.cpp, built by
-#     bash scripts/probes/build_probe.sh nlmeans_scatter OUT_DIR nlmeans_time     (here, needs Halide)
+# runtime. GPU check and timing: reports/halide/probes/nlmeans_time.cpp, built by
+#     bash reports/halide/probes/build_probe.sh nlmeans_scatter OUT_DIR nlmeans_time     (here, needs Halide)
 #     OUT_DIR/nlmeans_time                             (on the GPU machine)
-# usage: .venv/bin/python scripts/probes/nlmeans_scatter.py cpu | DIR
+# usage: .venv/bin/python reports/halide/probes/nlmeans_scatter.py cpu | DIR
 import os
 import re
 import subprocess

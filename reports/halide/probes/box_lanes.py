@@ -15,8 +15,8 @@
 # constant: the output is specialised on r = 1..15).
 # Variants: S rows per strip in registers, W words per lane, the column loads
 # unrolled per word or vectorised (v) across the lane's words.
-# usage: .venv/bin/python scripts/probes/box_lanes.py cpu   (exact against NumPy, JIT)
-#        .venv/bin/python scripts/probes/box_lanes.py DIR   (CUDA objects + PTX facts; ptxas -v)
+# usage: .venv/bin/python reports/halide/probes/box_lanes.py cpu   (exact against NumPy, JIT)
+#        .venv/bin/python reports/halide/probes/box_lanes.py DIR   (CUDA objects + PTX facts; ptxas -v)
 # The pipelines follow probe_time.cpp's convention: f(words, width, radius,
 # out_words), rows of 32-bit words from (0, 0), 16-byte aligned.
 import os

@@ -7,7 +7,7 @@
 // interquartile range). Halide's device allocations are reused across calls
 // (halide_reuse_device_allocations), so the root accumulator's cudaMalloc is
 // not timed. Built here by
-// scripts/probes/build_probe.sh nlmeans_scatter DIR nlmeans_time; run on the GPU
+// reports/halide/probes/build_probe.sh nlmeans_scatter DIR nlmeans_time; run on the GPU
 // machine: OUT_DIR/nlmeans_time  (or OUT_DIR/nlmeans_time NAME: time one).
 #include <algorithm>
 #include <cmath>

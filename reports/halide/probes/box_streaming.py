@@ -10,7 +10,7 @@
 #             for every row (S times the work)
 #   row_fold  stored at the strip, computed at the row (a sliding window):
 #             Halide slides pure stages only, so this is `row` again
-# usage: .venv/bin/python scripts/probes/box_streaming.py
+# usage: .venv/bin/python reports/halide/probes/box_streaming.py
 import halide as hl
 import numpy as np
 

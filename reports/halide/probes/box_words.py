@@ -1,6 +1,6 @@
 # Probe (issue 28): the box's running sums on a word view of the 8-bit image.
-# usage: .venv/bin/python scripts/probes/box_words.py cpu   (exact against NumPy)
-#        .venv/bin/python scripts/probes/box_words.py DIR   (CUDA object, stmt and PTX into DIR)
+# usage: .venv/bin/python reports/halide/probes/box_words.py cpu   (exact against NumPy)
+#        .venv/bin/python reports/halide/probes/box_words.py DIR   (CUDA object, stmt and PTX into DIR)
 # The input is read as 32-bit words (4 pixels), column sums are kept packed two
 # 16-bit lanes per u32 (even and odd bytes), so the entering/leaving rows are
 # 16-byte loads when a thread takes 4 words. Checked on the CPU (JIT) against

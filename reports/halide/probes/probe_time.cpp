@@ -3,7 +3,7 @@
 // gold of FILTERS.md's box on several sizes (the output poisoned first), then
 // its time at 8192^2 for r = 1, 7, 15 with CUDA events (5 warm-up runs, 41
 // timed, median and interquartile range). Built here by
-// scripts/probes/build_probe.sh; run on the GPU machine.
+// reports/halide/probes/build_probe.sh; run on the GPU machine.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>

@@ -1,5 +1,5 @@
 """The box probes' gold: FILTERS.md's box with the clamp border, in NumPy
-(scripts/probes/box_words.py and box_words_io.py check against it)."""
+(reports/halide/probes/box_words.py and box_words_io.py check against it)."""
 import numpy as np
 
 

@@ -6,8 +6,8 @@
 # reductions of 4 lanes), reduced with .atomic().vectorize(). Checked on the
 # CPU (JIT) against NumPy; compiled for CUDA to count dp2a in the PTX; built
 # into the probe timer's calling convention f(in, w0, w1, w2, out) by
-# scripts/probes/build_probe.sh gaussian_dp2a DIR.
-# usage: .venv/bin/python scripts/probes/gaussian_dp2a.py cpu | DIR
+# reports/halide/probes/build_probe.sh gaussian_dp2a DIR.
+# usage: .venv/bin/python reports/halide/probes/gaussian_dp2a.py cpu | DIR
 import os
 import re
 import subprocess

@@ -3,15 +3,17 @@
 # schedules for CUDA (PROBE.py DIR) and links them, statically with the CUDA
 # runtime, with its harness (probe_time.cpp for the box probes' calling
 # convention, nlmeans_time.cpp for the NL-means scatter probe's).
-# usage: bash scripts/probes/build_probe.sh box_words_io OUT_DIR
-#        bash scripts/probes/build_probe.sh nlmeans_scatter OUT_DIR nlmeans_time
+# usage: bash reports/halide/probes/build_probe.sh box_words_io OUT_DIR
+#        bash reports/halide/probes/build_probe.sh nlmeans_scatter OUT_DIR nlmeans_time
 #        then on the GPU machine: OUT_DIR/probe_time (OUT_DIR/nlmeans_time)
 set -euo pipefail
-cd "$(dirname "$0")"
 probe=$1 out=$2 harness=${3:-probe_time}
 mkdir -p "$out"
-../../.venv/bin/python "$probe.py" "$out"
-halide=$(../../.venv/bin/python -c "import halide; print(halide.install_dir())")
+out=$(cd "$out" && pwd)  # OUT_DIR as given, relative to where this was called from
+cd "$(dirname "$0")"
+python=../../../.venv/bin/python  # the repository's venv (scripts/setup.sh), with Halide
+"$python" "$probe.py" "$out"
+halide=$("$python" -c "import halide; print(halide.install_dir())")
 names=$(cd "$out" && ls *.h | grep -v probe_list | sed 's/\.h$//')
 {
     for n in $names; do echo "#include \"$n.h\""; done

@@ -2,9 +2,9 @@
 # 32-bit words (4 pixels), so that a thread's 16 pixels of a row are one
 # 16-byte load and one 16-byte store. Several schedules of the same algorithm,
 # each compiled for CUDA into DIR (object + header), with one Halide runtime
-# object, for scripts/probes/probe_time.cpp to check and time on the GPU.
-# usage: .venv/bin/python scripts/probes/box_words_io.py cpu   (exact against NumPy, JIT)
-#        .venv/bin/python scripts/probes/box_words_io.py DIR   (CUDA objects + PTX facts)
+# object, for reports/halide/probes/probe_time.cpp to check and time on the GPU.
+# usage: .venv/bin/python reports/halide/probes/box_words_io.py cpu   (exact against NumPy, JIT)
+#        .venv/bin/python reports/halide/probes/box_words_io.py DIR   (CUDA objects + PTX facts)
 # Input rows: 16-byte aligned, the row stride a multiple of 4 words; pixels
 # past `width` in the last word are read but feed no output (clamped).
 import os
