@@ -1,77 +1,93 @@
 // box (mean) filter, FILTERS.md: out = (sum of the (2r+1)^2 window + n/2) / n,
-// clamp border. The algorithms only; schedules/box/ holds the schedules, each
-// naming the algorithm it schedules.
+// clamp border. Three algorithms, each a type holding only its stages
+// (schedules/box/ holds the schedules, each naming the type it schedules):
+//   Direct       each output sums its window, 2(2r+1) adds: the cost grows with r;
+//   RunningSums  each sum is the previous one plus the sample entering the
+//                window minus the one leaving it: 4 adds per output whatever r;
+//   Lanes        RunningSums in a warp's coordinates (box_lanes.h).
 #pragma once
 
 #include <functional>
-#include <stdexcept>
-#include <string>
 #include <vector>
 
 #include "Halide.h"
 #include "arithmetic.h"
 #include "word_view.h"
 
-namespace filterlab::box_pipeline {
+namespace filterlab::box {
 
 // Running sums restart every kStripRows rows and every kChunk columns: the
 // warm-up of each strip (2r+1 rows) and chunk (2r+1 columns) is their cost.
 constexpr int kStripRows = 16;
 constexpr int kChunk = 16;
 
-// lane_running_sums' layout (box_lanes.h), the schedule's choice: a lane's
-// words, a strip's rows; the halo lanes a side and the lanes that make
-// outputs follow from the words.
-struct LaneLayout {
-    int rows = 8, words = 4;
-    int halo = 0, out_lanes = 32;
+// What the generator hands every algorithm: the image as `view` says
+// (word_view.h), its width in pixels, the radius, the output to define.
+struct Inputs {
+    Halide::Func input;
+    Halide::Expr width, height, radius;
+    Halide::Func output;
+    word_view::InputView view = word_view::InputView::bytes;
 };
 
-struct Pipeline {
+// The stages every box algorithm has: the image with the clamp border (on a
+// word view, taken out of the clamped words), the window sum and the output.
+struct Window {
+    using Inputs = box::Inputs;
     Halide::Var x{"x"}, y{"y"}, c{"c"};
     Halide::Expr radius, width, height;
-    Halide::Func clamped{"clamped"};      // input with the clamp border rule
-    Halide::Func output;                  // the generator's output
-    // direct: each output sums its window, 2(2r+1) adds: the cost grows with r.
-    Halide::Func row_sum{"row_sum"};        // horizontal sum of 2r+1 samples (fits 16 bits)
-    Halide::Func window_sum{"window_sum"};  // vertical sum of 2r+1 row sums
-    // running_sums: each sum is the previous one plus the sample entering the
-    // window minus the one leaving it: 4 adds per output whatever r.
-    Halide::Var k{"k"}, strip{"strip"}, chunk{"chunk"};
-    Halide::RVar down, across;   // the recurrences' steps (down a strip, across a chunk)
-    Halide::Func column_sums{"column_sums"};  // (x, k, strip): rows strip*16+k-r .. +r, 16 bits
-    Halide::Func window_sums{"window_sums"};  // (k, chunk, y): columns chunk*16+k-r .. +r of column_sums
-    // running_sums on a word view (READS("words")): the column sums of two
-    // pixels in one 32-bit word, one add for both.
-    Halide::Var wx{"wx"}, odd{"odd"};
-    Halide::Func words{"words"};                    // the input's words, clamped to the image's
-    Halide::Func packed_sums{"packed_sums"};  // (wx, odd, k, strip): pixels 4wx+odd and 4wx+odd+2
-    // lane_running_sums (box_lanes.h), in a warp's coordinates.
-    LaneLayout lanes;
-    Halide::Var v{"v"}, half{"half"}, lane{"lane"}, band{"band"}, i{"i"}, run{"run"};
-    Halide::RVar lane_window, lane_across;  // the first window of a run, and the slide along it
-    Halide::Func image{"image"};            // the generator's input words, unclamped
-    Halide::Func lane_columns{"lane_columns"};  // (v, half, lane, band, k, strip, c): packed column sums
-    Halide::Func lane_sums{"lane_sums"};        // (i, run, y, c): the window sum at pixel i of run `run`
+    Halide::Func clamped{"clamped"};
+    Halide::Func window_sum{"window_sum"};
+    Halide::Func output;
+    Halide::Var wx{"wx"};
+    Halide::Func words{"words"};  // on a word view: the input's words, clamped to the image's
+
+    explicit Window(const Inputs &in) : radius(in.radius), width(in.width), height(in.height), output(in.output) {
+        using namespace Halide;
+        Expr yc = clamp(y, 0, height - 1);
+        if (in.view == word_view::InputView::words) {
+            words(wx, y, c) = in.input(clamp(likely(wx), 0, word_view::last_word(width)), yc, c);
+            clamped(x, y, c) = word_view::pixel(words, clamp(x, 0, width - 1), y, c);
+        } else {
+            clamped(x, y, c) = in.input(clamp(x, 0, width - 1), yc, c);
+        }
+    }
+
+protected:
+    // The output from the window sums, as FILTERS.md rounds. `integer`: as an
+    // integer division, for schedules that specialise on the radius (a
+    // constant divisor is a multiply-high); else in float, which needs no constant.
+    void define_output(bool integer = false) {
+        using namespace Halide;
+        Expr n = (2 * radius + 1) * (2 * radius + 1);
+        Expr sum = window_sum(x, y, c);
+        output(x, y, c) = cast<uint8_t>(integer ? (sum + cast<uint32_t>(n / 2)) / cast<uint32_t>(n)
+                                                : arithmetic::divide_round_half_up(sum, n));
+    }
 };
 
-// Separable: row sums first, so a line buffer of 2r+1 row sums can slide down
-// the image (see cpu_sliding).
-inline void define_direct(Pipeline &p) {
-    using namespace Halide;
-    const Var &x = p.x, &y = p.y, &c = p.c;
-    RDom i(-p.radius, 2 * p.radius + 1, "i");
-    p.row_sum(x, y, c) = sum(cast<uint16_t>(p.clamped(x + i, y, c)));
-    RDom j(-p.radius, 2 * p.radius + 1, "j");
-    p.window_sum(x, y, c) = sum(cast<uint32_t>(p.row_sum(x, y + j, c)));
-}
+// Row sums first, so a line buffer of 2r+1 row sums can slide down the image
+// (see cpu_sliding).
+struct Direct : Window {
+    Halide::Func row_sum{"row_sum"};  // horizontal sum of 2r+1 samples (fits 16 bits)
 
-// The running sum down a strip of f(x, row, ...) into sums(x, k, strip, ...):
-// the first sum of a strip is summed whole, each next one adds the entering
-// row and subtracts the leaving one (the sums wrap on the subtraction and come
-// back exact: the true sum fits).
-template <typename Sample>
-void define_strip_recurrence(Pipeline &p, Halide::Func sums, const std::vector<Halide::Var> &x, Halide::Type t,
+    explicit Direct(const Inputs &in) : Window(in) {
+        using namespace Halide;
+        RDom i(-radius, 2 * radius + 1, "i");
+        row_sum(x, y, c) = sum(cast<uint16_t>(clamped(x + i, y, c)));
+        RDom j(-radius, 2 * radius + 1, "j");
+        window_sum(x, y, c) = sum(cast<uint32_t>(row_sum(x, y + j, c)));
+        define_output();
+    }
+};
+
+// The running sum down a strip of `rows` rows of sample(row) into
+// sums(x..., k, strip, c): the first sum of a strip is summed whole, each next
+// one adds the entering row and subtracts the leaving one (the sums wrap on
+// the subtraction and come back exact: the true sum fits). `p` gives the
+// strip's Vars (k, strip, c), the radius, and takes the recurrence's RVar `down`.
+template <typename Algorithm, typename Sample>
+void define_strip_recurrence(Algorithm &p, Halide::Func sums, const std::vector<Halide::Var> &x, Halide::Type t,
                              Sample sample, int rows = kStripRows) {
     using namespace Halide;
     const Expr &r = p.radius;
@@ -89,84 +105,51 @@ void define_strip_recurrence(Pipeline &p, Halide::Func sums, const std::vector<H
     sums(at(down)) = sums(at(down - 1)) + sample(top + down + r) - sample(top + down - r - 1);
 }
 
-// Vertical then horizontal running sums, as recurrences: the first sum of a
-// strip (chunk) is summed whole, each next one adds the entering sample and
-// subtracts the leaving one. 16-bit column sums wrap on the subtraction and
-// come back exact (the true sum, at most 31 * 255, fits). On a word view the
-// column sums are packed two to a word (even and odd pixels of each word): a
-// borrow from the high lane wraps the 32-bit word, and the result is still
-// exact because both lanes' true values fit 16 bits.
-inline void define_running_sums(Pipeline &p, word_view::InputView view) {
-    using namespace Halide;
-    const Var &x = p.x, &y = p.y, &c = p.c, &k = p.k, &chunk = p.chunk;
-    const Expr &r = p.radius;
-    std::function<Expr(Expr)> column;  // the column sum of pixel column xx at row y, 32 bits
-    if (view == word_view::InputView::words) {
-        define_strip_recurrence(p, p.packed_sums, {p.wx, p.odd}, UInt(32), [&](Expr yy) {
-            return word_view::pixel_pair(p.words(p.wx, yy, c), p.odd);
-        });
-        column = [&](Expr xx) {  // clamped here: the words past the image feed no output
-            Expr xc = clamp(likely(xx), 0, p.width - 1);
-            return word_view::unpacked(p.packed_sums, xc, {y % kStripRows, y / kStripRows, c});
-        };
-    } else {
-        define_strip_recurrence(p, p.column_sums, {x}, UInt(16),
-                                [&](Expr yy) { return cast<uint16_t>(p.clamped(x, yy, c)); });
-        column = [&](Expr xx) { return cast<uint32_t>(p.column_sums(xx, y % kStripRows, y / kStripRows, c)); };
+// Vertical then horizontal running sums, as recurrences. 16-bit column sums
+// wrap on the subtraction and come back exact (the true sum, at most
+// 31 * 255, fits). On a word view the column sums are packed two to a word
+// (even and odd pixels of each word): a borrow from the high lane wraps the
+// 32-bit word, and the result is still exact because both lanes' true values
+// fit 16 bits.
+struct RunningSums : Window {
+    Halide::Var k{"k"}, strip{"strip"}, chunk{"chunk"};
+    Halide::RVar down, across;                // the recurrences' steps (down a strip, across a chunk)
+    Halide::Func column_sums{"column_sums"};  // (x, k, strip): rows strip*16+k-r .. +r, 16 bits
+    Halide::Func window_sums{"window_sums"};  // (k, chunk, y): columns chunk*16+k-r .. +r of column_sums
+    // On a word view: the column sums of two pixels in one 32-bit word, one add for both.
+    Halide::Var odd{"odd"};
+    Halide::Func packed_sums{"packed_sums"};  // (wx, odd, k, strip): pixels 4wx+odd and 4wx+odd+2
+
+    explicit RunningSums(const Inputs &in) : Window(in) {
+        using namespace Halide;
+        std::function<Expr(Expr)> column;  // the column sum of pixel column xx at row y, 32 bits
+        if (in.view == word_view::InputView::words) {
+            define_strip_recurrence(*this, packed_sums, {wx, odd}, UInt(32),
+                                    [&](Expr yy) { return word_view::pixel_pair(words(wx, yy, c), odd); });
+            column = [&](Expr xx) {  // clamped here: the words past the image feed no output
+                Expr xc = clamp(likely(xx), 0, width - 1);
+                return word_view::unpacked(packed_sums, xc, {y % kStripRows, y / kStripRows, c});
+            };
+        } else {
+            define_strip_recurrence(*this, column_sums, {x}, UInt(16),
+                                    [&](Expr yy) { return cast<uint16_t>(clamped(x, yy, c)); });
+            column = [&](Expr xx) { return cast<uint32_t>(column_sums(xx, y % kStripRows, y / kStripRows, c)); };
+        }
+        const Expr &r = radius;
+        RDom i(-r, 2 * r + 1, "i"), steps(1, kChunk - 1, "across");
+        across = steps;
+        Expr left = chunk * kChunk;
+        window_sums(k, chunk, y, c) = undef<uint32_t>();
+        window_sums(0, chunk, y, c) = cast<uint32_t>(0);
+        window_sums(0, chunk, y, c) += column(left + i);
+        window_sums(steps, chunk, y, c) =
+            window_sums(steps - 1, chunk, y, c) + column(left + steps + r) - column(left + steps - r - 1);
+        window_sum(x, y, c) = window_sums(x % kChunk, x / kChunk, y, c);
+        define_output();
     }
+};
 
-    RDom i(-r, 2 * r + 1, "i"), across(1, kChunk - 1, "across");
-    p.across = across;
-    Expr left = chunk * kChunk;
-    p.window_sums(k, chunk, y, c) = undef<uint32_t>();
-    p.window_sums(0, chunk, y, c) = cast<uint32_t>(0);
-    p.window_sums(0, chunk, y, c) += column(left + i);
-    p.window_sums(across, chunk, y, c) =
-        p.window_sums(across - 1, chunk, y, c) + column(left + across + r) - column(left + across - r - 1);
-    p.window_sum(x, y, c) = p.window_sums(x % kChunk, x / kChunk, y, c);
-}
+// The algorithm an autoscheduler is given (the generator's first).
+using Default = Direct;
 
-// The output from the window sums, as FILTERS.md rounds. `integer`: as an
-// integer division, for schedules that specialise on the radius (a constant
-// divisor is a multiply-high); else in float, which needs no constant.
-inline void define_output(Pipeline &p, bool integer = false) {
-    using namespace Halide;
-    Expr n = (2 * p.radius + 1) * (2 * p.radius + 1);
-    Expr sum = p.window_sum(p.x, p.y, p.c);
-    p.output(p.x, p.y, p.c) =
-        cast<uint8_t>(integer ? (sum + cast<uint32_t>(n / 2)) / cast<uint32_t>(n) : arithmetic::divide_round_half_up(sum, n));
-}
-
-// `algorithm` is the one the schedule names (schedule_registry.h); `input`
-// is the image as `view` says (word_view.h), `width` in pixels.
-inline void define(Pipeline &p, const std::string &algorithm, word_view::InputView view, const Halide::Func &input,
-                   const Halide::Expr &width, const Halide::Expr &height, const Halide::Expr &radius,
-                   Halide::Func output) {
-    using namespace Halide;
-    const Var &x = p.x, &y = p.y, &c = p.c;
-    p.radius = radius;
-    p.width = width;
-    p.height = height;
-    p.output = output;
-    Expr yc = clamp(y, 0, height - 1);
-    if (view == word_view::InputView::words) {
-        p.words(p.wx, y, c) = input(clamp(likely(p.wx), 0, word_view::last_word(width)), yc, c);
-        p.clamped(x, y, c) = word_view::pixel(p.words, clamp(x, 0, width - 1), y, c);
-    } else {
-        p.clamped(x, y, c) = input(clamp(x, 0, width - 1), yc, c);
-    }
-    if (algorithm == "direct") {
-        define_direct(p);
-    } else if (algorithm == "running_sums") {
-        define_running_sums(p, view);
-    } else if (algorithm == "lane_running_sums") {
-        if (view != word_view::InputView::words) throw std::invalid_argument("box: lane_running_sums reads words");
-        p.image = input;
-        return;  // the rest: define_lane_sums (box_lanes.h), called by the schedule with its layout
-    } else {
-        throw std::invalid_argument("box: no algorithm '" + algorithm + "'");
-    }
-    define_output(p);
-}
-
-}  // namespace filterlab::box_pipeline
+}  // namespace filterlab::box

@@ -21,14 +21,9 @@ public:
 
     void generate() {
         using namespace filterlab;
-        const std::string algorithm = schedules::algorithm_of<box_pipeline::Pipeline>(schedule, "direct");
-        box_pipeline::define(pipeline, algorithm, input_view, input, word_view::image_width(input, output, input_view),
-                             input.dim(1).extent(), radius, output);
-        // (lane_running_sums: its schedule defines the output, with its layout.)
-        schedules::apply(schedule, point, pipeline, get_target(), using_autoscheduler());
-        if (!pipeline.output.defined())
-            throw std::invalid_argument("box: schedule '" + std::string(schedule) + "' defines no output (a "
-                                        "lane_running_sums schedule calls box_pipeline::define_lane_sums)");
+        const box::Inputs inputs{input, word_view::image_width(input, output, input_view), input.dim(1).extent(),
+                                 radius, output, input_view};
+        schedules::build<box::Default>(schedule, point, inputs, get_target(), using_autoscheduler());
         // The contract's range; the pipeline refuses anything else at run time.
         add_requirement(radius >= 1 && radius <= 15, "box: radius must be in 1..15, got ", radius);
         add_requirement(word_view::constrain_images(input, output, input_view, get_target()),
@@ -38,9 +33,6 @@ public:
         layout::estimate(output, layout::kEstimateSide, layout::kEstimateSide);
         radius.set_estimate(1);
     }
-
-private:
-    filterlab::box_pipeline::Pipeline pipeline;
 };
 
 }  // namespace

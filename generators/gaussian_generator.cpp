@@ -22,10 +22,10 @@ public:
 
     void generate() {
         using namespace filterlab;
-        const std::string algorithm = schedules::algorithm_of<gaussian_pipeline::Pipeline>(schedule, "rows_first");
-        gaussian_pipeline::define(pipeline, algorithm, input, word_view::image_width(input, output, input_view),
-                                  input.dim(1).extent(), w0, w1, w2, output, input_view);
-        add_requirement(gaussian_pipeline::contract_weights(w0, w1, w2),
+        const gaussian::Inputs inputs{input, word_view::image_width(input, output, input_view), input.dim(1).extent(),
+                                      w0, w1, w2, output, input_view};
+        schedules::build<gaussian::Default>(schedule, point, inputs, get_target(), using_autoscheduler());
+        add_requirement(gaussian::contract_weights(w0, w1, w2),
                         "gaussian: the weights must be non-negative and sum to 256");
         add_requirement(word_view::constrain_images(input, output, input_view, get_target()),
                         "gaussian: the words are not the output's row in whole 16-byte groups");
@@ -35,11 +35,7 @@ public:
         w0.set_estimate(102);
         w1.set_estimate(63);
         w2.set_estimate(14);
-        schedules::apply(schedule, point, pipeline, get_target(), using_autoscheduler());
     }
-
-private:
-    filterlab::gaussian_pipeline::Pipeline pipeline;
 };
 
 }  // namespace

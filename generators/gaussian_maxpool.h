@@ -1,36 +1,47 @@
 // gaussian_maxpool: the 5x5 fixed-point Gaussian of FILTERS.md followed by
 // its 2x2 max pooling, out = maxpool(gaussian(I, sigma)), written by
-// composing the two filters' own algorithms. The blur is a stage of its own
-// (`blurred`), so a schedule decides whether it is computed per tile inside
-// the pooling or whole, at root. The algorithm only; schedules/gaussian_maxpool/
+// composing the two filters' own algorithms: one algorithm per blur
+// algorithm (Pooled<gaussian::RowsFirst> is RowsFirst here). The blur is a
+// stage of its own (`blurred`), so a schedule decides whether it is computed
+// per tile inside the pooling or whole, at root. schedules/gaussian_maxpool/
 // holds the schedules.
 #pragma once
 
 #include "gaussian.h"
 #include "maxpool.h"
 
-namespace filterlab::gaussian_maxpool_pipeline {
+namespace filterlab::gaussian_maxpool {
 
-struct Pipeline {
-    Halide::Var x{"x"}, y{"y"}, c{"c"};
-    gaussian_pipeline::Pipeline blur;  // its output is `blurred`
-    maxpool_pipeline::Pipeline pool;
-    Halide::Func blurred{"blurred"};
+// What the generator hands every algorithm: the blur's inputs, the output
+// (the pooled image) to define.
+using Inputs = gaussian::Inputs;
+
+template <typename BlurAlgorithm>
+struct Pooled {
+    using Inputs = gaussian_maxpool::Inputs;
+    Halide::Func blurred{"blurred"};  // the blur's output
+    BlurAlgorithm blur;
+    maxpool::Pool pool;
+    // One set of Vars for the schedules: the pooling's are the output's.
+    Halide::Var x, y, c;
     Halide::Func output;
+
+    explicit Pooled(const Inputs &in)
+        : blur(blur_inputs(in, blurred)), pool(maxpool::Inputs{blurred, in.output}), x(pool.x), y(pool.y), c(pool.c),
+          output(in.output) {}
+
+private:
+    static Inputs blur_inputs(Inputs in, const Halide::Func &blurred) {
+        in.output = blurred;
+        return in;
+    }
 };
 
-// `algorithm`: the blur's (gaussian.h), the one the schedule names; `input`
-// the image as `view` says, `width` in pixels.
-inline void define(Pipeline &p, const std::string &algorithm, const Halide::Func &input, const Halide::Expr &width,
-                   const Halide::Expr &height, const Halide::Expr &w0, const Halide::Expr &w1, const Halide::Expr &w2,
-                   Halide::Func output, word_view::InputView view = word_view::InputView::bytes) {
-    gaussian_pipeline::define(p.blur, algorithm, input, width, height, w0, w1, w2, p.blurred, view);
-    maxpool_pipeline::define(p.pool, p.blurred, output);
-    // One set of Vars for the schedules: the pooling's are the output's.
-    p.x = p.pool.x;
-    p.y = p.pool.y;
-    p.c = p.pool.c;
-    p.output = output;
-}
+using RowsFirst = Pooled<gaussian::RowsFirst>;
+using ColumnsFirst = Pooled<gaussian::ColumnsFirst>;
+using ColumnsFirstDot = Pooled<gaussian::ColumnsFirstDot>;
 
-}  // namespace filterlab::gaussian_maxpool_pipeline
+// The algorithm an autoscheduler is given (the generator's first).
+using Default = RowsFirst;
+
+}  // namespace filterlab::gaussian_maxpool

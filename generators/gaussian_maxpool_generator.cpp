@@ -29,11 +29,10 @@ public:
 
     void generate() {
         using namespace filterlab;
-        const std::string algorithm = schedules::algorithm_of<gaussian_maxpool_pipeline::Pipeline>(schedule, "rows_first");
         const Halide::Expr width = words_width ? Halide::Expr(*words_width) : input.dim(0).extent();
-        gaussian_maxpool_pipeline::define(pipeline, algorithm, input, width, input.dim(1).extent(), w0, w1, w2, output,
-                                          input_view);
-        add_requirement(gaussian_pipeline::contract_weights(w0, w1, w2),
+        const gaussian_maxpool::Inputs inputs{input, width, input.dim(1).extent(), w0, w1, w2, output, input_view};
+        schedules::build<gaussian_maxpool::Default>(schedule, point, inputs, get_target(), using_autoscheduler());
+        add_requirement(gaussian::contract_weights(w0, w1, w2),
                         "gaussian_maxpool: the weights must be non-negative and sum to 256");
         add_requirement(word_view::constrain_images(input, output, input_view, get_target(), width, 2),
                         "gaussian_maxpool: on words, the input must be 4 * ceil(width / 16) words a row and the "
@@ -45,11 +44,7 @@ public:
         w1.set_estimate(63);
         w2.set_estimate(14);
         if (words_width) words_width->set_estimate(layout::kEstimateSide);
-        schedules::apply(schedule, point, pipeline, get_target(), using_autoscheduler());
     }
-
-private:
-    filterlab::gaussian_maxpool_pipeline::Pipeline pipeline;
 };
 
 }  // namespace

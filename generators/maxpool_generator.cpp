@@ -14,17 +14,14 @@ public:
 
     void generate() {
         using namespace filterlab;
-        maxpool_pipeline::define(pipeline, input, output);
+        schedules::build<maxpool::Default>(schedule, point, maxpool::Inputs{input, output}, get_target(),
+                                           using_autoscheduler());
         layout::constrain(input, output, get_target());
         layout::half_size(input, output);
         // What the autoschedulers plan for: the bench's image and the contract's defaults.
         layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
         layout::estimate(output, layout::kEstimateSide / 2, layout::kEstimateSide / 2);
-        schedules::apply(schedule, point, pipeline, get_target(), using_autoscheduler());
     }
-
-private:
-    filterlab::maxpool_pipeline::Pipeline pipeline;
 };
 
 }  // namespace

@@ -1,13 +1,14 @@
 // median filter, FILTERS.md: the ((k^2+1)/2)-th smallest of the k x k window,
 // k in {3, 5, 7} (fixed when the pipeline is compiled), clamp border.
 // Halide has no sort, so the median is a min/max network (median_networks.h).
-// Two algorithms; schedules/median/ holds the schedules, each naming its own.
+// Two algorithms, each a type holding only its stages (schedules/median/
+// holds the schedules, each naming the type it schedules).
 //
-// direct: every output sorts the columns of its window (a Func, so that
+// Direct: every output sorts the columns of its window (a Func, so that
 // neighbouring outputs may share them), then the rows of the column-sorted
 // window, and selects among the cells that can still hold the median.
 //
-// separable (Adams, "Fast Median Filters Using Separable Sorting Networks",
+// Separable (Adams, "Fast Median Filters Using Separable Sorting Networks",
 // 2021): the outputs come in tiles of tw x th, and what the windows of a tile
 // share is sorted once for the tile. Vertically, the th windows of a tile's
 // column share k - th + 1 rows: each column's shared part is sorted once and
@@ -26,60 +27,83 @@
 #include "median_networks.h"
 #include "word_view.h"
 
-namespace filterlab::median_pipeline {
+namespace filterlab::median {
 
 // The outputs each evaluation of the separable algorithm makes.
 struct Tile {
     int width = 1, height = 1;
 };
 
-struct Pipeline {
+// What the generator hands every algorithm: the image as `view` says
+// (word_view.h), its width in pixels, the window's side k, the networks'
+// sample type (16-bit on GPUs), the output to define.
+struct Inputs {
+    Halide::Func input;
+    Halide::Expr width, height;
+    int size = 3;
+    Halide::Type sample_type = Halide::UInt(8);
+    Halide::Func output;
+    word_view::InputView view = word_view::InputView::bytes;
+};
+
+// The stages every median algorithm has: the image with the clamp border (on
+// a word view, taken out of the words, rows clamped) and the output.
+struct Window {
+    using Inputs = median::Inputs;
     Halide::Var x{"x"}, y{"y"}, c{"c"};
     int size = 3;
     Halide::Func clamped{"clamped"};
-    // On a word view (READS("words"), word_view.h): the input's words, rows clamped.
     Halide::Var wx{"wx"};
     Halide::Func words{"words"};
     Halide::Func output;
-    // direct
-    Halide::Func columns{"columns"};  // a Tuple: the k samples of column (x, y-r..y+r), sorted
-    // separable
-    Halide::Var tx{"tx"}, ty{"ty"}, v{"v"};
-    Halide::Type sample_type = Halide::UInt(8);  // the networks' (16-bit on GPUs)
-    Tile tile;                                   // as used: each side at most k
-    Halide::Func tile_columns{"tile_columns"};  // (x, ty, c): per tile row t, column x's window sorted (th*k)
-    Halide::Func by_tile{"by_tile"};            // (tx, v, ty, c) = tile_columns(tx*tw + v, ty, c)
-    Halide::Func tile_medians{"tile_medians"};  // (tx, ty, c): the tile's tw*th medians, row by row
+
+    explicit Window(const Inputs &in) : size(in.size) {
+        using namespace Halide;
+        if (in.view == word_view::InputView::words) {
+            // Clamped by whole 16-byte groups, so an aligned vector of 4 words
+            // stays one load (the word of a clamped x is all that feeds an output).
+            words(wx, y, c) = in.input(word_view::clamp_to_groups(wx, in.width), clamp(y, 0, in.height - 1), c);
+            clamped(x, y, c) = word_view::pixel(words, clamp(x, 0, in.width - 1), y, c);
+        } else {
+            clamped(x, y, c) = in.input(clamp(x, 0, in.width - 1), clamp(y, 0, in.height - 1), c);
+        }
+        output = in.output;
+    }
 };
 
-inline void define_direct(Pipeline &p) {
+struct Direct : Window {
+    Halide::Func columns{"columns"};  // a Tuple: the k samples of column (x, y-r..y+r), sorted
+
+    explicit Direct(const Inputs &in);
+};
+
+inline Direct::Direct(const Inputs &in) : Window(in) {
     using namespace Halide;
-    const Var &x = p.x, &y = p.y, &c = p.c;
-    const int size = p.size, r = size / 2;
+    const int r = size / 2;
     // 1. Column sorts.
     const int run = next_power_of_two(size);
     std::vector<Expr> column;
-    for (int j = -r; j <= r; j++) column.push_back(p.clamped(x, y + j, c));
-    p.columns(x, y, c) = Tuple(sorted(column));
+    for (int j = -r; j <= r; j++) column.push_back(clamped(x, y + j, c));
+    columns(x, y, c) = Tuple(sorted(column));
 
     if (size == 3) {  // 2. the classic 3x3 selection
-        auto col = [&](int i, int rank) { return p.columns(x + i, y, c)[rank]; };
+        auto col = [&](int i, int rank) { return columns(x + i, y, c)[rank]; };
         Expr max_of_min = max(col(-1, 0), col(0, 0), col(1, 0));
         Expr med_of_med = median3(col(-1, 1), col(0, 1), col(1, 1));
         Expr min_of_max = min(col(-1, 2), col(0, 2), col(1, 2));
-        p.output(x, y, c) = median3(max_of_min, med_of_med, min_of_max);
+        output(x, y, c) = median3(max_of_min, med_of_med, min_of_max);
         return;
     }
     // 3. Sort the rows of the column-sorted window as well, and select.
     std::vector<std::vector<Expr>> rows(size);
     for (int rank = 0; rank < size; rank++) {
         std::vector<Expr> row;
-        for (int i = -r; i <= r; i++) row.push_back(p.columns(x + i, y, c)[rank]);
+        for (int i = -r; i <= r; i++) row.push_back(columns(x + i, y, c)[rank]);
         pad_to(row, run);
         odd_even_merge_sort(row);
         rows[rank] = row;
     }
-    p.output(x, y, c) = median_of_sorted_rows(rows, size);
+    output(x, y, c) = median_of_sorted_rows(rows, size);
 }
 
 // Element i of a Func's value (a Tuple of n elements, or one Expr when n is 1).
@@ -89,14 +113,31 @@ inline Halide::Expr element(const Halide::FuncRef &f, int i, int n) {
 
 inline int floor_div(int a, int b) { return (a - ((a % b) + b) % b) / b; }
 
+// The separable algorithm in tiles of `tile` (each side at most k): the
+// tile shapes its stages, so it is the constructor's argument (its schedules
+// take it from their point), with the networks' sample type.
+struct Separable : Window {
+    Halide::Var tx{"tx"}, ty{"ty"}, v{"v"};
+    Halide::Type sample_type;                   // the networks'
+    Tile tile;                                  // as used: each side at most k
+    Halide::Func tile_columns{"tile_columns"};  // (x, ty, c): per tile row t, column x's window sorted (th*k)
+    Halide::Func by_tile{"by_tile"};            // (tx, v, ty, c) = tile_columns(tx*tw + v, ty, c)
+    Halide::Func tile_medians{"tile_medians"};  // (tx, ty, c): the tile's tw*th medians, row by row
+
+    Separable(const Inputs &in, Tile wanted, Halide::Type samples);
+
+private:
+    void define_tile_columns();
+};
+
 // For each row t of tile row ty, column x's k samples sorted: the rows the
 // tile's windows share are sorted once, the others merged in per row.
-inline void define_tile_columns(Pipeline &p, const Halide::Type &type) {
+inline void Separable::define_tile_columns() {
     using namespace Halide;
-    const Var &x = p.x, &ty = p.ty, &c = p.c;
-    const int r = p.size / 2, th = p.tile.height;
+    const Type &type = sample_type;
+    const int r = size / 2, th = tile.height;
     Expr top = ty * th;  // the tile's first output row
-    auto sample = [&](int row) { return cast(type, p.clamped(x, top + row, c)); };
+    auto sample = [&](int row) { return cast(type, clamped(x, top + row, c)); };
     std::vector<Expr> shared;
     for (int j = th - 1 - r; j <= r; j++) shared.push_back(sample(j));
     shared = sorted(shared);
@@ -108,23 +149,19 @@ inline void define_tile_columns(Pipeline &p, const Halide::Type &type) {
         std::vector<Expr> column = merged(shared, sorted(others));
         values.insert(values.end(), column.begin(), column.end());
     }
-    p.tile_columns(x, ty, c) = Tuple(values);
+    tile_columns(x, ty, c) = Tuple(values);
 }
 
-// The separable algorithm in tiles of `tile` (each side at most k). Its tile
-// shapes the algorithm's stages, and it is the schedule's choice: a separable
-// schedule calls this with its point's tile before scheduling the stages.
-inline void define_separable(Pipeline &p, Tile tile) {
+inline Separable::Separable(const Inputs &in, Tile wanted, Halide::Type samples) : Window(in), sample_type(samples) {
     using namespace Halide;
-    const Var &x = p.x, &y = p.y, &c = p.c, &tx = p.tx, &ty = p.ty, &v = p.v;
-    p.tile = {std::min(tile.width, p.size), std::min(tile.height, p.size)};
-    const int k = p.size, r = k / 2, tw = p.tile.width, th = p.tile.height;
-    define_tile_columns(p, p.sample_type);
+    tile = {std::min(wanted.width, size), std::min(wanted.height, size)};
+    const int k = size, r = k / 2, tw = tile.width, th = tile.height;
+    define_tile_columns();
     // Interleaved so that the tile at tx reads its neighbours at tx + constant
     // (on a GPU, lanes of a warp: shuffles).
-    p.by_tile(tx, v, ty, c) = p.tile_columns(tx * tw + v, ty, c);
+    by_tile(tx, v, ty, c) = tile_columns(tx * tw + v, ty, c);
     // Column d of the tile (0: its first output's), row t, rank q.
-    auto cell = [&](int d, int t, int q) { return p.by_tile(tx + floor_div(d, tw), d - tw * floor_div(d, tw), ty, c)[t * k + q]; };
+    auto cell = [&](int d, int t, int q) { return by_tile(tx + floor_div(d, tw), d - tw * floor_div(d, tw), ty, c)[t * k + q]; };
     std::vector<Expr> medians;
     for (int t = 0; t < th; t++) {
         std::vector<std::vector<std::vector<Expr>>> rows(tw, std::vector<std::vector<Expr>>(k));
@@ -143,42 +180,17 @@ inline void define_separable(Pipeline &p, Tile tile) {
     }
     const int n = tw * th;
     if (n == 1) {
-        p.tile_medians(tx, ty, c) = medians[0];
+        tile_medians(tx, ty, c) = medians[0];
     } else {
-        p.tile_medians(tx, ty, c) = Tuple(medians);
+        tile_medians(tx, ty, c) = Tuple(medians);
     }
     // Schedules split x by tw and y by th from 0, so the index is a constant.
     std::vector<Expr> mine;
-    for (int i = 0; i < n; i++) mine.push_back(element(p.tile_medians(x / tw, y / th, c), i, n));
-    p.output(x, y, c) = cast<uint8_t>(n == 1 ? mine[0] : mux((y % th) * tw + x % tw, mine));
+    for (int i = 0; i < n; i++) mine.push_back(element(tile_medians(x / tw, y / th, c), i, n));
+    output(x, y, c) = cast<uint8_t>(n == 1 ? mine[0] : mux((y % th) * tw + x % tw, mine));
 }
 
-// `algorithm` is the one the schedule names (schedule_registry.h);
-// `sample_type` is separable's, whose schedule defines it at its tile;
-// `input` is the image as `view` says (word_view.h), `width` in pixels.
-inline void define(Pipeline &p, const std::string &algorithm, const Halide::Type &sample_type,
-                   const Halide::Func &input, const Halide::Expr &width, const Halide::Expr &height, int size,
-                   Halide::Func output, word_view::InputView view = word_view::InputView::bytes) {
-    using namespace Halide;
-    const Var &x = p.x, &y = p.y, &c = p.c;
-    p.size = size;
-    p.sample_type = sample_type;
-    if (view == word_view::InputView::words) {
-        // Clamped by whole 16-byte groups, so an aligned vector of 4 words
-        // stays one load (the word of a clamped x is all that feeds an output).
-        p.words(p.wx, y, c) = input(word_view::clamp_to_groups(p.wx, width), clamp(y, 0, height - 1), c);
-        p.clamped(x, y, c) = word_view::pixel(p.words, clamp(x, 0, width - 1), y, c);
-    } else {
-        p.clamped(x, y, c) = input(clamp(x, 0, width - 1), clamp(y, 0, height - 1), c);
-    }
-    p.output = output;
-    if (algorithm == "direct") {
-        define_direct(p);
-    } else if (algorithm == "separable") {
-        return;  // define_separable, called by the schedule
-    } else {
-        throw std::invalid_argument("median: no algorithm '" + algorithm + "'");
-    }
-}
+// The algorithm an autoscheduler is given (the generator's first).
+using Default = Direct;
 
-}  // namespace filterlab::median_pipeline
+}  // namespace filterlab::median

@@ -21,27 +21,19 @@ public:
     void generate() {
         using namespace filterlab;
         if (size != 3 && size != 5 && size != 7) throw std::invalid_argument("median: size must be 3, 5 or 7");
-        const std::string algorithm = schedules::algorithm_of<median_pipeline::Pipeline>(schedule, "direct");
         // The networks' samples: 16-bit on GPUs (min/max on 8-bit vectors
         // unpack each lane there, ../shared/HALIDE_GPU.md), 8-bit on CPUs
         // (twice the lanes per vector). The median is the same either way.
         const Halide::Type sample_type = get_target().has_gpu_feature() ? Halide::UInt(16) : Halide::UInt(8);
-        median_pipeline::define(pipeline, algorithm, sample_type, input,
-                                word_view::image_width(input, output, input_view), input.dim(1).extent(), size,
-                                output, input_view);
-        schedules::apply(schedule, point, pipeline, get_target(), using_autoscheduler());
-        if (!pipeline.output.defined())
-            throw std::invalid_argument("median: schedule '" + std::string(schedule) + "' of the separable algorithm "
-                                        "defines no tile (median_pipeline::define_separable)");
+        const median::Inputs inputs{input, word_view::image_width(input, output, input_view), input.dim(1).extent(),
+                                    size, sample_type, output, input_view};
+        schedules::build<median::Default>(schedule, point, inputs, get_target(), using_autoscheduler());
         add_requirement(word_view::constrain_images(input, output, input_view, get_target()),
                         "median: the words are not the output's row in whole 16-byte groups");
         // What the autoschedulers plan for: the bench's image and the contract's defaults.
         layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
         layout::estimate(output, layout::kEstimateSide, layout::kEstimateSide);
     }
-
-private:
-    filterlab::median_pipeline::Pipeline pipeline;
 };
 
 }  // namespace

@@ -8,7 +8,7 @@
 
 #include "Halide.h"
 
-namespace filterlab::median_pipeline {
+namespace filterlab::median {
 
 inline void compare_exchange(std::vector<Halide::Expr> &v, int i, int j) {
     Halide::Expr lo = Halide::min(v[i], v[j]), hi = Halide::max(v[i], v[j]);
@@ -89,4 +89,4 @@ inline Halide::Expr median_of_sorted_rows(const std::vector<std::vector<Halide::
     return candidates[rank];
 }
 
-}  // namespace filterlab::median_pipeline
+}  // namespace filterlab::median

@@ -18,9 +18,9 @@ public:
 
     void generate() {
         using namespace filterlab;
-        const std::string algorithm = schedules::algorithm_of<nlmeans_pipeline::Pipeline>(schedule, "direct");
-        nlmeans_pipeline::define(pipeline, algorithm, input, input.dim(0).extent(), input.dim(1).extent(),
-                                 input.dim(2).extent(), patch, search, h, output);
+        const nlmeans::Inputs inputs{input, input.dim(0).extent(), input.dim(1).extent(), input.dim(2).extent(),
+                                     patch, search, h, output};
+        schedules::build<nlmeans::Default>(schedule, point, inputs, get_target(), using_autoscheduler());
         // The contract's ranges (h from 1e-3, as the suite's parameter domain).
         add_requirement(patch >= 0 && patch <= 10, "nlmeans: patch must be in 0..10, got ", patch);
         add_requirement(search >= 1 && search <= 30, "nlmeans: search must be in 1..30, got ", search);
@@ -33,11 +33,7 @@ public:
         patch.set_estimate(3);
         search.set_estimate(10);
         h.set_estimate(10.0f);
-        schedules::apply(schedule, point, pipeline, get_target(), using_autoscheduler());
     }
-
-private:
-    filterlab::nlmeans_pipeline::Pipeline pipeline;
 };
 
 }  // namespace

@@ -1,41 +1,46 @@
 // Named schedules for a filter's generator.
 //
-// A schedule is written once, in schedules/<filter>/, as
+// A filter's algorithms are types (generators/<filter>.h: box::Direct,
+// box::RunningSums, box::Lanes, ...), each holding only its stages, defined
+// by its constructor. A schedule is written once, in schedules/<filter>/, for
+// one of them,
 //
-//     FILTERLAB_SCHEDULE(box, cpu, tiled) { ... }
+//     FILTERLAB_SCHEDULE(box, Direct, cpu, tiled) { ... }
 //
-// which defines the function and registers it under "cpu_tiled" for the box
-// generator. A GPU schedule is declared `gpu`: written with Halide's gpu_*
-// directives, it is built for CUDA and for OpenCL alike (variants cuda_<name>
-// and opencl_<name>). The build reads the same call (scripts/schedule_manifest.py,
-// the grammar's one reader) to compile its static libraries and register its
-// variants: that call is the only registration a new schedule needs.
+// which defines the function (its `p` is a box::Direct) and registers it
+// under "cpu_tiled" for the box generator: a schedule places the stages of
+// its algorithm and defines none. A GPU schedule is declared `gpu`: written
+// with Halide's gpu_* directives, it is built for CUDA and for OpenCL alike
+// (variants cuda_<name> and opencl_<name>). The build reads the same call
+// (scripts/schedule_manifest.py, the grammar's one reader) to compile its
+// static libraries and register its variants: that call is the only
+// registration a new schedule needs.
 //
-// Two optional arguments, read by the build only: what the schedule restricts
-// of the filter's contract (without it, the contract's whole domain),
+// Optional arguments, read by the build only: what the schedule restricts of
+// the filter's contract (without it, the contract's whole domain),
 //
-//     FILTERLAB_SCHEDULE(box, gpu, rows8, SUPPORTS("radius=1")) {
+//     FILTERLAB_SCHEDULE(box, Direct, gpu, rows8, SUPPORTS("radius=1")) {
 //
-// and the axes of its space, each with its values and the default in brackets:
+// the axes of its space, each with its values and the default in brackets,
 //
-//     FILTERLAB_SCHEDULE(box, gpu, tile, AXES("tile_x=16,[32],64 tile_y=2,4,[8],16")) {
+//     FILTERLAB_SCHEDULE(box, Direct, gpu, tile, AXES("tile_x=16,[32],64 tile_y=2,4,[8],16")) {
 //         p.output.gpu_tile(..., point["tile_x"], point["tile_y"], ...);
 //
-// The default build compiles the default point; a sweep build
-// (-DFILTERLAB_SWEEPS) compiles every point as its own variant,
-// "cuda_tile[tile_x=64+tile_y=4]". A point found best is frozen as a named
+// READS("words") (the algorithm reads the image as 32-bit words, word_view.h),
+// CUDA_ONLY("why") (a GPU schedule OpenCL cannot have, and why), and
+// FRONTIER("why") (built by default: see docs/extending.md). The default
+// build compiles the default point; a sweep build (-DFILTERLAB_SWEEPS)
+// compiles every point as its own variant, "cuda_tile[tile_x=64+tile_y=4]".
+// A point is spelled one way everywhere, axis=value joined by '+'
+// (schedule_point.h reads it). A point found best is frozen as a named
 // schedule by one line,
 //
-//     FILTERLAB_FROZEN(box, gpu, tile_64x4, tile, "tile_x=64,tile_y=4");
+//     FILTERLAB_FROZEN(box, gpu, tile_64x4, tile, "tile_x=64+tile_y=4");
 //
-// A filter may have several algorithms (generators/<filter>.h says which). A
-// schedule of any but the first names its algorithm in its registration,
-//
-//     FILTERLAB_SCHEDULE_OF(box, running_sums, gpu, sums_strips) { ... }
-//
-// and the generator defines that algorithm before applying the schedule (or,
-// where the algorithm's layout is the schedule's choice, as the median's
-// separable tiles and the box's lanes, the schedule defines it with its point).
+// An algorithm shaped by settings (the median's Separable tile, the box's
+// Lanes layout) takes them as constructor arguments; the source of its
+// schedules says how they come from the point, by specialising construct<>
+// (below) before its registrations.
 #pragma once
 
 #include <algorithm>
@@ -59,6 +64,8 @@ public:
     explicit Point(const std::string &values);
     // The value of an axis; one the point does not give is an error.
     int operator[](const std::string &axis) const;
+    // Whether the point gives the axis.
+    bool has(const std::string &axis) const;
 
 private:
     std::vector<std::pair<std::string, int>> values_;
@@ -76,6 +83,12 @@ inline Point::Point(const std::string &values) : text_(values) {
     }
 }
 
+inline bool Point::has(const std::string &axis) const {
+    for (const auto &[name, value] : values_)
+        if (name == axis) return true;
+    return false;
+}
+
 inline int Point::operator[](const std::string &axis) const {
     for (const auto &[name, value] : values_)
         if (name == axis) return value;
@@ -83,21 +96,31 @@ inline int Point::operator[](const std::string &axis) const {
                                 "') does not give: declare it in AXES(\"...\")");
 }
 
-template <typename Pipeline>
-using ScheduleFunction = std::function<void(Pipeline &, const Halide::Target &, const Point &)>;
-
-template <typename Pipeline>
+// What every registration keeps: how to build its library's pipeline. `build`
+// constructs the schedule's algorithm (a type of generators/<filter>.h, from
+// the generator's inputs and, for an algorithm shaped by settings, the point:
+// construct<> below), which defines its stages, then runs the schedule body
+// on it. `Inputs` is the filter's: what its generator hands every algorithm.
+template <typename Inputs>
 struct Schedule {
-    ScheduleFunction<Pipeline> function;
-    bool gpu = false;       // declared gpu (or an autoschedule for a GPU target)
-    std::string base;       // a frozen schedule: the key of the schedule whose body it runs
-    std::string algorithm;  // empty: the filter's first (its generator's default)
+    std::function<void(const Inputs &, const Halide::Target &, const Point &)> build;
+    bool gpu = false;  // declared gpu (or an autoschedule for a GPU target)
+    std::string base;  // a frozen schedule: the key of the schedule whose body it runs
 };
 
-template <typename Pipeline>
-std::map<std::string, Schedule<Pipeline>> &registry() {
-    static std::map<std::string, Schedule<Pipeline>> schedules;
+template <typename Inputs>
+std::map<std::string, Schedule<Inputs>> &registry() {
+    static std::map<std::string, Schedule<Inputs>> schedules;
     return schedules;
+}
+
+// The algorithm a schedule is written for, built from the generator's inputs.
+// An algorithm whose stages are shaped by settings (a tile, a lane layout)
+// takes them as constructor arguments; its schedules' source specialises this
+// to read them from the point, before its registrations.
+template <typename Algorithm>
+Algorithm construct(const typename Algorithm::Inputs &inputs, const Point &) {
+    return Algorithm(inputs);
 }
 
 // Whether a backend of a registration is a GPU one: the only two names a
@@ -105,24 +128,43 @@ std::map<std::string, Schedule<Pipeline>> &registry() {
 inline constexpr bool backend_is_gpu_cpu = false;
 inline constexpr bool backend_is_gpu_gpu = true;
 
-template <typename Pipeline>
+template <typename Algorithm>
+using ScheduleBody = void (*)(Algorithm &, const Halide::Target &, const Point &);
+
+template <typename Inputs>
 struct Registrar {
-    Registrar(const std::string &key, bool gpu, ScheduleFunction<Pipeline> f, std::string algorithm = "") {
-        registry<Pipeline>().emplace(key, Schedule<Pipeline>{std::move(f), gpu, "", std::move(algorithm)});
+    // A schedule of `Algorithm`: the body sees that algorithm's stages only.
+    template <typename Algorithm>
+    Registrar(const std::string &key, bool gpu, ScheduleBody<Algorithm> body) {
+        auto build = [body](const Inputs &inputs, const Halide::Target &t, const Point &point) {
+            Algorithm algorithm = construct<Algorithm>(inputs, point);
+            body(algorithm, t, point);
+        };
+        registry<Inputs>().emplace(key, Schedule<Inputs>{build, gpu, ""});
     }
     // A frozen point of the schedule `base` (the build gives the point): looked
     // up when applied, so the order of static initialisation does not matter.
     Registrar(const std::string &key, bool gpu, const std::string &base) {
-        auto apply_base = [base](Pipeline &p, const Halide::Target &t, const Point &frozen_point) {
-            registry<Pipeline>().at(base).function(p, t, frozen_point);
+        auto build = [base](const Inputs &inputs, const Halide::Target &t, const Point &frozen_point) {
+            registry<Inputs>().at(base).build(inputs, t, frozen_point);
         };
-        registry<Pipeline>().emplace(key, Schedule<Pipeline>{apply_base, gpu, base, ""});
+        registry<Inputs>().emplace(key, Schedule<Inputs>{build, gpu, base});
+    }
+    // An autoschedule: Halide's emitted function applied to the filter's
+    // default algorithm (the one an autoscheduler is run on).
+    template <typename Algorithm>
+    Registrar(const std::string &key, bool gpu, void (*apply)(Halide::Pipeline, Halide::Target), Algorithm *) {
+        auto build = [apply](const Inputs &inputs, const Halide::Target &t, const Point &point) {
+            Algorithm algorithm = construct<Algorithm>(inputs, point);
+            apply(Halide::Pipeline(algorithm.output), t);
+        };
+        registry<Inputs>().emplace(key, Schedule<Inputs>{build, gpu, ""});
     }
 };
 
-template <typename Pipeline>
-const Schedule<Pipeline> &find(const std::string &key) {
-    auto &all = registry<Pipeline>();
+template <typename Inputs>
+const Schedule<Inputs> &find(const std::string &key) {
+    auto &all = registry<Inputs>();
     auto it = all.find(key);
     if (it == all.end()) {
         std::string known;
@@ -132,32 +174,26 @@ const Schedule<Pipeline> &find(const std::string &key) {
     return it->second;
 }
 
-// The algorithm the schedule named `key` schedules (a frozen one: its
-// base's); `fallback` (the filter's first) for an autoscheduler (empty key)
-// and for a schedule that names none.
-template <typename Pipeline>
-std::string algorithm_of(const std::string &key, const std::string &fallback) {
-    if (key.empty()) return fallback;
-    const Schedule<Pipeline> *s = &find<Pipeline>(key);
-    if (!s->base.empty()) s = &find<Pipeline>(s->base);
-    return s->algorithm.empty() ? fallback : s->algorithm;
-}
-
-// Applies the schedule named `key` ("<cpu|gpu>_<name>") at `point` (every
-// axis it declares, from the build; empty for a schedule of one point) and
-// checks that the target fits the backend, so a GPU schedule is never built
-// for a CPU target. An empty key leaves the pipeline unscheduled, for an
-// autoscheduler to schedule (and only then).
-template <typename Pipeline>
-void apply(const std::string &key, const std::string &point, Pipeline &p, const Halide::Target &target,
-           bool autoscheduled) {
-    if (key.empty() && autoscheduled) return;
+// Builds the pipeline of the schedule named `key` ("<cpu|gpu>_<name>") at
+// `point` (every axis it declares, from the build; empty for a schedule of
+// one point) and checks that the target fits the backend, so a GPU schedule
+// is never built for a CPU target. An empty key builds `Default` (the
+// filter's first algorithm) unscheduled, for an autoscheduler to schedule
+// (and only then).
+template <typename Default>
+void build(const std::string &key, const std::string &point, const typename Default::Inputs &inputs,
+           const Halide::Target &target, bool autoscheduled) {
+    using Inputs = typename Default::Inputs;
+    if (key.empty() && autoscheduled) {
+        construct<Default>(inputs, Point(point));
+        return;
+    }
     if (autoscheduled) throw std::invalid_argument("schedule '" + key + "' given with an autoscheduler");
-    const Schedule<Pipeline> &schedule = find<Pipeline>(key);
+    const Schedule<Inputs> &schedule = find<Inputs>(key);
     if (schedule.gpu != target.has_gpu_feature()) {
         throw std::invalid_argument("schedule '" + key + "' does not match target " + target.to_string());
     }
-    schedule.function(p, target, Point(point));
+    schedule.build(inputs, target, Point(point));
 }
 
 }  // namespace filterlab::schedules
@@ -165,41 +201,36 @@ void apply(const std::string &key, const std::string &point, Pipeline &p, const 
 #define FILTERLAB_SCHEDULE_CAT2(a, b) a##b
 #define FILTERLAB_SCHEDULE_CAT(a, b) FILTERLAB_SCHEDULE_CAT2(a, b)
 
-// FILTER names the pipeline struct `<FILTER>_pipeline::Pipeline`; BACKEND is
-// cpu or gpu. What follows the name (SUPPORTS("..."), AXES("..."),
-// READS("words")) is read by the build only (see above; READS reaches the
-// generator as its input_view parameter).
-#define FILTERLAB_SCHEDULE(FILTER, BACKEND, NAME, ...) FILTERLAB_SCHEDULE_OF(FILTER, , BACKEND, NAME)
-
-// A schedule of the filter's algorithm ALGORITHM (empty: its first).
-#define FILTERLAB_SCHEDULE_OF(FILTER, ALGORITHM, BACKEND, NAME, ...)                                          \
-    static void schedule_##BACKEND##_##NAME(filterlab::FILTER##_pipeline::Pipeline &p,                        \
-                                            const Halide::Target &target,                                      \
+// FILTER is the filter's namespace in generators/<filter>.h; ALGORITHM one
+// of its algorithm types, the body's `p`; BACKEND is cpu or gpu. What follows
+// the name (SUPPORTS, AXES, READS, CUDA_ONLY, FRONTIER) is read by the build
+// only (scripts/schedule_manifest.py).
+#define FILTERLAB_SCHEDULE(FILTER, ALGORITHM, BACKEND, NAME, ...)                                              \
+    static void schedule_##BACKEND##_##NAME(filterlab::FILTER::ALGORITHM &p, const Halide::Target &target,     \
                                             const filterlab::schedules::Point &point);                         \
-    static const filterlab::schedules::Registrar<filterlab::FILTER##_pipeline::Pipeline>                      \
-        FILTERLAB_SCHEDULE_CAT(registrar_, __LINE__){#BACKEND "_" #NAME,                                       \
-                                                     filterlab::schedules::backend_is_gpu_##BACKEND,           \
-                                                     schedule_##BACKEND##_##NAME, #ALGORITHM};                 \
-    static void schedule_##BACKEND##_##NAME([[maybe_unused]] filterlab::FILTER##_pipeline::Pipeline &p,       \
+    static const filterlab::schedules::Registrar<filterlab::FILTER::Inputs> FILTERLAB_SCHEDULE_CAT(            \
+        registrar_, __LINE__){#BACKEND "_" #NAME, filterlab::schedules::backend_is_gpu_##BACKEND,              \
+                              filterlab::schedules::ScheduleBody<filterlab::FILTER::ALGORITHM>(                \
+                                  schedule_##BACKEND##_##NAME)};                                               \
+    static void schedule_##BACKEND##_##NAME([[maybe_unused]] filterlab::FILTER::ALGORITHM &p,                  \
                                             [[maybe_unused]] const Halide::Target &target,                     \
                                             [[maybe_unused]] const filterlab::schedules::Point &point)
 
 // A named schedule that is schedule BASE at one point of its space (POINT:
 // read by the build, which gives the generator every axis's value).
-#define FILTERLAB_FROZEN(FILTER, BACKEND, NAME, BASE, POINT)                                                  \
-    static const filterlab::schedules::Registrar<filterlab::FILTER##_pipeline::Pipeline>                      \
-        FILTERLAB_SCHEDULE_CAT(registrar_, __LINE__) {                                                         \
+#define FILTERLAB_FROZEN(FILTER, BACKEND, NAME, BASE, POINT, ...)                                             \
+    static const filterlab::schedules::Registrar<filterlab::FILTER::Inputs> FILTERLAB_SCHEDULE_CAT(            \
+        registrar_, __LINE__) {                                                                                \
         #BACKEND "_" #NAME, filterlab::schedules::backend_is_gpu_##BACKEND, #BACKEND "_" #BASE                 \
     }
 
 // A schedule an autoscheduler wrote (schedules/<filter>/auto/, frozen by
 // scripts/autoschedule.py; registered by the file the build generates from the
 // manifest): APPLY is the function Halide emitted, which finds the stages by
-// their place in the pipeline.
+// their place in the filter's default algorithm (filterlab::FILTER::Default).
 #define FILTERLAB_AUTOSCHEDULED(FILTER, BACKEND, NAME, APPLY)                                                 \
-    static const filterlab::schedules::Registrar<filterlab::FILTER##_pipeline::Pipeline>                      \
-        FILTERLAB_SCHEDULE_CAT(registrar_, __LINE__) {                                                         \
-        #BACKEND "_" #NAME, filterlab::schedules::backend_is_gpu_##BACKEND,                                    \
-            [](filterlab::FILTER##_pipeline::Pipeline &p, const Halide::Target &target,                        \
-               const filterlab::schedules::Point &) { APPLY(Halide::Pipeline(p.output), target); }             \
+    static const filterlab::schedules::Registrar<filterlab::FILTER::Inputs> FILTERLAB_SCHEDULE_CAT(            \
+        registrar_, __LINE__) {                                                                                \
+        #BACKEND "_" #NAME, filterlab::schedules::backend_is_gpu_##BACKEND, APPLY,                             \
+            static_cast<filterlab::FILTER::Default *>(nullptr)                                                 \
     }

@@ -11,14 +11,15 @@ using filterlab::schedules::parallel_strips;
 using filterlab::schedules::Strips;
 
 // Everything at root, serial: the baseline every other schedule is measured against.
-FILTERLAB_SCHEDULE(box, cpu, naive) {
+FILTERLAB_SCHEDULE(box, Direct, cpu, naive, FRONTIER("the baseline every CPU schedule is measured against")) {
     p.row_sum.compute_root();
     p.output.compute_root();
 }
 
 // Row sums per strip of 32 rows, vectorised over x (16 lanes of u16) and the
 // strips spread over all cores: each input row is read from L1/L2, not memory.
-FILTERLAB_SCHEDULE(box, cpu, tiled) {
+FILTERLAB_SCHEDULE(box, Direct, cpu, tiled,
+                   FRONTIER("the classic tiling: row sums per strip, vectorised, strips over the cores")) {
     const Strips s = parallel_strips(p, 32, 2 * target.natural_vector_size<uint16_t>());
     p.row_sum.compute_at(p.output, s.strip)
         .vectorize(p.x, target.natural_vector_size<uint16_t>(), TailStrategy::RoundUp);
@@ -30,7 +31,8 @@ FILTERLAB_SCHEDULE(box, cpu, tiled) {
 // space: the strip's height (taller strips, less recomputed at their tops;
 // shorter ones, more strips to spread) and the output's vector, in natural
 // vectors of 16 bits.
-FILTERLAB_SCHEDULE(box, cpu, sliding, AXES("rows=16,32,[64],128 vectors=1,[2],4")) {
+FILTERLAB_SCHEDULE(box, Direct, cpu, sliding, AXES("rows=16,32,[64],128 vectors=1,[2],4"),
+                   FRONTIER("the classic line buffer (sliding window)")) {
     const Strips s = parallel_strips(p, point["rows"], point["vectors"] * target.natural_vector_size<uint16_t>());
     p.row_sum.store_at(p.output, s.strip)
         .compute_at(p.output, s.yi)
@@ -39,4 +41,5 @@ FILTERLAB_SCHEDULE(box, cpu, sliding, AXES("rows=16,32,[64],128 vectors=1,[2],4"
 
 // sliding's best point on the H100 machine's Xeon at 4096² (16 threads):
 // 559 µs against the default's 651 (reports/explore/runs/sweep-box-cpu_sliding-*).
-FILTERLAB_FROZEN(box, cpu, sliding_rows16, sliding, "rows=16,vectors=4");
+FILTERLAB_FROZEN(box, cpu, sliding_rows16, sliding, "rows=16+vectors=4",
+                   FRONTIER("fastest Halide CPU box in the one run"));

@@ -10,7 +10,8 @@ using namespace Halide;
 // mostly hit L1, and a warp reads 32 consecutive bytes per row. Its space: the
 // block's width and height (wider blocks, longer coalesced rows; taller ones,
 // more rows of the window shared in L1).
-FILTERLAB_SCHEDULE(box, gpu, tile, AXES("tile_x=16,[32],64 tile_y=2,4,[8],16")) {
+FILTERLAB_SCHEDULE(box, Direct, gpu, tile, AXES("tile_x=16,[32],64 tile_y=2,4,[8],16"),
+                   FRONTIER("the classic GPU tiling, one thread an output")) {
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
     p.output.gpu_tile(p.x, p.y, xo, yo, xi, yi, point["tile_x"], point["tile_y"], TailStrategy::GuardWithIf);
 }
@@ -19,7 +20,7 @@ FILTERLAB_SCHEDULE(box, gpu, tile, AXES("tile_x=16,[32],64 tile_y=2,4,[8],16")) 
 // all threads together; the window sums then read shared memory only. The
 // staging loops are tiled by the block's own 64x8 shape, so a large radius
 // (a larger halo) means more loads per thread, never a larger block.
-FILTERLAB_SCHEDULE(box, gpu, shared_tile) {
+FILTERLAB_SCHEDULE(box, Direct, gpu, shared_tile, FRONTIER("the classic shared-memory staging")) {
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
     p.output.gpu_tile(p.x, p.y, xo, yo, xi, yi, 64, 8, TailStrategy::GuardWithIf);
     for (Func staged : {p.clamped, p.row_sum}) {
@@ -36,7 +37,7 @@ using filterlab::schedules::BlockShape;
 using filterlab::schedules::ThreadLoops;
 
 // For radius 1 only (other radii fail with a clear message); see thread_blocks.
-ThreadLoops radius1_thread_blocks(filterlab::box_pipeline::Pipeline &p, const char *id, const BlockShape &shape) {
+ThreadLoops radius1_thread_blocks(filterlab::box::Direct &p, const char *id, const BlockShape &shape) {
     // The specialisation carries the schedule; any other radius fails cleanly.
     const ThreadLoops loops =
         filterlab::schedules::thread_blocks(p.output.specialize(p.radius == 1), p.x, p.y, p.c, shape);
@@ -50,7 +51,8 @@ ThreadLoops radius1_thread_blocks(filterlab::box_pipeline::Pipeline &p, const ch
 // sums slide down those rows in registers, so each input row is loaded and
 // summed once per thread rather than 2r+1 times. Register storage needs a
 // fixed window, hence radius 1 only.
-FILTERLAB_SCHEDULE(box, gpu, register_rows, SUPPORTS("radius=1")) {
+FILTERLAB_SCHEDULE(box, Direct, gpu, register_rows, SUPPORTS("radius=1"),
+                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element")) {
     const ThreadLoops loops = radius1_thread_blocks(p, "box/cuda_register_rows", {.vector = 4, .rows = 8, .warps = 8});
     Var rx{"rx"};
     p.row_sum.store_at(p.output, loops.xt)
@@ -64,6 +66,8 @@ FILTERLAB_SCHEDULE(box, gpu, register_rows, SUPPORTS("radius=1")) {
 // input row of the thread in registers once (no scratch memory, unlike
 // store_at), so each input sample is loaded 10/8 times per thread.
 // (Tuned on the H100 against 4x4, 8x4, 4x2 and 8x16 outputs per thread: reports/box/tuning.md.)
-FILTERLAB_SCHEDULE(box, gpu, rows8, SUPPORTS("radius=1")) {
+FILTERLAB_SCHEDULE(box, Direct, gpu, rows8, SUPPORTS("radius=1"),
+                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element"),
+                   FRONTIER("fastest Halide CUDA box at radius 1 in the one run")) {
     radius1_thread_blocks(p, "box/cuda_rows8", {.vector = 4, .rows = 8, .warps = 4});
 }

@@ -5,8 +5,15 @@
 #include "schedule_registry.h"
 
 using namespace Halide;
-using filterlab::box_pipeline::kLaneMaxRadius;
-using filterlab::box_pipeline::LaneLayout;
+using filterlab::box::kLaneMaxRadius;
+using filterlab::box::LaneLayout;
+using filterlab::box::Lanes;
+
+// The lane layout is the algorithm's: its rows and words, from the point.
+template <>
+Lanes filterlab::schedules::construct<Lanes>(const Lanes::Inputs &inputs, const Point &point) {
+    return Lanes(inputs, LaneLayout{.rows = point["rows"], .words = point["words"]});
+}
 
 namespace {
 
@@ -14,7 +21,7 @@ namespace {
 // gpu_lanes), a strip of `rows` rows down y (unrolled), `warps` strips a
 // block. `vector`: a run's pixels stored as one vector (where the bands
 // divide the width), else unrolled byte stores.
-void lane_output(filterlab::box_pipeline::Pipeline &p, Stage s, int warps, bool vector, TailStrategy tail) {
+void lane_output(Lanes &p, Stage s, int warps, bool vector, TailStrategy tail) {
     const LaneLayout &l = p.lanes;
     Var xo{"xo"}, xi{"xi"}, xl{"xl"}, xv{"xv"}, yo{"yo"}, yi{"yi"}, yb{"yb"}, yw{"yw"};
     const int run = 4 * l.words;
@@ -52,9 +59,10 @@ void lane_output(filterlab::box_pipeline::Pipeline &p, Stage s, int warps, bool 
 // radius (1..15): the shuffles' lanes and words must be constants. Its space:
 // the strip's rows, a lane's words, warps a block, whether a lane's words
 // of a row are loaded as one vector.
-FILTERLAB_SCHEDULE_OF(box, lane_running_sums, gpu, lanes, AXES("rows=[4],8 words=[2],4 warps=1,[2] vector=0,[1]"),
-                      READS("words")) {
-    define_lane_sums(p, LaneLayout{.rows = point["rows"], .words = point["words"]});
+FILTERLAB_SCHEDULE(box, Lanes, gpu, lanes, AXES("rows=[4],8 words=[2],4 warps=1,[2] vector=0,[1]"),
+                   READS("words"),
+                   CUDA_ONLY("warp shuffles: OpenCL in Halide 21 does not support gpu_lanes()"),
+                   FRONTIER("fastest Halide CUDA box at radius 7 and 15 in the one run")) {
     const LaneLayout &l = p.lanes;
     const int warps = point["warps"];
     for (int radius = 1; radius <= kLaneMaxRadius; radius++) {

@@ -5,8 +5,9 @@
 #include "schedule_registry.h"
 
 using namespace Halide;
-using filterlab::box_pipeline::kChunk;
-using filterlab::box_pipeline::kStripRows;
+using filterlab::box::kChunk;
+using filterlab::box::kStripRows;
+using filterlab::box::RunningSums;
 
 namespace {
 
@@ -14,7 +15,7 @@ namespace {
 // thread slides the horizontal sum along its own chunk in registers, row by
 // row, and writes its 16 outputs (one vector, or byte by byte). The vertical
 // sums are the caller's to place, at the block loop it returns.
-Var strip_blocks(filterlab::box_pipeline::Pipeline &p, int threads, bool vector) {
+Var strip_blocks(RunningSums &p, int threads, bool vector) {
     Var xo{"xo"}, xi{"xi"}, xt{"xt"}, xw{"xw"}, yo{"yo"}, yi{"yi"};
     auto blocks = [&](Stage s, TailStrategy tail) {
         s.split(p.x, xo, xi, threads * kChunk, tail)
@@ -57,7 +58,7 @@ Var strip_blocks(filterlab::box_pipeline::Pipeline &p, int threads, bool vector)
 // whether a thread's 16 outputs of a row are stored as one vector (fewer store
 // instructions) or one byte at a time. (128 threads need 66 KB of shared
 // memory, over the 48 KB a launch gets without opting in: not a point.)
-FILTERLAB_SCHEDULE_OF(box, running_sums, gpu, sums_strips, AXES("threads=16,32,[64] vector=[0],1")) {
+FILTERLAB_SCHEDULE(box, RunningSums, gpu, sums_strips, AXES("threads=16,32,[64] vector=[0],1")) {
     const int threads = point["threads"];
     const Var xo = strip_blocks(p, threads, point["vector"]);
     // The strip's column sums, halo included, in shared memory: threads across
@@ -79,7 +80,8 @@ FILTERLAB_SCHEDULE_OF(box, running_sums, gpu, sums_strips, AXES("threads=16,32,[
 // column pass, the rows loaded whole (the probe before it, words in and out:
 // 1.16-1.23x sums_strips at r = 7 and 15, reports/halide/probes/box_words_io.txt).
 // Its space as sums_strips'.
-FILTERLAB_SCHEDULE_OF(box, running_sums, gpu, words_strips, AXES("threads=16,[32],64 vector=0,[1]"), READS("words")) {
+FILTERLAB_SCHEDULE(box, RunningSums, gpu, words_strips, AXES("threads=16,[32],64 vector=0,[1]"), READS("words"),
+                   FRONTIER("RunningSums' best GPU schedule (word view)")) {
     const int threads = point["threads"];
     const Var xo = strip_blocks(p, threads, point["vector"]);
     // 4-word aligned, so a thread's 4 words are one aligned vector.
@@ -104,7 +106,7 @@ FILTERLAB_SCHEDULE_OF(box, running_sums, gpu, words_strips, AXES("threads=16,[32
 // horizontal sums then run along each row with the chunks vectorised (one lane
 // per 16-column chunk, its samples gathered). Why it should be fast: the work
 // per pixel is that of r = 1 at every radius.
-FILTERLAB_SCHEDULE_OF(box, running_sums, cpu, sums_strips) {
+FILTERLAB_SCHEDULE(box, RunningSums, cpu, sums_strips, FRONTIER("RunningSums' CPU schedule")) {
     const int lanes = target.natural_vector_size<uint16_t>();
     Var yo{"yo"}, yi{"yi"}, xo{"xo"}, xi{"xi"};
     p.output.split(p.y, yo, yi, kStripRows, TailStrategy::GuardWithIf)
@@ -122,4 +124,5 @@ FILTERLAB_SCHEDULE_OF(box, running_sums, cpu, sums_strips) {
 
 // sums_strips' best point on the H100 at 8192² (reports/halide/box_sums_strips_sweep_call2.txt):
 // 289 / 397 / 511 µs at r = 1 / 7 / 15 against the default's 445 / 553 / 653.
-FILTERLAB_FROZEN(box, gpu, sums_strips_t32v, sums_strips, "threads=32,vector=1");
+FILTERLAB_FROZEN(box, gpu, sums_strips_t32v, sums_strips, "threads=32+vector=1",
+                   FRONTIER("RunningSums' best point of sums_strips"));

@@ -9,14 +9,15 @@ using filterlab::schedules::parallel_strips;
 using filterlab::schedules::Strips;
 
 // Everything at root, serial: the baseline.
-FILTERLAB_SCHEDULE(gaussian, cpu, naive) {
+FILTERLAB_SCHEDULE(gaussian, RowsFirst, cpu, naive,
+                   FRONTIER("the baseline every CPU schedule is measured against")) {
     p.row.compute_root();
     p.output.compute_root();
 }
 
 // Line buffer: within each strip of 64 rows the row pass slides down one row
 // per output row (5 rows kept), so each input row is filtered horizontally once.
-FILTERLAB_SCHEDULE(gaussian, cpu, sliding) {
+FILTERLAB_SCHEDULE(gaussian, RowsFirst, cpu, sliding, FRONTIER("the classic line buffer (sliding window)")) {
     const Strips s = parallel_strips(p, 64, 2 * target.natural_vector_size<uint16_t>());
     p.row.store_at(p.output, s.strip).compute_at(p.output, s.yi).vectorize(p.x, target.natural_vector_size<uint16_t>(),
                                                                             TailStrategy::RoundUp);
@@ -24,7 +25,7 @@ FILTERLAB_SCHEDULE(gaussian, cpu, sliding) {
 
 // Tiles of 32 rows: the row pass of a tile (16-bit lanes, 36 rows) computed
 // vectorised into a small buffer that stays in L1/L2, tiles over all cores.
-FILTERLAB_SCHEDULE(gaussian, cpu, tiled) {
+FILTERLAB_SCHEDULE(gaussian, RowsFirst, cpu, tiled, FRONTIER("the classic tiling")) {
     const Strips s = parallel_strips(p, 32, 2 * target.natural_vector_size<uint16_t>());
     p.row.compute_at(p.output, s.strip).vectorize(p.x, target.natural_vector_size<uint16_t>(), TailStrategy::RoundUp);
 }
@@ -33,7 +34,7 @@ FILTERLAB_SCHEDULE(gaussian, cpu, tiled) {
 // row (5 input rows, 32 lanes a vector on AVX-512) into a one-row buffer that
 // stays in L1, then the horizontal pass from it; strips of 32 rows over all
 // cores. Why it should beat `tiled`: no buffer of 36 rows to fill and re-read.
-FILTERLAB_SCHEDULE_OF(gaussian, columns_first, cpu, columns_rows) {
+FILTERLAB_SCHEDULE(gaussian, ColumnsFirst, cpu, columns_rows) {
     const Strips s = parallel_strips(p, 32, 2 * target.natural_vector_size<uint16_t>());
     p.column.compute_at(p.output, s.yi).vectorize(p.x, target.natural_vector_size<uint16_t>(), TailStrategy::RoundUp);
 }
@@ -45,7 +46,8 @@ FILTERLAB_SCHEDULE_OF(gaussian, columns_first, cpu, columns_rows) {
 // columns_rows: there the horizontal pass runs 32-bit lanes (half as many a
 // vector) and widens every sum. Its space: the rows of a strip (the work
 // split over the cores: fewer rows, more strips to balance).
-FILTERLAB_SCHEDULE_OF(gaussian, columns_first_u16, cpu, columns_u16, AXES("rows=16,[32],64")) {
+FILTERLAB_SCHEDULE(gaussian, ColumnsFirstU16, cpu, columns_u16, AXES("rows=16,[32],64"),
+                   FRONTIER("fastest Halide CPU Gaussian in the one run")) {
     const int lanes = target.natural_vector_size<uint16_t>();
     const Strips s = parallel_strips(p, point["rows"], lanes);
     p.column.compute_at(p.output, s.yi).vectorize(p.x, lanes, TailStrategy::RoundUp);

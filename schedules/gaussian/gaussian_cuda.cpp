@@ -6,14 +6,14 @@ using namespace Halide;
 using filterlab::schedules::gaussian_thread_blocks;
 
 // One thread per output, both passes inlined: 25 loads per thread, mostly L1 hits.
-FILTERLAB_SCHEDULE(gaussian, gpu, tile) {
+FILTERLAB_SCHEDULE(gaussian, RowsFirst, gpu, tile, FRONTIER("the classic GPU tiling, one thread an output")) {
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
     p.output.gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf);
 }
 
 // The block's row pass (its tile plus 2 rows above and below) is computed
 // once into shared memory; the vertical pass reads it from there.
-FILTERLAB_SCHEDULE(gaussian, gpu, shared_rows) {
+FILTERLAB_SCHEDULE(gaussian, RowsFirst, gpu, shared_rows, FRONTIER("the classic shared-memory staging")) {
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, rxo{"rxo"}, ryo{"ryo"}, rxi{"rxi"}, ryi{"ryi"};
     p.output.gpu_tile(p.x, p.y, xo, yo, xi, yi, 64, 8, TailStrategy::GuardWithIf);
     p.row.compute_at(p.output, xo)
@@ -30,7 +30,9 @@ FILTERLAB_SCHEDULE(gaussian, gpu, shared_rows) {
 // warps, and the input left in L1: reports/gaussian/tuning.md.) Its space:
 // the outputs per thread across (one store of that many bytes) and down (each
 // row pass shared by more rows; more registers).
-FILTERLAB_SCHEDULE(gaussian, gpu, rows8, AXES("vector=2,[4],8 rows=2,4,[8],16")) {
+FILTERLAB_SCHEDULE(gaussian, RowsFirst, gpu, rows8, AXES("vector=2,[4],8 rows=2,4,[8],16"),
+                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element"),
+                   FRONTIER("fastest Halide CUDA Gaussian in the one run")) {
     gaussian_thread_blocks(p, p.output, p.x, p.y, p.c,
                            {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = 4}, .input_too = true});
 }
@@ -38,7 +40,8 @@ FILTERLAB_SCHEDULE(gaussian, gpu, rows8, AXES("vector=2,[4],8 rows=2,4,[8],16"))
 // rows8, but the block's input tile (and its 2-pixel halo) is staged in shared
 // memory by all threads together, one clamped byte load per sample, rather
 // than each thread loading its overlapping 8 x 12 window into registers.
-FILTERLAB_SCHEDULE(gaussian, gpu, staged_rows8) {
+FILTERLAB_SCHEDULE(gaussian, RowsFirst, gpu, staged_rows8,
+                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element")) {
     gaussian_thread_blocks(p, p.output, p.x, p.y, p.c, {.threads = {.vector = 4, .rows = 8, .warps = 4}, .input_too = false});
     Var sxo{"sxo"}, syo{"syo"}, sxi{"sxi"}, syi{"syi"};
     p.clamped.compute_at(p.output, p.c)  // the innermost block loop
@@ -51,7 +54,9 @@ FILTERLAB_SCHEDULE(gaussian, gpu, staged_rows8) {
 // second pass needs 32), each used by up to 5 outputs of its row, and the
 // clamp is `likely`, so the kernel (no barrier) gets an interior part without
 // clamps. Its space as rows8's.
-FILTERLAB_SCHEDULE_OF(gaussian, columns_first, gpu, columns_rows8, AXES("vector=2,[4],8 rows=4,[8],16")) {
+FILTERLAB_SCHEDULE(gaussian, ColumnsFirst, gpu, columns_rows8, AXES("vector=2,[4],8 rows=4,[8],16"),
+                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element"),
+                   FRONTIER("ColumnsFirst's best GPU schedule")) {
     gaussian_thread_blocks(p, p.output, p.x, p.y, p.c,
                            {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = 4}, .input_too = true});
 }
@@ -69,8 +74,9 @@ FILTERLAB_SCHEDULE_OF(gaussian, columns_first, gpu, columns_rows8, AXES("vector=
 // threads across (`stage`, of the block's 32 x 4: 16 x 8, or 32 x 4 as the output's); 8 x 4
 // and 32 frozen from the H100 sweep (204.6 us; 8 x 8 at 16 across, the
 // earlier default, 274.8: reports/halide/issue30/call15/sweeps.txt).
-FILTERLAB_SCHEDULE_OF(gaussian, columns_first, gpu, words_columns, AXES("vector=4,[8] rows=[4],8 stage=16,[32]"),
-                      READS("words")) {
+FILTERLAB_SCHEDULE(gaussian, ColumnsFirst, gpu, words_columns, AXES("vector=4,[8] rows=[4],8 stage=16,[32]"),
+                   READS("words"),
+                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element")) {
     // (The unpacked sums under a thread's outputs kept in registers instead
     // went to local memory: 192 bytes a thread, misaligned vector reads.)
     const filterlab::schedules::BlockShape threads{.vector = point["vector"], .rows = point["rows"], .warps = 4};
@@ -88,7 +94,8 @@ FILTERLAB_SCHEDULE_OF(gaussian, columns_first, gpu, words_columns, AXES("vector=
 // misaligned 4-lane reads of a register array go to local memory). Why it
 // should be fast: 3 instructions for the horizontal taps of an output where
 // the pairwise form takes 5. Its space: outputs per thread across and down.
-FILTERLAB_SCHEDULE_OF(gaussian, columns_first_dot, gpu, dot_shared, AXES("vector=4,[8] rows=[4],8")) {
+FILTERLAB_SCHEDULE(gaussian, ColumnsFirstDot, gpu, dot_shared, AXES("vector=4,[8] rows=[4],8"),
+                   FRONTIER("ColumnsFirstDot's only schedule (dp2a)")) {
     const int vector = point["vector"], rows = point["rows"];
     const auto loops =
         filterlab::schedules::thread_blocks(p.output, p.x, p.y, p.c, {.vector = vector, .rows = rows, .warps = 4});

@@ -16,9 +16,10 @@ namespace filterlab::schedules {
 // vertical sums of its width + 4 columns, each used by up to 5 outputs of its
 // row. With `input_too`, its (width + 4) x (height + 4) input bytes are
 // first loaded into registers as well, so each is loaded once per thread.
-inline void gaussian_in_registers(gaussian_pipeline::Pipeline &blur, const Halide::Func &consumer,
-                                  const Halide::Var &thread, int width, int height, bool input_too) {
-    if (blur.columns_first) {
+template <typename Blur>
+void gaussian_in_registers(Blur &blur, const Halide::Func &consumer, const Halide::Var &thread, int width, int height,
+                           bool input_too) {
+    if constexpr (Blur::kColumnsFirst) {
         in_registers(blur.column, blur.x, blur.y, consumer, thread, width + 4, height);
     } else {
         in_registers(blur.row, blur.x, blur.y, consumer, thread, width, height + 4);
@@ -26,14 +27,14 @@ inline void gaussian_in_registers(gaussian_pipeline::Pipeline &blur, const Halid
     if (input_too) in_registers(blur.clamped, blur.x, blur.y, consumer, thread, width + 4, height + 4);
 }
 
-// columns_first_dot's stages for a GPU thread that needs a width x height
+// ColumnsFirstDot's stages for a GPU thread that needs a width x height
 // block of the horizontal pass (at its loop `thread` of `consumer`): the
 // block in registers, each output's four side taps one vectorised reduction
 // (dp2a), the tap weights in registers, and the block's vertical sums in
 // shared memory, computed at the consumer's innermost block loop `block` (in
 // registers the reduction's misaligned reads of them go to local memory:
-// scripts/probes/gaussian_dp2a.py).
-inline void gaussian_dot_in_registers(gaussian_pipeline::Pipeline &blur, const Halide::Func &consumer,
+// reports/halide/probes/gaussian_dp2a.py).
+inline void gaussian_dot_in_registers(gaussian::ColumnsFirstDot &blur, const Halide::Func &consumer,
                                       const Halide::Var &thread, const Halide::Var &block, int width, int height) {
     using namespace Halide;
     in_registers(blur.row, blur.x, blur.y, consumer, thread, width, height);
@@ -49,7 +50,7 @@ inline void gaussian_dot_in_registers(gaussian_pipeline::Pipeline &blur, const H
         .gpu_threads(cx, cy);
 }
 
-// On a word view, columns first: the vertical sums of a block's words
+// ColumnsFirst on a word view: the vertical sums of a block's words
 // computed together into shared memory at the consumer's innermost block loop
 // `block`, 4 aligned words (one 16-byte load of each input row) a thread, two
 // pixels per 32-bit multiply-add, on the consumer's block of threads
@@ -58,7 +59,7 @@ inline void gaussian_dot_in_registers(gaussian_pipeline::Pipeline &blur, const H
 // pass. (A launch takes each thread dimension's largest extent over the
 // kernel's stages: staging threads shaped as the consumer's, 32 across,
 // keep the block that size.)
-inline void packed_columns_in_shared(gaussian_pipeline::Pipeline &blur, const Halide::Func &consumer,
+inline void packed_columns_in_shared(gaussian::ColumnsFirst &blur, const Halide::Func &consumer,
                                      const Halide::Var &block, const BlockShape &threads, int across) {
     using namespace Halide;
     const int threads_x = across, threads_y = 32 * threads.warps / across;
@@ -83,9 +84,9 @@ struct BlurBlocks {
 
 // thread_blocks of `consumer`, with the blur under each thread's outputs in
 // registers as above. One call, so the block's shape is stated once.
-inline ThreadLoops gaussian_thread_blocks(gaussian_pipeline::Pipeline &blur, Halide::Func consumer,
-                                          const Halide::Var &x, const Halide::Var &y, const Halide::Var &c,
-                                          const BlurBlocks &b) {
+template <typename Blur>
+ThreadLoops gaussian_thread_blocks(Blur &blur, Halide::Func consumer, const Halide::Var &x, const Halide::Var &y,
+                                   const Halide::Var &c, const BlurBlocks &b) {
     const ThreadLoops loops = thread_blocks(consumer, x, y, c, b.threads);
     gaussian_in_registers(blur, consumer, loops.xt, b.threads.vector * b.scale, b.threads.rows * b.scale,
                           b.input_too);

@@ -12,7 +12,8 @@ using filterlab::schedules::Strips;
 // The blur computed whole first (gaussian's cpu_tiled schedule), then pooled:
 // the blurred image makes a round trip through memory (W*H bytes written and
 // read back), but each stage runs its own best loop nest.
-FILTERLAB_SCHEDULE(gaussian_maxpool, cpu, root) {
+FILTERLAB_SCHEDULE(gaussian_maxpool, RowsFirst, cpu, root,
+                   FRONTIER("the two filters one after the other: what fusing is measured against")) {
     const int lanes = target.natural_vector_size<uint16_t>();
     Var strip{"strip"}, yo{"yo"}, yi{"yi"};
     p.blurred.compute_root()
@@ -27,7 +28,7 @@ FILTERLAB_SCHEDULE(gaussian_maxpool, cpu, root) {
 // Fused: each strip of 16 pooled rows computes the 32 blurred rows it pools
 // (and their row pass) into buffers that stay in L1/L2, so nothing but the
 // input and the quarter-size output touches memory.
-FILTERLAB_SCHEDULE(gaussian_maxpool, cpu, fused) {
+FILTERLAB_SCHEDULE(gaussian_maxpool, RowsFirst, cpu, fused, FRONTIER("the classic fused schedule")) {
     const int lanes = target.natural_vector_size<uint16_t>();
     const Strips s = parallel_strips(p, 16, lanes);
     p.blurred.compute_at(p.output, s.strip).vectorize(p.blur.x, 2 * lanes, TailStrategy::RoundUp);

@@ -12,7 +12,9 @@ using filterlab::schedules::thread_blocks;
 // outputs per thread, input and row passes in registers), then the pooling
 // with maxpool's cuda_vectorized one. The blurred image is written to and
 // read back from device memory.
-FILTERLAB_SCHEDULE(gaussian_maxpool, gpu, root) {
+FILTERLAB_SCHEDULE(gaussian_maxpool, RowsFirst, gpu, root,
+                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element"),
+                   FRONTIER("the two filters one after the other: what fusing is measured against")) {
     p.blurred.compute_root();
     gaussian_thread_blocks(p.blur, p.blurred, p.blur.x, p.blur.y, p.blur.c,
                            {.threads = {.vector = 4, .rows = 8, .warps = 4}, .input_too = true});
@@ -26,7 +28,9 @@ FILTERLAB_SCHEDULE(gaussian_maxpool, gpu, root) {
 // registers. (4x2 and 4x4 pooled outputs per thread, tried on the H100,
 // were 2.7x and 4.8x slower: reports/gaussian/tuning.md.) Its space: the
 // pooled outputs per thread across and down, and the warps per block.
-FILTERLAB_SCHEDULE(gaussian_maxpool, gpu, fused, AXES("vector=1,[2],4 rows=2,[4] warps=2,[4]")) {
+FILTERLAB_SCHEDULE(gaussian_maxpool, RowsFirst, gpu, fused, AXES("vector=1,[2],4 rows=2,[4] warps=2,[4]"),
+                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element"),
+                   FRONTIER("RowsFirst's fused schedule")) {
     gaussian_thread_blocks(p.blur, p.output, p.x, p.y, p.c,
                            {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = point["warps"]},
                             .scale = 2, .input_too = true});
@@ -35,8 +39,10 @@ FILTERLAB_SCHEDULE(gaussian_maxpool, gpu, fused, AXES("vector=1,[2],4 rows=2,[4]
 // fused on the columns-first blur (gaussian's columns_rows8): the 16-bit
 // vertical sums of a thread's blurred pixels in registers, the interior
 // without clamps. Its space as fused's.
-FILTERLAB_SCHEDULE_OF(gaussian_maxpool, columns_first, gpu, columns_fused,
-                      AXES("vector=1,[2],4 rows=2,[4] warps=2,[4]")) {
+FILTERLAB_SCHEDULE(gaussian_maxpool, ColumnsFirst, gpu, columns_fused,
+                   AXES("vector=1,[2],4 rows=2,[4] warps=2,[4]"),
+                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element"),
+                   FRONTIER("fastest Halide CUDA Gaussian -> pool in the one run")) {
     gaussian_thread_blocks(p.blur, p.output, p.x, p.y, p.c,
                            {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = point["warps"]},
                             .scale = 2, .input_too = true});
@@ -51,7 +57,9 @@ FILTERLAB_SCHEDULE_OF(gaussian_maxpool, columns_first, gpu, columns_fused,
 // with 3 instructions for an output's horizontal taps where the pairwise
 // form takes 5. CUDA only (OpenCL: "Unhandled intrinsic in C backend:
 // extract_mask_element"). Its space: pooled outputs per thread across and down.
-FILTERLAB_SCHEDULE_OF(gaussian_maxpool, columns_first_dot, gpu, dot_fused, AXES("vector=[2],4 rows=2,[4]")) {
+FILTERLAB_SCHEDULE(gaussian_maxpool, ColumnsFirstDot, gpu, dot_fused, AXES("vector=[2],4 rows=2,[4]"),
+                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element"),
+                   FRONTIER("ColumnsFirstDot's fused schedule (dp2a)")) {
     const int vector = point["vector"], rows = point["rows"];
     const auto loops = thread_blocks(p.output, p.x, p.y, p.c, {.vector = vector, .rows = rows, .warps = 4});
     filterlab::schedules::in_registers(p.blurred, p.blur.x, p.blur.y, p.output, loops.xt, 2 * vector, 2 * rows);
@@ -71,8 +79,9 @@ FILTERLAB_SCHEDULE_OF(gaussian_maxpool, columns_first_dot, gpu, dot_fused, AXES(
 // gaussian's words_columns); the default, 4 x 4 and 32, is the H100 sweep's
 // best (160 us, against cuda_columns_fused's 104: its sums re-read from
 // shared memory per tap; reports/halide/issue30/call15/).
-FILTERLAB_SCHEDULE_OF(gaussian_maxpool, columns_first, gpu, words_fused, AXES("vector=2,[4] rows=2,[4] stage=16,[32]"),
-                      READS("words")) {
+FILTERLAB_SCHEDULE(gaussian_maxpool, ColumnsFirst, gpu, words_fused, AXES("vector=2,[4] rows=2,[4] stage=16,[32]"),
+                   READS("words"),
+                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element")) {
     const filterlab::schedules::BlockShape threads{.vector = point["vector"], .rows = point["rows"], .warps = 4};
     thread_blocks(p.output, p.x, p.y, p.c, threads);
     // At c, the innermost block loop.

@@ -11,20 +11,20 @@ using filterlab::schedules::parallel_strips;
 using filterlab::schedules::Strips;
 
 // Everything at root, serial: the baseline.
-FILTERLAB_SCHEDULE(median, cpu, naive) {
+FILTERLAB_SCHEDULE(median, Direct, cpu, naive, FRONTIER("the baseline every CPU schedule is measured against")) {
     p.columns.compute_root();
     p.output.compute_root();
 }
 
 // Every output sorts its own k columns (nothing stored), a vector of outputs
 // per instruction, rows in parallel: pure arithmetic, no memory traffic.
-FILTERLAB_SCHEDULE(median, cpu, vectorized) {
+FILTERLAB_SCHEDULE(median, Direct, cpu, vectorized, FRONTIER("the classic vectorised network")) {
     parallel_strips(p, 16, target.natural_vector_size<uint8_t>());
 }
 
 // The sorted columns of a row are computed once, vectorised, and shared by
 // the k outputs that need each of them: k times fewer column sorts.
-FILTERLAB_SCHEDULE(median, cpu, shared_columns) {
+FILTERLAB_SCHEDULE(median, Direct, cpu, shared_columns) {
     const Strips s = parallel_strips(p, 16, target.natural_vector_size<uint8_t>());
     p.columns.compute_at(p.output, s.yi).vectorize(p.x, target.natural_vector_size<uint8_t>(), TailStrategy::RoundUp);
 }

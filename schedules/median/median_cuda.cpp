@@ -6,14 +6,15 @@
 using namespace Halide;
 
 // One thread per output, everything inlined: each thread sorts its k columns.
-FILTERLAB_SCHEDULE(median, gpu, tile) {
+FILTERLAB_SCHEDULE(median, Direct, gpu, tile, FRONTIER("the classic GPU tiling, one thread an output")) {
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
     p.output.gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf);
 }
 
 // The block sorts the columns of its tile (with the k-1 halo columns) once,
 // into shared memory; each output then merges k of them.
-FILTERLAB_SCHEDULE(median, gpu, shared_columns) {
+FILTERLAB_SCHEDULE(median, Direct, gpu, shared_columns,
+                   FRONTIER("the classic shared-memory staging of the column sorts")) {
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, sxo{"sxo"}, sxi{"sxi"};
     p.output.gpu_tile(p.x, p.y, xo, yo, xi, yi, 64, 4, TailStrategy::GuardWithIf);
     p.columns.compute_at(p.output, xo)
@@ -23,7 +24,7 @@ FILTERLAB_SCHEDULE(median, gpu, shared_columns) {
 
 // Each thread computes 4 adjacent outputs: their 4 + k - 1 sorted columns are
 // computed once into registers and shared between them.
-FILTERLAB_SCHEDULE(median, gpu, register_columns) {
+FILTERLAB_SCHEDULE(median, Direct, gpu, register_columns) {
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, xt{"xt"}, xv{"xv"};
     const int per_thread = 4;
     p.output.tile(p.x, p.y, xo, yo, xi, yi, 32 * per_thread, 8, TailStrategy::GuardWithIf)
@@ -45,7 +46,8 @@ FILTERLAB_SCHEDULE(median, gpu, register_columns) {
 // register_columns on the H100 (reports/median/tuning.md). Its space: the
 // thread's square block (larger, more sharing; more registers) and the warps
 // per GPU block.
-FILTERLAB_SCHEDULE(median, gpu, register_block, SUPPORTS("size=3"), AXES("block=2,3,[4] warps=2,4,[8],16")) {
+FILTERLAB_SCHEDULE(median, Direct, gpu, register_block, SUPPORTS("size=3"), AXES("block=2,3,[4] warps=2,4,[8],16"),
+                   FRONTIER("fastest Halide CUDA median at 3x3 in the one run (Direct's best)")) {
     using namespace filterlab::schedules;
     const int block = point["block"];
     const ThreadLoops loops = thread_blocks(p.output, p.x, p.y, p.c,

@@ -1,7 +1,6 @@
-// Schedules of the median's separable algorithm (generators/median.h): each
+// Schedules of the median's Separable algorithm (generators/median.h): each
 // evaluation makes a tile of outputs from what their windows share, sorted
-// once. A schedule first defines the algorithm at its point's tile, then
-// schedules its stages: tile_columns (a column's window sorted for each row
+// once. The algorithm is built at the point's tile; a schedule places its stages: tile_columns (a column's window sorted for each row
 // of a tile, the rows the tile shares sorted once), by_tile (the same,
 // indexed by tile), tile_medians (a tile's outputs).
 #include "median.h"
@@ -9,9 +8,17 @@
 #include "schedule_registry.h"
 
 using namespace Halide;
-using filterlab::median_pipeline::define_separable;
-using MedianPipeline = filterlab::median_pipeline::Pipeline;
-using filterlab::median_pipeline::Tile;
+using filterlab::median::Separable;
+using filterlab::median::Tile;
+
+// The tile is the algorithm's, from the point (tile_x, tile_y), and so are
+// the networks' samples where the point has `bits` (32: no 16-bit masking
+// left to ptxas, at the same registers).
+template <>
+Separable filterlab::schedules::construct<Separable>(const Separable::Inputs &inputs, const Point &point) {
+    const Halide::Type samples = point.has("bits") ? Halide::UInt(point["bits"]) : inputs.sample_type;
+    return Separable(inputs, Tile{point["tile_x"], point["tile_y"]}, samples);
+}
 
 namespace {
 
@@ -22,7 +29,7 @@ struct TileLoops {
     Var tx{"tx"}, ty{"ty"}, xi{"xi"}, yi{"yi"};
 };
 
-TileLoops split_into_tiles(MedianPipeline &p) {
+TileLoops split_into_tiles(Separable &p) {
     TileLoops l;
     p.output.tile(p.x, p.y, l.tx, l.ty, l.xi, l.yi, p.tile.width, p.tile.height, TailStrategy::GuardWithIf)
         .unroll(l.xi)
@@ -32,19 +39,17 @@ TileLoops split_into_tiles(MedianPipeline &p) {
 
 // Computes `f` at `consumer`'s loop `at` in registers, one tile row of one
 // channel (`v` left to the caller).
-void in_registers(Func f, const MedianPipeline &p, const Func &consumer, const Var &at) {
+void in_registers(Func f, const Separable &p, const Func &consumer, const Var &at) {
     f.compute_at(consumer, at).store_in(MemoryType::Register).bound_storage(p.ty, 1).bound_storage(p.c, 1);
 }
 
 // How many tiles beyond a run of tiles the columns of their windows reach,
 // on each side: ceil(r / tw).
-int halo_tiles(const MedianPipeline &p) { return (p.size / 2 + p.tile.width - 1) / p.tile.width; }
+int halo_tiles(const Separable &p) { return (p.size / 2 + p.tile.width - 1) / p.tile.width; }
 
 // sep_tile's layout (below), shared with sep_tile_words: a tw x th tile a
 // thread, its samples and sorted columns in registers.
-void tile_threads(MedianPipeline &p, const filterlab::schedules::Point &point) {
-    p.sample_type = UInt(point["bits"]);  // 32: no 16-bit masking left to ptxas, at the same registers
-    define_separable(p, Tile{point["tile_x"], point["tile_y"]});
+void tile_threads(Separable &p, const filterlab::schedules::Point &point) {
     const TileLoops t = split_into_tiles(p);
     Var xo{"xo"}, yo{"yo"}, xt{"xt"}, yt{"yt"};
     p.output.split(t.tx, xo, xt, 32, TailStrategy::GuardWithIf)
@@ -69,7 +74,7 @@ void tile_threads(MedianPipeline &p, const filterlab::schedules::Point &point) {
 // no shared memory or barrier. Its space: the tile (wider or taller shares
 // more, and holds more registers), the warps of a block (stacked in y), the
 // networks' sample width.
-FILTERLAB_SCHEDULE_OF(median, separable, gpu, sep_tile, AXES("tile_x=1,[2],4 tile_y=1,[2],4 warps=2,[4] bits=[16],32")) {
+FILTERLAB_SCHEDULE(median, Separable, gpu, sep_tile, AXES("tile_x=1,[2],4 tile_y=1,[2],4 warps=2,[4] bits=[16],32")) {
     tile_threads(p, point);
 }
 
@@ -84,9 +89,8 @@ FILTERLAB_SCHEDULE_OF(median, separable, gpu, sep_tile, AXES("tile_x=1,[2],4 til
 // space: the tile, the strip's tiles (more share more, and hold more
 // registers: all the strip's columns are live before the first median), the
 // warps of a block.
-FILTERLAB_SCHEDULE_OF(median, separable, gpu, sep_strip, AXES("tile_x=1,[2] tile_y=[1],2 tiles=[4],8 warps=[2],4")) {
-    p.sample_type = UInt(16);
-    define_separable(p, Tile{point["tile_x"], point["tile_y"]});
+FILTERLAB_SCHEDULE(median, Separable, gpu, sep_strip, AXES("tile_x=1,[2] tile_y=[1],2 tiles=[4],8 warps=[2],4"),
+                   FRONTIER("fastest Halide CUDA median at 5x5 in the one run")) {
     const TileLoops t = split_into_tiles(p);
     Var xo{"xo"}, yo{"yo"}, xt{"xt"}, yt{"yt"}, xs{"xs"}, xw{"xw"};
     p.output.split(t.tx, xw, xs, point["tiles"], TailStrategy::GuardWithIf)
@@ -110,8 +114,8 @@ FILTERLAB_SCHEDULE_OF(median, separable, gpu, sep_strip, AXES("tile_x=1,[2] tile
 // instructions of sep_tile, which loads every sample as a byte from L1 (its
 // time is the networks', ALU-bound, so the gain is bounded by the loads'
 // share). Its space as sep_tile's, around the wider tiles.
-FILTERLAB_SCHEDULE_OF(median, separable, gpu, sep_tile_words, AXES("tile_x=2,[4] tile_y=1,[2],4 warps=[2] bits=[16],32"),
-                      READS("words")) {
+FILTERLAB_SCHEDULE(median, Separable, gpu, sep_tile_words, AXES("tile_x=2,[4] tile_y=1,[2],4 warps=[2] bits=[16],32"),
+                   READS("words")) {
     tile_threads(p, point);
     Var wo{"wo"}, wv{"wv"}, wa{"wa"}, wt{"wt"};
     p.words.compute_at(p.output, p.c)  // the innermost block loop
@@ -133,8 +137,8 @@ FILTERLAB_SCHEDULE_OF(median, separable, gpu, sep_tile_words, AXES("tile_x=2,[4]
 // Why it should be fast: the column work of sep_tile without its halo
 // recomputed per thread, and no shared memory. Its space: the tile, and the
 // warps of a block (stacked in y).
-FILTERLAB_SCHEDULE_OF(median, separable, gpu, sep_lanes, AXES("tile_x=1,[2] tile_y=1,[2],4 warps=[1],2")) {
-    define_separable(p, Tile{point["tile_x"], point["tile_y"]});
+FILTERLAB_SCHEDULE(median, Separable, gpu, sep_lanes, AXES("tile_x=1,[2] tile_y=1,[2],4 warps=[1],2"),
+                   CUDA_ONLY("warp shuffles: OpenCL in Halide 21 does not support gpu_lanes()")) {
     const TileLoops t = split_into_tiles(p);
     const int lanes = 32;
     Var xo{"xo"}, yo{"yo"}, xl{"xl"}, yw{"yw"};
@@ -164,8 +168,8 @@ FILTERLAB_SCHEDULE_OF(median, separable, gpu, sep_lanes, AXES("tile_x=1,[2] tile
 // 32 or 64 lanes). Why it should be fast: Adams' CPU scheme, the networks'
 // cost shared by the tile and every min/max a whole vector of tiles. Its
 // space: the tile, the rows of a strip.
-FILTERLAB_SCHEDULE_OF(median, separable, cpu, sep_strips, AXES("tile_x=[1],2 tile_y=1,[2],4 rows=8,[16],32")) {
-    define_separable(p, Tile{point["tile_x"], point["tile_y"]});
+FILTERLAB_SCHEDULE(median, Separable, cpu, sep_strips, AXES("tile_x=[1],2 tile_y=1,[2],4 rows=8,[16],32"),
+                   FRONTIER("Separable's CPU schedule (Adams' scheme)")) {
     const TileLoops t = split_into_tiles(p);
     const int lanes = target.natural_vector_size(p.sample_type);
     Var strip{"strip"}, tyi{"tyi"}, xo{"xo"}, xv{"xv"};
@@ -182,6 +186,9 @@ FILTERLAB_SCHEDULE_OF(median, separable, cpu, sep_strips, AXES("tile_x=[1],2 til
 // one per window size: 3x3 shares most in 4x4 tiles; 5x5 in Adams' lane
 // layout at 2x1; 7x7 in 4x1 tiles of 32-bit samples (the fastest at the
 // Halide runtime's 64-register cap; the default 2x2 spills there).
-FILTERLAB_FROZEN(median, gpu, sep_tile_4x4, sep_tile, "tile_x=4,tile_y=4,warps=2,bits=16");
-FILTERLAB_FROZEN(median, gpu, sep_lanes_2x1, sep_lanes, "tile_x=2,tile_y=1,warps=2");
-FILTERLAB_FROZEN(median, gpu, sep_tile_4x1_u32, sep_tile, "tile_x=4,tile_y=1,warps=2,bits=32");
+FILTERLAB_FROZEN(median, gpu, sep_tile_4x4, sep_tile, "tile_x=4+tile_y=4+warps=2+bits=16",
+                   FRONTIER("sep_tile's best point at 3x3"));
+FILTERLAB_FROZEN(median, gpu, sep_lanes_2x1, sep_lanes, "tile_x=2+tile_y=1+warps=2",
+                   FRONTIER("sep_lanes' best point"));
+FILTERLAB_FROZEN(median, gpu, sep_tile_4x1_u32, sep_tile, "tile_x=4+tile_y=1+warps=2+bits=32",
+                   FRONTIER("fastest Halide CUDA median at 7x7 in the one run"));

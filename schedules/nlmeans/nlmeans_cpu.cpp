@@ -19,7 +19,8 @@ void vectorized_at(Func stage, const LoopLevel &at, const Var &x, int vector) {
 // The output in tiles of width x height (all channels of a tile together),
 // spread over the cores, each tile's accumulators computed per tile; the
 // accumulation's update is left for the caller to order.
-void parallel_tiles(filterlab::nlmeans_pipeline::Pipeline &p, int width, int height, int vector) {
+template <typename Algorithm>
+void parallel_tiles(Algorithm &p, int width, int height, int vector) {
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, tile{"tile"};
     p.output.compute_root()
         .tile(p.x, p.y, xo, yo, xi, yi, width, height, TailStrategy::GuardWithIf)
@@ -34,7 +35,8 @@ void parallel_tiles(filterlab::nlmeans_pipeline::Pipeline &p, int width, int hei
 // differences, row sums, patch sums and weights of the tile (plus its patch
 // halo) are computed vectorised into buffers of a few KB that stay in L1, and
 // the accumulators of the tile too; nothing per offset leaves the tile.
-void tiles_per_offset(filterlab::nlmeans_pipeline::Pipeline &p, const Target &target) {
+template <typename Algorithm>
+void tiles_per_offset(Algorithm &p, const Target &target) {
     const int vector = target.natural_vector_size<float>();
     const RVar &ox = p.offsets.x, &oy = p.offsets.y;
     parallel_tiles(p, 64, 32, vector);
@@ -47,7 +49,7 @@ void tiles_per_offset(filterlab::nlmeans_pipeline::Pipeline &p, const Target &ta
 // Per offset, each stage over the whole image, serial and scalar: the
 // integral-image order of work (no recomputation, whole-image intermediates),
 // the baseline the other schedules are measured against.
-FILTERLAB_SCHEDULE(nlmeans, cpu, naive) {
+FILTERLAB_SCHEDULE(nlmeans, Direct, cpu, naive, FRONTIER("the baseline every CPU schedule is measured against")) {
     const RVar &ox = p.offsets.x, &oy = p.offsets.y;
     p.accum.compute_root();
     p.accum.update().reorder(p.x, p.y, p.c, ox, oy);
@@ -55,12 +57,12 @@ FILTERLAB_SCHEDULE(nlmeans, cpu, naive) {
     p.output.compute_root();
 }
 
-FILTERLAB_SCHEDULE(nlmeans, cpu, tiled) { tiles_per_offset(p, target); }
+FILTERLAB_SCHEDULE(nlmeans, Direct, cpu, tiled, FRONTIER("the classic tiling per offset")) { tiles_per_offset(p, target); }
 
 // `tiled` on the symmetric algorithm: a tile's weights per offset of half the
 // window cover the tile and the tile moved by -d (about 0.7x the exponentials
 // of `tiled` for 64x32 tiles at s = 10).
-FILTERLAB_SCHEDULE_OF(nlmeans, symmetric, cpu, symmetric_tiled) { tiles_per_offset(p, target); }
+FILTERLAB_SCHEDULE(nlmeans, Symmetric, cpu, symmetric_tiled, FRONTIER("Symmetric's CPU schedule")) { tiles_per_offset(p, target); }
 
 // Line buffers: tiles of 128x32, and within a tile each offset walks down the
 // rows with the squared differences and row sums sliding (Halide's sliding
@@ -68,7 +70,7 @@ FILTERLAB_SCHEDULE_OF(nlmeans, symmetric, cpu, symmetric_tiled) { tiles_per_offs
 // Compared with `tiled` it stores 2p+1 rows per stage instead of the tile plus
 // its halo and recomputes no halo row inside a tile, but the offset loop now
 // holds the tile's accumulators (about 32 KB gray) instead of a few KB.
-FILTERLAB_SCHEDULE(nlmeans, cpu, sliding) {
+FILTERLAB_SCHEDULE(nlmeans, Direct, cpu, sliding) {
     const int vector = target.natural_vector_size<float>();
     const RVar &ox = p.offsets.x, &oy = p.offsets.y;
     parallel_tiles(p, 128, 32, vector);

@@ -17,7 +17,7 @@ using namespace Halide;
 // offsets at once (1.8 GB per stage for 1024^2 and s = 10), so they are
 // computed at the host loop over offsets, the outermost level Halide allows
 // inside a reduction, and stored at root folded to one offset.
-FILTERLAB_SCHEDULE(nlmeans, gpu, per_offset) {
+FILTERLAB_SCHEDULE(nlmeans, Direct, gpu, per_offset, FRONTIER("the classic GPU schedule, one pass per offset")) {
     const RVar &ox = p.offsets.x, &oy = p.offsets.y;
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
     p.output.compute_root().gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf).gpu_blocks(p.c);
@@ -40,12 +40,12 @@ FILTERLAB_SCHEDULE(nlmeans, gpu, per_offset) {
 }
 
 namespace {
-using filterlab::nlmeans_pipeline::Pipeline;
 
 // Blocks of 32 x tile_y outputs, a thread making `rows` of them down a column;
 // the block's accumulators are computed at the block level (its loop `xo`),
 // their update looping over the offsets outside the threads.
-void fused_blocks(Pipeline &p, int tile_y, int rows) {
+template <typename Algorithm>
+void fused_blocks(Algorithm &p, int tile_y, int rows) {
     const RVar &ox = p.offsets.x, &oy = p.offsets.y;
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, yt{"yt"}, yr{"yr"};
     p.output.compute_root()
@@ -66,14 +66,16 @@ void fused_blocks(Pipeline &p, int tile_y, int rows) {
 // A stage computed per offset over its whole region by the block's threads,
 // 32 x 8 at a time, into shared memory: `fused` rounds the region up to
 // whole 32 x 8 tiles, the staged schedules (short of shared memory) guard.
-void shared_per_offset(Func stage, const Pipeline &p, TailStrategy tail = TailStrategy::RoundUp) {
+template <typename Algorithm>
+void shared_per_offset(Func stage, const Algorithm &p, TailStrategy tail = TailStrategy::RoundUp) {
     Var sxo{"sxo"}, syo{"syo"}, sxi{"sxi"}, syi{"syi"};
     stage.compute_at(p.accum, p.offsets.x).tile(p.x, p.y, sxo, syo, sxi, syi, 32, 8, tail).gpu_threads(sxi, syi);
 }
 
 // The differences and the row sums of the patch in shared memory; each row
 // sum is accumulated in a register (computed per thread) and stored once.
-void shared_row_sums(Pipeline &p, const Func &consumer, TailStrategy tail = TailStrategy::RoundUp) {
+template <typename Algorithm>
+void shared_row_sums(Algorithm &p, const Func &consumer, TailStrategy tail = TailStrategy::RoundUp) {
     Func rows_shared = p.patch_rows.in(consumer);
     shared_per_offset(p.diff, p, tail);
     shared_per_offset(rows_shared, p, tail);
@@ -83,7 +85,8 @@ void shared_row_sums(Pipeline &p, const Func &consumer, TailStrategy tail = Tail
 
 // Per thread: the weights and patch sums of its `rows` outputs, in registers,
 // the patch loops unrolled for the default patch (p = 3).
-void weights_per_thread(Pipeline &p) {
+template <typename Algorithm>
+void weights_per_thread(Algorithm &p) {
     for (Func stage : {p.weight, p.patch}) stage.compute_at(p.accum, p.x).unroll(p.y);
     p.patch.update().unroll(p.y);
     p.patch.update().specialize(p.patch_radius == 3).unroll(p.down.x);
@@ -100,7 +103,8 @@ void weights_per_thread(Pipeline &p) {
 // whole block's in every thread's local memory, 16 KB a thread for 32 x 32
 // outputs (PTX __local_depot0[16384]); only gpu_lanes loops split such an
 // array across threads, as in apps/conv_layer: warp_register_sums below.)
-void staged_input(Pipeline &p) {
+template <typename Algorithm>
+void staged_input(Algorithm &p) {
     Var sxo{"sxo"}, syo{"syo"}, sxi{"sxi"}, syi{"syi"};
     Func staged = p.input.in(p.clamped);
     const std::vector<Var> xyc = staged.args();  // the input's own pure variables
@@ -122,7 +126,8 @@ void staged_input(Pipeline &p) {
 // loads; other radii run the same schedule with loops. Its space: the tile's
 // height (more outputs share each offset's staged rows; fewer blocks) and the
 // outputs per thread down it (more loads shared; more registers).
-FILTERLAB_SCHEDULE(nlmeans, gpu, fused, AXES("tile_y=8,16,[32],64 rows=2,[4],8")) {
+FILTERLAB_SCHEDULE(nlmeans, Direct, gpu, fused, AXES("tile_y=8,16,[32],64 rows=2,[4],8"),
+                   FRONTIER("the classic fused GPU schedule")) {
     fused_blocks(p, point["tile_y"], point["rows"]);
     weights_per_thread(p);
     shared_row_sums(p, p.patch);
@@ -130,7 +135,7 @@ FILTERLAB_SCHEDULE(nlmeans, gpu, fused, AXES("tile_y=8,16,[32],64 rows=2,[4],8")
 
 // fused, with the input staged once per block (staged_input): the per-offset
 // stages lose their clamps, byte loads and conversions.
-FILTERLAB_SCHEDULE(nlmeans, gpu, fused_staged, SUPPORTS("search=1..10;patch=0..3"),
+FILTERLAB_SCHEDULE(nlmeans, Direct, gpu, fused_staged, SUPPORTS("search=1..10;patch=0..3"),
                    AXES("tile_y=16,[32] rows=2,[4],8")) {
     fused_blocks(p, point["tile_y"], point["rows"]);
     weights_per_thread(p);
@@ -142,8 +147,10 @@ FILTERLAB_SCHEDULE(nlmeans, gpu, fused_staged, SUPPORTS("search=1..10;patch=0..3
 // window, the weights of the tile and of the tile moved by -d go to shared
 // memory (each is read at two places), their patch sums taken per pixel in
 // registers; about 0.77x the exponentials of fused for its 32 x 16 tiles at s = 10.
-FILTERLAB_SCHEDULE_OF(nlmeans, symmetric, gpu, symmetric, SUPPORTS("search=1..10;patch=0..3"),
-                      AXES("tile_y=8,[16] rows=2,[4],8")) {
+FILTERLAB_SCHEDULE(nlmeans, Symmetric, gpu, symmetric, SUPPORTS("search=1..10;patch=0..3"),
+                   AXES("tile_y=8,[16] rows=2,[4],8"),
+                   CUDA_ONLY("its OpenCL code leaves outputs unwritten on PoCL (the schedule refuses OpenCL)"),
+                   FRONTIER("Symmetric's best GPU schedule")) {
     // Its OpenCL code leaves outputs unwritten on PoCL (every output of a
     // 1 x 1 image poisoned; 274 of 342 cases of `filterlab check`, with
     // guarded or rounded-up tiles, 16 or 32 rows alike; the CUDA library is
@@ -172,7 +179,8 @@ namespace {
 // accum(x, y, C), has a constant index). Per offset the warp computes the
 // differences, row sums, patch sums and weights of its tile in shared memory,
 // lanes across x; the input tile and halo is staged once per block.
-void warp_register_sums(Pipeline &p, int rows) {
+template <typename Algorithm>
+void warp_register_sums(Algorithm &p, int rows) {
     const RVar &ox = p.offsets.x, &oy = p.offsets.y;
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
     p.output.compute_root()
@@ -211,14 +219,16 @@ void warp_register_sums(Pipeline &p, int rows) {
 // warp_register_sums on the direct algorithm. CUDA only (OpenCL refuses
 // gpu_lanes). Its space: the rows a warp owns (more share each offset's
 // halo; more registers).
-FILTERLAB_SCHEDULE(nlmeans, gpu, warp_registers, SUPPORTS("search=1..10;patch=0..3"), AXES("rows=4,[8],16")) {
+FILTERLAB_SCHEDULE(nlmeans, Direct, gpu, warp_registers, SUPPORTS("search=1..10;patch=0..3"), AXES("rows=4,[8],16"),
+                   CUDA_ONLY("warp shuffles: OpenCL in Halide 21 does not support gpu_lanes()")) {
     warp_register_sums(p, point["rows"]);
 }
 
 // warp_register_sums on the symmetric algorithm: the weights of the tile and
 // of the tile moved by -d in shared memory, half the window's offsets.
-FILTERLAB_SCHEDULE_OF(nlmeans, symmetric, gpu, symmetric_warp_registers, SUPPORTS("search=1..10;patch=0..3"),
-                      AXES("rows=4,[8],16")) {
+FILTERLAB_SCHEDULE(nlmeans, Symmetric, gpu, symmetric_warp_registers, SUPPORTS("search=1..10;patch=0..3"),
+                   AXES("rows=4,[8],16"),
+                   CUDA_ONLY("warp shuffles: OpenCL in Halide 21 does not support gpu_lanes()")) {
     warp_register_sums(p, point["rows"]);
 }
 
@@ -235,7 +245,9 @@ FILTERLAB_SCHEDULE_OF(nlmeans, symmetric, gpu, symmetric_warp_registers, SUPPORT
 // register window before shared memory; here every term is an atomic add
 // (reports/halide/probes/nlmeans_scatter.txt, where this layout was
 // scatter_staged). Its space: the tile's height.
-FILTERLAB_SCHEDULE_OF(nlmeans, symmetric_scatter, gpu, scatter, AXES("tile_y=4,8,[16]")) {
+FILTERLAB_SCHEDULE(nlmeans, SymmetricScatter, gpu, scatter, AXES("tile_y=4,8,[16]"),
+                   CUDA_ONLY("its OpenCL code leaves outputs unwritten on PoCL (the schedule refuses OpenCL)"),
+                   FRONTIER("fastest Halide CUDA NL-means in the one run (SymmetricScatter)")) {
     // Its OpenCL code (float atomic adds) fails on PoCL: a 1 x 1 image's
     // output stays poisoned and the process aborts ("invalid fastbin entry").
     if (target.has_feature(Target::OpenCL)) {
