@@ -141,6 +141,8 @@ class Runner:
             section, dot, option = key.partition(".")
             if not (sep and dot):
                 sys.exit(f"run.py: --set {setting}: STEP.KEY=VALUE")
+            if section == "experiment" and not self.conf.has_section(section):
+                self.conf.add_section(section)
             if not self.conf.has_section(section):
                 sys.exit(f"run.py: --set {setting}: {name} has no step {section}")
             self.conf.set(section, option, value)
@@ -239,7 +241,7 @@ class Runner:
     # ---------------------------------------------------------------- cases
     def rows(self, step):
         """The rows file's rows the step selects: rows = all | gpu | cpu | match, filters = ..."""
-        path = os.path.join(ROOT, step.get("rows_file") or self.exp.get("rows") or "scripts/targets_rows.txt")
+        path = os.path.join(ROOT, self.exp.get("rows") or "scripts/targets_rows.txt")
         wanted = words(step.get("filters", "all"))
         out = []
         for row in targets_rows.rows(path):
