@@ -24,15 +24,25 @@ set(FILTERLAB_OPENCL_TARGET x86-64-linux-avx2-opencl
 # and generating every library again would double CI's time. That build's
 # sweeps and targets are taken over, so both hold the same variants.
 set(FILTERLAB_HALIDE_FROM "" CACHE PATH "A build folder whose generated Halide libraries this build links")
+
+# Which schedules the build compiles. OFF (the default): the frontier — the
+# schedules whose registration says FRONTIER("why"), every frozen point,
+# every autoschedule, and the schedules FILTERLAB_SWEEPS names; ON: every
+# schedule in the tree (CI builds them all, so none rots). The manifest's
+# "built" says which (scripts/schedule_manifest.py).
+option(FILTERLAB_ALL_SCHEDULES "Build every Halide schedule, not only the frontier" OFF)
 if (FILTERLAB_HALIDE_FROM)
     if (NOT EXISTS ${FILTERLAB_HALIDE_FROM}/libfilterlab_halide_runtime.a)
         message(FATAL_ERROR "FILTERLAB_HALIDE_FROM=${FILTERLAB_HALIDE_FROM}: no Halide runtime there (build it first)")
     endif ()
-    load_cache(${FILTERLAB_HALIDE_FROM} READ_WITH_PREFIX _from_ FILTERLAB_SWEEPS FILTERLAB_CPU_TARGETS
-               FILTERLAB_CUDA_TARGET FILTERLAB_OPENCL_TARGET)
-    foreach (setting IN ITEMS FILTERLAB_SWEEPS FILTERLAB_CPU_TARGETS FILTERLAB_CUDA_TARGET FILTERLAB_OPENCL_TARGET)
+    set(_from_settings FILTERLAB_SWEEPS FILTERLAB_ALL_SCHEDULES FILTERLAB_CPU_TARGETS FILTERLAB_CUDA_TARGET
+                       FILTERLAB_OPENCL_TARGET)
+    load_cache(${FILTERLAB_HALIDE_FROM} READ_WITH_PREFIX _from_ ${_from_settings})
+    foreach (setting IN LISTS _from_settings)
         set(${setting} "${_from_${setting}}" CACHE STRING "Taken from FILTERLAB_HALIDE_FROM" FORCE)
     endforeach ()
+    # Configured again when that build's settings change, so both keep the same variants.
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${FILTERLAB_HALIDE_FROM}/CMakeCache.txt)
     find_package(Threads REQUIRED)
     add_library(filterlab_halide_runtime STATIC IMPORTED GLOBAL)
     set_target_properties(filterlab_halide_runtime PROPERTIES
@@ -122,15 +132,17 @@ endfunction()
 
 # One variant of the schedule being declared (reading _filterlab_declare_schedule's
 # variables) on one target (cpu, cuda or opencl): its static libraries (one
-# per compile-time value) at the point GENERATOR_POINT ("a:1+b:2"), and the
-# registration of VARIANT_NAME from the template, with the manifest's facts.
-function(_filterlab_schedule_variant VARIANT_BACKEND VARIANT_NAME LIB ORIGIN GENERATOR_POINT POINT)
+# per compile-time value) at the point whose generator parameter is
+# POINT_PARAMETER ("a:1+b:2") and spelling POINT_TEXT ("a=1+b=2", read by the
+# registration with schedules/schedule_point.h), and the registration of
+# VARIANT_NAME from the template, with the manifest's facts.
+function(_filterlab_schedule_variant VARIANT_BACKEND VARIANT_NAME LIB ORIGIN POINT_PARAMETER POINT_TEXT)
     set(INCLUDES "")
     set(ENTRIES "")
     set(LIBRARIES "")
     set(point_param "")
-    if (GENERATOR_POINT)
-        set(point_param point=${GENERATOR_POINT})
+    if (POINT_PARAMETER)
+        set(point_param point=${POINT_PARAMETER})
     endif ()
     set(view_param "")  # READS("words"): the generator's input and the binding's view are words
     set(VIEW_ARGUMENT "")
@@ -162,35 +174,17 @@ function(_filterlab_schedule_variant VARIANT_BACKEND VARIANT_NAME LIB ORIGIN GEN
     endforeach ()
     configure_file(${_filterlab_template} ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp @ONLY)
     target_sources(filterlab_variants PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp)
+    set_property(GLOBAL APPEND PROPERTY FILTERLAB_BUILT_VARIANTS "${FILTER}/${VARIANT_NAME}")
 endfunction()
 
-# A point of the manifest ([{"axis", "value"}, ...]) in the forms the build
-# uses: `generator` "a:1+b:2" (a generator's command line takes neither '='
-# nor ','), `spelled` "a=1+b=2" (a sweep variant's name: no comma for
-# results.csv), `tag` "a1_b2" (its library's name), `cxx` {{"a", 1}, ...}
-# (Variant::point).
+# A point of the manifest ({"values", "text", "parameter", "tag"}: its spelling
+# "a=1+b=2" and the forms scripts/schedule_grammar.py derived from it, the
+# generator parameter "a:1+b:2" and the library tag "a1_b2") as
+# <prefix>_text, <prefix>_parameter and <prefix>_tag.
 function(_filterlab_point_forms point prefix)
-    foreach (form IN ITEMS generator spelled tag cxx)
-        set(${form} "")
-    endforeach ()
-    string(JSON count LENGTH "${point}")
-    if (count GREATER 0)
-        math(EXPR last "${count} - 1")
-        foreach (i RANGE ${last})
-            string(JSON axis GET "${point}" ${i} axis)
-            string(JSON value GET "${point}" ${i} value)
-            list(APPEND generator ${axis}:${value})
-            list(APPEND spelled ${axis}=${value})
-            list(APPEND tag ${axis}${value})
-            list(APPEND cxx "{\"${axis}\", ${value}}")
-        endforeach ()
-    endif ()
-    list(JOIN generator "+" ${prefix}_generator)
-    list(JOIN spelled "+" ${prefix}_spelled)
-    list(JOIN tag "_" ${prefix}_tag)
-    list(JOIN cxx ", " ${prefix}_cxx)
-    foreach (form IN ITEMS generator spelled tag cxx)
-        set(${prefix}_${form} "${${prefix}_${form}}" PARENT_SCOPE)
+    foreach (form IN ITEMS text parameter tag)
+        string(JSON value GET "${point}" ${form})
+        set(${prefix}_${form} "${value}" PARENT_SCOPE)
     endforeach ()
 endfunction()
 
@@ -236,14 +230,22 @@ function(_filterlab_axes_cxx axes out)
     set(${out} "${cxx}" PARENT_SCOPE)
 endfunction()
 
-# Declares the variants of one schedule of the manifest: one per target
-# (variant <target>_<name>, library <filter>_<target>_<name>), and with a
-# sweep one per point on its first target (<target>_<name>[a=1+b=2]).
+# Declares the variants of one schedule of the manifest that this build
+# builds ("built"): one per target (variant <target>_<name>, library
+# <filter>_<target>_<name>), and with a sweep one per point on its first
+# target (variant <target>_<name>[a=1+b=2], library <filter>_<target>_<name>__a1_b2).
 function(_filterlab_declare_schedule entry)
-    foreach (field IN ITEMS filter name backend origin algorithm reads)
+    string(JSON built GET "${entry}" built)
+    if (NOT built)
+        return()
+    endif ()
+    foreach (field IN ITEMS filter name backend origin reads)
         string(TOUPPER ${field} variable)
         string(JSON ${variable} GET "${entry}" ${field})
     endforeach ()
+    # The name the runtime knows the algorithm by (FilterInfo::algorithms); empty
+    # for an autoschedule: the filter's default.
+    string(JSON ALGORITHM GET "${entry}" algorithm_key)  # null: ""
     foreach (field IN ITEMS file first_line last_line)
         string(TOUPPER ${field} variable)
         string(JSON ${variable} GET "${entry}" source ${field})
@@ -269,7 +271,7 @@ function(_filterlab_declare_schedule entry)
     string(REPLACE "," ";" targets "${targets}")
     foreach (target IN LISTS targets)
         _filterlab_schedule_variant(${target} ${target}_${NAME} ${FILTER}_${target}_${NAME} ${ORIGIN}
-                                    "${point_generator}" "${point_cxx}")
+                                    "${point_parameter}" "${point_text}")
     endforeach ()
     string(JSON sweep ERROR_VARIABLE no_sweep GET "${entry}" sweep)
     if (NOT no_sweep)
@@ -279,9 +281,9 @@ function(_filterlab_declare_schedule entry)
         foreach (i RANGE ${last})
             string(JSON one GET "${sweep}" ${i})
             _filterlab_point_forms("${one}" point)
-            _filterlab_schedule_variant(${target} "${target}_${NAME}[${point_spelled}]"
+            _filterlab_schedule_variant(${target} "${target}_${NAME}[${point_text}]"
                                         ${FILTER}_${target}_${NAME}__${point_tag} sweep_point
-                                        "${point_generator}" "${point_cxx}")
+                                        "${point_parameter}" "${point_text}")
         endforeach ()
         message(STATUS "FilterLab: sweep ${FILTER}/${target}_${NAME}: ${count} points")
     endif ()
@@ -321,9 +323,12 @@ endfunction()
 # filterlab_halide_schedules(<manifest>): reads every registration of the
 # filters declared so far with the grammar's one reader
 # (scripts/schedule_manifest.py, at configure time) into <manifest>, JSON of
-# format 3 (docs/extending.md), and declares from it every library and variant:
-# each schedule on each of its targets, the points of the sweeps
-# (FILTERLAB_SWEEPS), the frozen autoschedules; beside it opencl_refused.txt.
+# format 4 (docs/extending.md), and declares from it every library and variant
+# this build builds (FILTERLAB_ALL_SCHEDULES: every schedule; else the
+# frontier): each schedule on each of its targets, the points of the sweeps
+# (FILTERLAB_SWEEPS), the frozen autoschedules. The global property
+# FILTERLAB_BUILT_VARIANTS lists them, "<filter>/<variant>" (tests/CMakeLists.txt
+# reads it).
 function(filterlab_halide_schedules manifest)
     find_package(Python3 REQUIRED COMPONENTS Interpreter)
     get_property(sources GLOBAL PROPERTY FILTERLAB_SCHEDULE_SOURCES)
@@ -331,24 +336,37 @@ function(filterlab_halide_schedules manifest)
     set(reader ${PROJECT_SOURCE_DIR}/scripts/schedule_manifest.py)
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${reader}
                  ${PROJECT_SOURCE_DIR}/scripts/schedule_grammar.py)
-    list(JOIN FILTERLAB_OPENCL_REFUSED "," refused)
+    set(all_schedules "")
+    if (FILTERLAB_ALL_SCHEDULES)
+        set(all_schedules --all-schedules)
+    endif ()
     execute_process(COMMAND ${Python3_EXECUTABLE} ${reader} --source-dir ${PROJECT_SOURCE_DIR} --out ${manifest}
-                            --sweeps "${FILTERLAB_SWEEPS}" --opencl-refused "${refused}" ${compile_time} ${sources}
+                            --sweeps "${FILTERLAB_SWEEPS}" ${all_schedules} ${compile_time} ${sources}
                     RESULT_VARIABLE status ERROR_VARIABLE error)
     if (NOT status EQUAL 0)
         message(FATAL_ERROR "${error}")
     endif ()
+    # The variants' registrations read their point with schedules/schedule_point.h.
+    target_include_directories(filterlab_variants PRIVATE ${PROJECT_SOURCE_DIR}/schedules)
     file(READ ${manifest} json)
     string(JSON count LENGTH "${json}" schedules)
     math(EXPR last "${count} - 1")
+    set(built 0)
     foreach (i RANGE ${last})
         string(JSON entry GET "${json}" schedules ${i})
         _filterlab_declare_schedule("${entry}")
+        string(JSON is_built GET "${entry}" built)
+        if (is_built)
+            math(EXPR built "${built} + 1")
+        endif ()
     endforeach ()
     _filterlab_autoschedule_sources("${json}")
-    get_filename_component(folder ${manifest} DIRECTORY)
-    _filterlab_opencl_refused("${json}" ${folder}/opencl_refused.txt)
-    message(STATUS "FilterLab: ${count} Halide schedules (${manifest})")
+    if (FILTERLAB_ALL_SCHEDULES)
+        message(STATUS "FilterLab: ${count} Halide schedules, all built (FILTERLAB_ALL_SCHEDULES; ${manifest})")
+    else ()
+        message(STATUS "FilterLab: ${built} of ${count} Halide schedules built, the frontier "
+                       "(-DFILTERLAB_ALL_SCHEDULES=ON builds all; ${manifest})")
+    endif ()
 endfunction()
 
 # filterlab_sanitize(<targets...>): with FILTERLAB_SANITIZE, compiles the targets' C++

@@ -87,12 +87,11 @@ inline bool Point::is_axis_name(const std::string &name) {
 }
 
 inline void Point::add(const std::string &text, const std::string &axis, const std::string &value) {
-    const std::string item = axis + "=" + value;
-    const std::size_t digits = value.size() - (!value.empty() && value[0] == '-');
-    bool numeral = digits > 0;
-    for (std::size_t i = value.size() - digits; i < value.size(); i++) numeral = numeral && value[i] >= '0' && value[i] <= '9';
-    const auto unreadable = [&] { fail(text, "'" + item + "' is not axis=value " + kItem); };
-    if (!is_axis_name(axis) || !numeral) unreadable();
+    const auto unreadable = [&] { fail(text, "'" + axis + "=" + value + "' is not axis=value " + kItem); };
+    const std::size_t sign = !value.empty() && value[0] == '-';
+    if (!is_axis_name(axis) || value.size() == sign) unreadable();
+    for (std::size_t i = sign; i < value.size(); i++)
+        if (value[i] < '0' || value[i] > '9') unreadable();
     errno = 0;
     const long long number = std::strtoll(value.c_str(), nullptr, 10);
     if (errno == ERANGE || number < INT_MIN || number > INT_MAX) fail(text, "the value of " + axis + " is out of range");
@@ -113,8 +112,7 @@ inline Point::Point(const std::string &text) {
         const std::string item = text.substr(at, end == std::string::npos ? std::string::npos : end - at);
         if (item.empty()) fail(text, "an empty axis (axis=value items joined by one '+')");
         const std::size_t equals = item.find('=');
-        if (equals == std::string::npos)
-            fail(text, "'" + item + "' is not axis=value " + kItem);
+        if (equals == std::string::npos) fail(text, "'" + item + "' is not axis=value " + kItem);
         add(text, item.substr(0, equals), item.substr(equals + 1));
         if (end == std::string::npos) break;
         at = end + 1;

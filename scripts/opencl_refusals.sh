@@ -1,31 +1,51 @@
 #!/usr/bin/env bash
-# Asks Halide's generators again for each GPU schedule the build leaves out of
-# OpenCL (FILTERLAB_OPENCL_REFUSED in schedules/CMakeLists.txt, written to
-# BUILD/opencl_refused.txt at configure time): each must still be refused by
-# Halide's OpenCL code generator, or by the schedule itself where its OpenCL
-# code is known wrong ("no OpenCL twin", with why). Prints each refusal's message; fails, naming
-# the schedule, once one compiles (then take it off the list) or fails for
-# another reason. Usage: scripts/opencl_refusals.sh BUILD_DIR
+# Asks Halide's generators again for each GPU schedule whose registration says
+# CUDA_ONLY("why") (and each frozen point of one), as the build's manifest
+# (BUILD/schedule_manifest.json) lists them, built by default or not: each
+# must still be refused by Halide's OpenCL code generator, or by the schedule
+# itself where its OpenCL code is known wrong ("no OpenCL twin", with why).
+# Prints each refusal's message beside the registration's reason; fails,
+# naming the schedule, once one compiles (then take CUDA_ONLY off its
+# registration) or fails for another reason, and when the manifest lists none
+# (nothing would be tested). Usage: scripts/opencl_refusals.sh BUILD_DIR
 set -euo pipefail
 build=$(cd "$1" && pwd)
 target=$(sed -n 's/^FILTERLAB_OPENCL_TARGET:STRING=//p' "$build/CMakeCache.txt")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# One line per refused schedule: <filter> <schedule key> <why> [generator parameters...], tab-separated.
+python3 - "$build/schedule_manifest.json" >"$work/refused" <<'PY'
+import json, sys
+for s in json.load(open(sys.argv[1]))["schedules"]:
+    if s["backend"] != "gpu" or s["origin"] == "autoscheduler" or not s.get("cuda_only"):
+        continue
+    params = []
+    if s["point"]["parameter"]:
+        params.append("point=" + s["point"]["parameter"])
+    if s["compile_time"]:
+        params.append(f"{s['compile_time']['param']}={s['compile_time']['values'][0]}")
+    if s["reads"] == "words":
+        params.append("input_view=words")
+    print("\t".join([s["filter"], f"{s['backend']}_{s['name']}", s["cuda_only"], *params]))
+PY
+if ! [ -s "$work/refused" ]; then
+    echo "opencl_refusals: no schedule in $build/schedule_manifest.json says CUDA_ONLY: nothing to ask" >&2
+    exit 1
+fi
 status=0
-while read -r filter schedule params; do
-    [ -n "$filter" ] || continue
+while IFS=$'\t' read -r filter schedule why params; do
     # shellcheck disable=SC2086
     if "$build/schedules/$filter.generator" -g "$filter" -o "$work" -e c_header -n probe \
-        target="$target" schedule="$schedule" $params >"$work/log" 2>&1; then
-        echo "opencl_refusals: $filter/$schedule now compiles for $target: take it off FILTERLAB_OPENCL_REFUSED" >&2
+        target="$target" schedule="$schedule" ${params//$'\t'/ } >"$work/log" 2>&1; then
+        echo "opencl_refusals: $filter/$schedule now compiles for $target: take CUDA_ONLY(\"$why\") off its registration" >&2
         status=1
     elif grep -q -e "Unhandled intrinsic in C backend" -e "does not support the gpu_lanes" -e "no OpenCL twin" "$work/log"; then
-        echo "$filter/$schedule ($target): $(grep -m1 -o -e 'Unhandled intrinsic in C backend: [a-z_]*' \
+        echo "$filter/$schedule ($target; CUDA_ONLY(\"$why\")): $(grep -m1 -o -e 'Unhandled intrinsic in C backend: [a-z_]*' \
             -e 'does not support the gpu_lanes() scheduling directive' -e 'no OpenCL twin: .*' "$work/log")"
     else
         echo "opencl_refusals: $filter/$schedule fails for another reason:" >&2
         cat "$work/log" >&2
         status=1
     fi
-done <"$build/opencl_refused.txt"
+done <"$work/refused"
 exit $status

@@ -1,18 +1,30 @@
-"""The schedule registrations' grammar: tokens, macro calls, SUPPORTS, AXES and READS.
+"""The schedule registrations' grammar: tokens, macro calls, SUPPORTS, AXES, points.
 
 Read by scripts/schedule_manifest.py, the one reader of the registrations
 (its docstring states the grammar); this module only splits a schedule
-source into tokens and reads one call's arguments, a SUPPORTS("...") spec and
-an AXES("...") space. An ill-formed one raises GrammarError
+source into tokens and reads one call's arguments, a SUPPORTS("...") spec, an
+AXES("...") space and a point. An ill-formed one raises GrammarError
 ("<file>:<line>: <what>").
+
+A point (a value for each axis of a schedule's space) is spelled one way
+wherever a person reads or types it: "tile_x=64+tile_y=4" (each axis
+name=value, a name [a-z][a-z0-9_]*, an integer without leading zeros; joined
+by '+'; "" for no axes). read_point is its one Python reader,
+schedules/schedule_point.h (filterlab::schedules::Point) its one C++ reader:
+both say the same of the cases in tests/schedule_grammar/points.json.
+point_forms derives the forms the build needs from it mechanically: the
+generator parameter "tile_x:64+tile_y:4" (Halide's generator command line
+takes no '=' in a value) and the library tag "tile_x64_tile_y4".
 """
 import itertools
 import re
 
-MACROS = ("FILTERLAB_SCHEDULE", "FILTERLAB_SCHEDULE_OF", "FILTERLAB_FROZEN")
-KEYWORDS = ("SUPPORTS", "AXES", "READS")
+MACROS = ("FILTERLAB_SCHEDULE", "FILTERLAB_FROZEN")
+RETIRED = {"FILTERLAB_SCHEDULE_OF": "FILTERLAB_SCHEDULE(<filter>, <Algorithm>, cpu|gpu, <name>...)"}
+KEYWORDS = ("SUPPORTS", "AXES", "READS", "CUDA_ONLY", "FRONTIER")
 VIEWS = ("bytes", "words")  # how a pipeline reads its 8-bit image (READS)
 NAME = re.compile(r"[a-z][a-z0-9_]*")
+ALGORITHM = re.compile(r"[A-Z][A-Za-z0-9]*")  # a type of generators/<filter>.h
 NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
 TOKEN = re.compile(r"""
     (?P<comment>//[^\n]*|/\*.*?\*/)
@@ -107,6 +119,19 @@ def identifier(arg, what, where, pattern=NAME):
     return arg[1]
 
 
+def algorithm_type(arg, where):
+    """The algorithm a registration names: a C++ type of its filter's namespace, CamelCase."""
+    if arg[0] != "ident" or not ALGORITHM.fullmatch(arg[1]):
+        fail(where, f"the algorithm must be a type name ([A-Z][A-Za-z0-9]*, as RunningSums), not {arg[-1]!r}")
+    return arg[1]
+
+
+def algorithm_key(type_name):
+    """The name the runtime knows an algorithm by (FilterInfo::algorithms, results.csv, reports): its type's
+    name in snake_case ("RunningSums" -> "running_sums", "ColumnsFirstU16" -> "columns_first_u16")."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", type_name).lower()
+
+
 def read_supports(spec, where):
     """'radius=1..7;size=3,5' as [{"param", "min", "max"} or {"param", "values"}]."""
     supports = []
@@ -144,12 +169,49 @@ def read_axes(spec, where):
     return axes
 
 
+POINT_ITEM = "(axis: [a-z][a-z0-9_]*; value: an integer, no leading zeros)"
+
+
+def read_point(text, where):
+    """The spelling "a=1+b=2" ("" no axes) as [{"axis", "value"}], in its order; the one Python reader
+    (schedules/schedule_point.h's Point says the same, in the same words)."""
+    def bad(what):
+        fail(where, f"point '{text}': {what}")
+    if text == "":
+        return []
+    if "," in text:
+        bad(f"axes are joined by '+', not ',' ({text.replace(',', '+')})")
+    values = []
+    for item in text.split("+"):
+        if item == "":
+            bad("an empty axis (axis=value items joined by one '+')")
+        axis, equals, value = item.partition("=")
+        if not equals or not NAME.fullmatch(axis) or not re.fullmatch(r"-?[0-9]+", value):
+            bad(f"'{item}' is not axis=value {POINT_ITEM}")
+        if not -2**31 <= int(value) < 2**31:
+            bad(f"the value of {axis} is out of range")
+        if str(int(value)) != value:  # one spelling per value
+            bad(f"'{item}' is not axis=value {POINT_ITEM}")
+        if any(v["axis"] == axis for v in values):
+            bad(f"axis {axis} given twice")
+        values.append({"axis": axis, "value": int(value)})
+    return values
+
+
+def point_forms(values):
+    """A point ([{"axis", "value"}]) with the forms derived from it: its spelling "a=1+b=2", the generator
+    parameter "a:1+b:2" (a generator's command line takes no '=' in a value) and its library tag "a1_b2"."""
+    text = "+".join(f"{v['axis']}={v['value']}" for v in values)
+    return {"values": values, "text": text, "parameter": text.replace("=", ":"),
+            "tag": "_".join(f"{v['axis']}{v['value']}".replace("-", "m") for v in values)}
+
+
 def default_point(axes):
-    return [{"axis": a["name"], "value": a["default"]} for a in axes]
+    return point_forms([{"axis": a["name"], "value": a["default"]} for a in axes])
 
 
 def every_point(axes):
     """Every point of the space; the first axis varies fastest (the build's order of variants)."""
     names = [a["name"] for a in axes]
-    return [[{"axis": n, "value": v} for n, v in zip(names, reversed(values))]
+    return [point_forms([{"axis": n, "value": v} for n, v in zip(names, reversed(values))])
             for values in itertools.product(*[a["values"] for a in reversed(axes)])]

@@ -1,23 +1,29 @@
 #!/usr/bin/env python3
 """The one reader of the schedule registrations (schedules/schedule_registry.h).
 
-Reads every FILTERLAB_SCHEDULE, FILTERLAB_SCHEDULE_OF and FILTERLAB_FROZEN call
-of the schedule sources given, and the frozen autoschedules
-(schedules/<filter>/auto/*.schedule.h), and writes one manifest (JSON) of every
-schedule: its filter, algorithm, backend and targets, name, what it restricts,
-axes, the point it is built at, source span, and the points of a sweep. The
-build (cmake/FilterLab.cmake) runs it at configure time and declares every
-library and variant from the manifest; nothing else reads the registrations.
-The tokens, the calls' arguments, SUPPORTS and AXES are read by
+Reads every FILTERLAB_SCHEDULE and FILTERLAB_FROZEN call of the schedule
+sources given, and the frozen autoschedules (schedules/<filter>/auto/*.schedule.h),
+and writes one manifest (JSON, format 4) of every schedule: its filter,
+algorithm, backend and targets, name, why it is CUDA only, why it is on the
+frontier, whether this build builds it, what it restricts, axes, the point it
+is built at, source span, and the points of a sweep. The build
+(cmake/FilterLab.cmake) runs it at configure time and declares every library
+and variant from the manifest; nothing else reads the registrations. The
+tokens, the calls' arguments, SUPPORTS, AXES and points are read by
 scripts/schedule_grammar.py (beside this file, imported from it).
 
 A registration is one macro call, laid out as one likes (spaces and line
 breaks anywhere between its tokens; comments are not read):
 
-    FILTERLAB_SCHEDULE(<filter>, cpu|gpu, <name>[, SUPPORTS("<spec>")][, AXES("<axes>")][, READS("words")]) { <body> }
-    FILTERLAB_SCHEDULE_OF(<filter>, <algorithm>, cpu|gpu, <name>[, SUPPORTS(...)][, AXES(...)][, READS(...)]) { <body> }
-    FILTERLAB_FROZEN(<filter>, cpu|gpu, <name>, <base>, "<axis>=<value>,...");
+    FILTERLAB_SCHEDULE(<filter>, <Algorithm>, cpu|gpu, <name>[, SUPPORTS("<spec>")][, AXES("<axes>")]
+                       [, READS("words")][, CUDA_ONLY("<why>")][, FRONTIER("<why>")]) { <body> }
+    FILTERLAB_FROZEN(<filter>, cpu|gpu, <name>, <base>, "<axis>=<value>+<axis>=<value>..."[, FRONTIER("<why>")]);
 
+The keywords come in any order, each at most once. <Algorithm> is the type of
+generators/<filter>.h the body schedules ([A-Z][A-Za-z0-9]*, as RunningSums);
+the manifest's "algorithm" (a frozen point: its base's; an autoschedule: null,
+the filter's default) and "algorithm_key", the name the runtime knows it by
+(FilterInfo::algorithms: the type's name in snake_case, running_sums).
 SUPPORTS is what the schedule restricts of the contract ("radius=1",
 "size=3,5", "radius=1..7", several joined by ';'); without it the schedule
 takes the contract's whole domain. AXES declares its space
@@ -26,8 +32,21 @@ says how the pipeline reads its 8-bit image: "bytes" (the default) or
 "words", a view of the same rows as 32-bit words (4 pixels each), so that
 Halide can load 16 bytes at once (../shared/HALIDE_GPU.md); the build passes
 it to the generator (input_view=words) and to the variant's binding.
+CUDA_ONLY says why OpenCL cannot have a gpu schedule (its targets are then
+["cuda"], its frozen points' too; the CTest opencl_refusals asks Halide again);
+a cpu schedule has nothing to refuse. FRONTIER says why a schedule (or a
+frozen point) is built by default: without FILTERLAB_ALL_SCHEDULES (the
+option --all-schedules) the build builds the FRONTIER schedules, every frozen
+point, every autoschedule and the schedules FILTERLAB_SWEEPS names ("built").
 
-usage: schedule_manifest.py --source-dir DIR --out FILE [--sweeps LIST] [--opencl-refused LIST]
+A frozen point fixes some axes of its base (the rest keep their defaults) in
+the one spelling of a point, "tile_x=64+tile_y=4" (schedule_grammar.read_point;
+schedules/schedule_point.h reads it in C++). Each point in the manifest is
+{"values": [{"axis", "value"}], "text": "a=1+b=2", "parameter": "a:1+b:2",
+"tag": "a1_b2"}: the spelling, the generator parameter (Halide's command line
+takes no '=' in a value) and the library tag, derived from it.
+
+usage: schedule_manifest.py --source-dir DIR --out FILE [--sweeps LIST] [--all-schedules]
                             [--compile-time FILTER:PARAM=V,V ...] SOURCE...
 A SOURCE is schedules/<filter>/<file> (its filter is its folder's name); one
 ending .schedule.h is a frozen autoschedule, <cpu|cuda>_<scheduler>[_<param><value>].schedule.h.
@@ -39,44 +58,62 @@ import os
 import re
 import sys
 
-from schedule_grammar import (KEYWORDS, MACROS, VIEWS, GrammarError, body_end, default_point, every_point, fail,
-                              identifier, read_axes, read_call, read_supports, tokens_of)
+from schedule_grammar import (KEYWORDS, MACROS, RETIRED, VIEWS, GrammarError, algorithm_key, algorithm_type, body_end,
+                              default_point, every_point, fail, identifier, point_forms, read_axes, read_call,
+                              read_point, read_supports, tokens_of)
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 GPU_TARGETS = ["cuda", "opencl"]  # a GPU schedule's gpu_* directives: every GPU API takes them
+HEAD = "<filter>, <Algorithm>, cpu|gpu, <name>"
+OPTIONAL = "[, SUPPORTS(\"...\")][, AXES(\"...\")][, READS(\"...\")][, CUDA_ONLY(\"...\")][, FRONTIER(\"...\")]"
+
+
+def keywords_of(call, allowed, where):
+    """{keyword: its string} of a call's KEYWORD("...") arguments: each one `allowed`, at most once, a why not empty."""
+    given = {}
+    for _, keyword, value in (a for a in call.args if a[0] == "keyword"):
+        if keyword not in allowed:
+            listed = [f'{k}("...")' for k in allowed]
+            takes = ", ".join(listed[:-1]) + " and " + listed[-1] if len(listed) > 1 else listed[0]
+            what = "a registration" if call.macro == "FILTERLAB_SCHEDULE" else "a frozen point (the rest is its base's)"
+            fail(where, f"{keyword}(...): {what} takes {takes} only")
+        if keyword in given:
+            fail(where, f"{keyword}(...) given twice")
+        if keyword in ("CUDA_ONLY", "FRONTIER") and not value.strip():
+            fail(where, f"{keyword}(\"\"): say why")
+        given[keyword] = value
+    return given
 
 
 def registration(call, filter_name, path, tokens, compile_time):
-    """The manifest entry of one FILTERLAB_SCHEDULE or FILTERLAB_SCHEDULE_OF call."""
+    """The manifest entry of one FILTERLAB_SCHEDULE call."""
     where = f"{path}:{call.line}"
     positional = [a for a in call.args if a[0] != "keyword"]
-    keywords = [a for a in call.args if a[0] == "keyword"]
-    count = 4 if call.macro == "FILTERLAB_SCHEDULE_OF" else 3
-    head = "<filter>, <algorithm>, cpu|gpu, <name>" if count == 4 else "<filter>, cpu|gpu, <name>"
-    if call.args[:count] != positional:
-        extra = next((a for a in positional[count:]), None)
+    if len(positional) == 3 and positional[1][0] == "ident" and positional[1][1] in ("cpu", "gpu") \
+            and call.args[:3] == positional:
+        fail(where, f"FILTERLAB_SCHEDULE({positional[0][-1]}, <Algorithm>, {positional[1][1]}, {positional[2][-1]}...): "
+                    f"name the algorithm it schedules, a type of generators/{filter_name}.h")
+    if call.args[:4] != positional:
+        extra = next((a for a in positional[4:]), None)
         hint = f": \"{extra[1]}\" goes in SUPPORTS(\"...\") (what it restricts) or AXES(\"...\") (its space)" \
             if extra and extra[0] == "string" else ""
-        fail(where, f"{call.macro}({head}[, SUPPORTS(\"...\")][, AXES(\"...\")]) expected{hint}")
+        fail(where, f"FILTERLAB_SCHEDULE({HEAD}{OPTIONAL}) expected{hint}")
     entry_filter = identifier(call.args[0], "filter", where)
-    algorithm = identifier(call.args[1], "algorithm", where) if count == 4 else None
-    backend, name = call.args[count - 2], identifier(call.args[count - 1], "schedule's name", where)
+    algorithm = algorithm_type(call.args[1], where)
+    backend, name = call.args[2], identifier(call.args[3], "schedule's name", where)
     entry = new_entry(entry_filter, filter_name, backend, name, where)
     if name.startswith("auto_"):
         fail(where, "schedule names starting auto_ are the autoschedulers'")
-    given = {}
-    for _, keyword, value in keywords:
-        if keyword not in KEYWORDS:
-            fail(where, f"{keyword}(...): a registration takes SUPPORTS(\"...\"), AXES(\"...\") and READS(\"...\") only")
-        if keyword in given:
-            fail(where, f"{keyword}(...) given twice")
-        given[keyword] = value
+    given = keywords_of(call, KEYWORDS, where)
     supports = read_supports(given["SUPPORTS"], where) if "SUPPORTS" in given else []
     axes = read_axes(given["AXES"], where) if "AXES" in given else []
     reads = given.get("READS", "bytes")
     if reads not in VIEWS:
         fail(where, f"READS(\"{reads}\"): a pipeline reads its image as {' or '.join(VIEWS)}")
-    entry.update(origin="schedule", algorithm=algorithm, reads=reads, supports=supports,
+    if "CUDA_ONLY" in given and entry["backend"] != "gpu":
+        fail(where, "CUDA_ONLY(...) on a cpu schedule: only a gpu schedule has an OpenCL build to refuse")
+    entry.update(origin="schedule", algorithm=algorithm, algorithm_key=algorithm_key(algorithm), reads=reads,
+                 cuda_only=given.get("CUDA_ONLY"), frontier=given.get("FRONTIER"), supports=supports,
                  compile_time=compile_time_values(compile_time, supports, where), axes=axes,
                  point=default_point(axes),
                  source={"file": path, "first_line": call.line, "last_line": body_end(tokens, call.end, where)})
@@ -108,11 +145,13 @@ def compile_time_values(compile_time, supports, where):
 def frozen(call, filter_name, path, tokens, schedules):
     """The manifest entry of one FILTERLAB_FROZEN call: its base at one point."""
     where = f"{path}:{call.line}"
-    kinds = [a[0] for a in call.args]
-    if kinds != ["ident"] * 4 + ["string"]:
-        fail(where, "FILTERLAB_FROZEN(<filter>, cpu|gpu, <name>, <base>, \"<axis>=<value>,...\") expected")
+    positional = [a for a in call.args if a[0] != "keyword"]
+    if [a[0] for a in positional] != ["ident"] * 4 + ["string"] or call.args[:5] != positional:
+        fail(where, "FILTERLAB_FROZEN(<filter>, cpu|gpu, <name>, <base>, \"<axis>=<value>+<axis>=<value>...\""
+                    "[, FRONTIER(\"...\")]) expected")
     if call.end >= len(tokens) or tokens[call.end][1] != ";":
         fail(where, "FILTERLAB_FROZEN(...) must end with ';'")
+    given = keywords_of(call, ("FRONTIER",), where)
     entry = new_entry(identifier(call.args[0], "filter", where), filter_name, call.args[1],
                       identifier(call.args[2], "schedule's name", where), where)
     base_name = identifier(call.args[3], "base schedule", where)
@@ -123,24 +162,26 @@ def frozen(call, filter_name, path, tokens, schedules):
                     f"{filter_name} registered before it")
     if not base["axes"]:
         fail(where, f"frozen schedule {entry['name']}: {base_name} declares no AXES to fix")
-    values = {a["axis"]: a["value"] for a in base["point"]}
-    for item in call.args[4][1].split(","):
-        m = re.fullmatch(r"\s*([a-z][a-z0-9_]*)=(-?[0-9]+)\s*", item)
-        axis = next((a for a in base["axes"] if m and a["name"] == m[1]), None)
-        if axis is None or int(m[2]) not in axis["values"]:
-            fail(where, f"frozen schedule {entry['name']}: '{item}' is not a value {base_name} declares "
-                        f"(AXES(\"...\") at line {base['source']['first_line']})")
-        values[m[1]] = int(m[2])
-    entry.update({k: base[k] for k in ("algorithm", "reads", "supports", "compile_time", "source")})
-    entry.update(origin="frozen_point", base=base_name, axes=[],
-                 point=[{"axis": a["name"], "value": values[a["name"]]} for a in base["axes"]])
+    values = {v["axis"]: v["value"] for v in base["point"]["values"]}
+    for item in read_point(call.args[4][1], f"{where}: frozen schedule {entry['name']}"):
+        axis = next((a for a in base["axes"] if a["name"] == item["axis"]), None)
+        if axis is None or item["value"] not in axis["values"]:
+            fail(where, f"frozen schedule {entry['name']}: '{item['axis']}={item['value']}' is not a value "
+                        f"{base_name} declares (AXES(\"...\") at line {base['source']['first_line']})")
+        values[item["axis"]] = item["value"]
+    entry.update({k: base[k] for k in ("algorithm", "algorithm_key", "reads", "cuda_only", "supports",
+                                       "compile_time", "source")})
+    entry.update(origin="frozen_point", base=base_name, frontier=given.get("FRONTIER"), axes=[],
+                 point=point_forms([{"axis": a["name"], "value": values[a["name"]]} for a in base["axes"]]))
     return entry
 
 
 def read_source(path, text, filter_name, compile_time, schedules):
     """Every registration of one schedule source, appended to `schedules` in the file's order."""
     tokens = list(tokens_of(text))
-    for at, (kind, word, _) in enumerate(tokens):
+    for at, (kind, word, line) in enumerate(tokens):
+        if kind == "ident" and word in RETIRED:
+            fail(f"{path}:{line}", f"{word} is gone: {RETIRED[word]}")
         if kind != "ident" or word not in MACROS:
             continue
         call = read_call(tokens, at, path)
@@ -178,9 +219,11 @@ def autoschedules(source_dir, filter_name, paths, compile_time):
         entry = entries.setdefault((backend, m[2]), {
             "filter": filter_name, "name": "auto_" + m[2], "backend": backend,
             "targets": [m[1]],  # an autoschedule is written for one target
-            "origin": "autoscheduler", "algorithm": None, "reads": "bytes", "supports": [],
-            "compile_time": {"param": m[3], "values": []} if m[3] else None,
-            "axes": [], "point": [], "source": estimates_span(source_dir, filter_name), "files": []})
+            "origin": "autoscheduler", "algorithm": None, "algorithm_key": None,  # the filter's default
+            "reads": "bytes", "cuda_only": None, "frontier": None,
+            "built": True,  # always: what the autoschedulers make of the filter is part of every answer
+            "supports": [], "compile_time": {"param": m[3], "values": []} if m[3] else None,
+            "axes": [], "point": point_forms([]), "source": estimates_span(source_dir, filter_name), "files": []})
         entry["files"].append({"file": path, "function": f"apply_schedule_{filter_name}_{stem}",
                                "value": int(m[4]) if m[4] else None})
         if m[3]:
@@ -191,18 +234,11 @@ def autoschedules(source_dir, filter_name, paths, compile_time):
     return list(entries.values())
 
 
-def assign_targets(schedules, refused):
-    """A GPU schedule's targets: CUDA and OpenCL, but CUDA only where OpenCL's code generator refuses it
-    (a frozen point of a refused schedule is refused with it)."""
-    for name in refused:
-        if not any(f"{s['filter']}/{s['name']}" == name and s["backend"] == "gpu" and s["origin"] != "autoscheduler"
-                   for s in schedules):
-            fail("FILTERLAB_OPENCL_REFUSED", f"{name} is not a GPU schedule (<filter>/<schedule>)")
+def assign_targets(schedules):
+    """A schedule's targets: cpu; a GPU one's CUDA and OpenCL, CUDA only where its registration (or its base's)
+    says CUDA_ONLY."""
     for s in schedules:
-        if s["origin"] == "autoscheduler":
-            continue
-        names = {f"{s['filter']}/{s['name']}", f"{s['filter']}/{s.get('base') or s['name']}"}
-        gpu_targets = [t for t in GPU_TARGETS if t == "cuda" or not names & set(refused)]
+        gpu_targets = GPU_TARGETS[:1] if s["cuda_only"] else GPU_TARGETS
         s["targets"] = gpu_targets if s["backend"] == "gpu" else ["cpu"]
 
 
@@ -223,11 +259,18 @@ def assign_sweeps(schedules, sweeps):
             s["sweep"] = every_point(s["axes"])
 
 
+def assign_built(schedules, all_schedules):
+    """Whether this build builds a schedule: every one with FILTERLAB_ALL_SCHEDULES; else the frontier (FRONTIER),
+    every frozen point and the schedules swept (with their points); autoschedules always (set with them)."""
+    for s in schedules:
+        s["built"] = bool(all_schedules or s["frontier"] or s["origin"] == "frozen_point" or "sweep" in s)
+
+
 def relative(path, source_dir):
     return os.path.relpath(os.path.abspath(path), os.path.abspath(source_dir)).replace(os.sep, "/")
 
 
-def manifest(source_dir, sources, compile_times, sweeps, refused):
+def manifest(source_dir, sources, compile_times, sweeps, all_schedules=False):
     """The manifest of these sources: {"format_version", "schedules": [...]}, schedules in the sources' order."""
     schedules, filters, autos = [], [], {}
     for source in sources:
@@ -243,14 +286,15 @@ def manifest(source_dir, sources, compile_times, sweeps, refused):
             continue
         with open(os.path.join(source_dir, path)) as f:
             read_source(path, f.read(), filter_name, compile_times.get(filter_name), schedules)
-    assign_targets(schedules, refused)
+    assign_targets(schedules)
     assign_sweeps(schedules, sweeps)
+    assign_built(schedules, all_schedules)
     ordered = []
     for filter_name in filters:  # a filter's registrations, then its autoschedules
         ordered += [s for s in schedules if s["filter"] == filter_name]
         ordered += autoschedules(source_dir, filter_name, autos.get(filter_name, []), compile_times.get(filter_name))
-    fields = ("filter", "name", "backend", "targets", "origin", "algorithm", "reads", "base", "supports", "compile_time",
-              "axes", "point", "sweep", "source", "files")
+    fields = ("filter", "name", "backend", "targets", "origin", "algorithm", "algorithm_key", "reads", "base",
+              "cuda_only", "frontier", "built", "supports", "compile_time", "axes", "point", "sweep", "source", "files")
     return {"format_version": FORMAT_VERSION, "schedules": [{k: s[k] for k in fields if k in s} for s in ordered]}
 
 
@@ -266,7 +310,8 @@ def main(argv):
     parser.add_argument("--source-dir", required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--sweeps", default="", help="all, or <filter>/<backend>_<schedule>,...")
-    parser.add_argument("--opencl-refused", default="", help="<filter>/<schedule>,... built for CUDA only")
+    parser.add_argument("--all-schedules", action="store_true",
+                        help="build every schedule (FILTERLAB_ALL_SCHEDULES), not only the frontier")
     parser.add_argument("--compile-time", type=compile_time_option, action="append", default=[],
                         help="FILTER:PARAM=V,V: the filter's compile-time parameter and its values")
     parser.add_argument("sources", nargs="*")
@@ -274,7 +319,7 @@ def main(argv):
     split = lambda s: [item for item in re.split(r"[,;]", s) if item]
     try:
         result = manifest(args.source_dir, args.sources, dict(args.compile_time), split(args.sweeps),
-                          split(args.opencl_refused))
+                          args.all_schedules)
     except GrammarError as e:
         print(f"schedule_manifest: {e}", file=sys.stderr)
         return 1

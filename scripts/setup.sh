@@ -4,6 +4,11 @@
 # scripts/peers_python.py) from PyPI), then
 # configures and builds build/. Quick when all is there. With --deps-only it
 # stops after installing.
+#
+# FILTERLAB_ALL_SCHEDULES=ON builds every Halide schedule in the tree (CI
+# does); unset or OFF, the frontier only (the schedules whose registration
+# says FRONTIER, every frozen point and autoschedule: docs/extending.md). A
+# build/ configured with the other value is configured again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -45,6 +50,11 @@ fi
 export PATH=$venv/bin:$PATH
 [ "${1:-}" = "--deps-only" ] && exit 0
 
+case ${FILTERLAB_ALL_SCHEDULES:-OFF} in
+[Oo][Nn] | 1 | [Tt][Rr][Uu][Ee] | [Yy][Ee][Ss]) all_schedules=ON ;;
+[Oo][Ff][Ff] | 0 | [Ff][Aa][Ll][Ss][Ee] | [Nn][Oo]) all_schedules=OFF ;;
+*) echo "setup: FILTERLAB_ALL_SCHEDULES is ON or OFF, not '$FILTERLAB_ALL_SCHEDULES'" >&2; exit 2 ;;
+esac
 build=$root/build
 if ! [ -f "$build/build.ninja" ]; then
     halide_root=$("$venv/bin/python" -c "import halide; print(halide.install_dir())")
@@ -52,6 +62,13 @@ if ! [ -f "$build/build.ninja" ]; then
         -DCMAKE_CUDA_COMPILER="$nvcc" \
         -DHalide_DIR="$halide_root/lib64/cmake/Halide" \
         -DHalideHelpers_DIR="$halide_root/lib64/cmake/HalideHelpers" \
-        -DFILTERLAB_SWEEPS="${FILTERLAB_SWEEPS-box/cpu_sliding}"
+        -DFILTERLAB_SWEEPS="${FILTERLAB_SWEEPS-box/cpu_sliding}" \
+        -DFILTERLAB_ALL_SCHEDULES="$all_schedules"
+else
+    cached=$(sed -n 's/^FILTERLAB_ALL_SCHEDULES:[A-Z]*=//p' "$build/CMakeCache.txt")
+    if [ "$cached" != "$all_schedules" ]; then
+        echo "setup: FILTERLAB_ALL_SCHEDULES=$all_schedules (build/ has ${cached:-none}): configuring build/ again"
+        cmake -S "$root" -B "$build" -DFILTERLAB_ALL_SCHEDULES="$all_schedules"
+    fi
 fi
 cmake --build "$build"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs the whole test suite through CTest. CUDA tests report
-# themselves skipped where there is no GPU.
+# themselves skipped where there is no GPU. It tests what build/ builds: the
+# frontier by default, every schedule with FILTERLAB_ALL_SCHEDULES=ON (as
+# .ci/run sets it; scripts/setup.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh

@@ -44,13 +44,13 @@ TEST_CASE("list: one variant per line, and JSON with the supported parameters") 
             CHECK(v.contains(key));
         }
         CHECK(v["available"] == v["why_unavailable"].is_null());
-        if (v["filter"] == "box" && v["variant"] == "cuda_register_rows") {
+        if (v["filter"] == "box" && v["variant"] == "cuda_rows8") {
             CHECK(v["params"]["radius"]["values"] == nlohmann::json::array({1}));
             CHECK(v["params"]["radius"]["values"][0].is_number_integer());  // integers as integers
             CHECK(v["params"]["radius"]["default"] == 1);
             CHECK(v["available"] == cuda::gpu_info().available);
             CHECK(v["source"]["file"] == "schedules/box/box_cuda.cpp");
-            CHECK(v["libraries"][0]["entry_point"] == "filterlab::halide::box_cuda_register_rows");
+            CHECK(v["libraries"][0]["entry_point"] == "filterlab::halide::box_cuda_rows8");
             seen++;
         }
         if (v["filter"] == "median" && v["variant"] == "cpu_naive") {  // one library per size
@@ -157,7 +157,7 @@ TEST_CASE("run: every bad input ends cleanly, without an output file") {
     expect_failure("run --filter box --input " + gray_small + io + " --param size=3", "no parameter", out);
     expect_failure("run --filter boxx --input " + gray_small + io, "unknown filter", out);
     expect_failure("run --filter box --variant nope --input " + gray_small + io, "unknown variant", out);
-    expect_failure("run --filter box --variant cuda_register_rows --input " + gray_small + io + " --param radius=3",
+    expect_failure("run --filter box --variant cuda_rows8 --input " + gray_small + io + " --param radius=3",
                    "supports radius in {1} only", out);
     expect_failure("run --filter box --input " + gray_small + " --output " + (dir() / "x.jpg").string(),
                    "unsupported output format", dir() / "x.jpg");
@@ -183,7 +183,7 @@ TEST_CASE("run: every bad input ends cleanly, without an output file") {
 
 TEST_CASE("run --noise: the median removes salt-and-pepper noise, and says by how much") {
     const fs::path out = dir() / "median.png", noisy = dir() / "noisy.png";
-    const Result r = run_cli("run --filter median --variant cpu_shared_columns --input " + gray_small + " --output " +
+    const Result r = run_cli("run --filter median --variant cpu_vectorized --input " + gray_small + " --output " +
                              out.string() + " --noise salt_pepper:0.1 --seed 3 --noisy-output " + noisy.string());
     INFO(r.out, r.err);
     REQUIRE(r.status == 0);

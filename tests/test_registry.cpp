@@ -17,6 +17,7 @@
 #include "plugins.h"
 #include "reference.h"
 #include "registry.h"
+#include "schedule_point.h"
 
 using namespace filterlab;
 
@@ -122,10 +123,84 @@ TEST_CASE("parameter support specs") {
     CHECK(s[1].contains(5));
     CHECK(!s[1].contains(4));
     CHECK(parse_supports("").empty());
-    const Variant &v = find_variant("box", "cuda_register_rows");
+    const Variant &v = find_variant("box", "cuda_rows8");
     CHECK(v.unsupported_reason({{"radius", 1}}).empty());
     CHECK(v.unsupported_reason({{"radius", 2}}).find("radius in {1}") != std::string::npos);
     CHECK(v.params_json()["radius"]["values"] == nlohmann::json::array({1}));
+}
+
+// The one C++ reader of a point's spelling (schedules/schedule_point.h) on
+// the cases the Python one (scripts/schedule_grammar.py) is checked on too
+// (tests/schedule_grammar/check_grammar.py).
+TEST_CASE("schedule points: one spelling, read by one reader, the generator's form and the library tag derived") {
+    using filterlab::schedules::Point;
+    std::ifstream in(std::string(FILTERLAB_SOURCE_DIR) + "/tests/schedule_grammar/points.json");
+    REQUIRE(in);
+    const nlohmann::json cases = nlohmann::json::parse(in);
+    REQUIRE(cases["good"].size() >= 4);
+    for (const auto &c : cases["good"]) {
+        const std::string text = c[0], parameter = c[1], tag = c[2];
+        CAPTURE(text);
+        const Point point(text);
+        CHECK(point.text() == text);
+        CHECK(point.parameter() == parameter);
+        CHECK(point.library_tag() == tag);
+        CHECK(Point::to_parameter(text) == parameter);
+        CHECK(Point::from_parameter(parameter).text() == text);  // the build's form, read back by the generator
+        CHECK(Point::of(point.values()).text() == text);
+        CHECK(point.empty() == text.empty());
+    }
+    REQUIRE(cases["bad"].size() >= 10);
+    for (const auto &c : cases["bad"]) {
+        const std::string text = c[0], error = c[1];
+        CAPTURE(text);
+        CHECK_THROWS_WITH_AS(Point{text}, ("point '" + text + "': " + error).c_str(), std::invalid_argument);
+        if (text.find('=') != std::string::npos && text.find(':') == std::string::npos) {
+            std::string parameter = text;  // the same mistake in the generator's form
+            std::replace(parameter.begin(), parameter.end(), '=', ':');
+            CHECK_THROWS_AS(Point::from_parameter(parameter), std::invalid_argument);
+        }
+    }
+    for (const auto &c : cases["bad_parameters"]) {
+        const std::string parameter = c[0], error = c[1];
+        CHECK_THROWS_WITH_AS(Point::from_parameter(parameter), error.c_str(), std::invalid_argument);
+    }
+    const Point point("tile_x=64+tile_y=4");
+    CHECK(point["tile_y"] == 4);
+    CHECK(point.has("tile_x"));
+    CHECK(!point.has("warps"));
+    CHECK(point.values() == Point::Values{{"tile_x", 64}, {"tile_y", 4}});
+    CHECK_THROWS_WITH_AS(point["warps"],
+                         "the schedule reads axis 'warps', which its point ('tile_x=64+tile_y=4') does not give: "
+                         "declare it in AXES(\"...\")",
+                         std::invalid_argument);
+    CHECK_THROWS_AS(Point::of({{"tile_x", 1}, {"tile_x", 2}}), std::invalid_argument);
+    CHECK_THROWS_AS(Point::of({{"Tile", 1}}), std::invalid_argument);
+}
+
+// Every Halide variant the build registered carries its point as the registry
+// read it, and a sweep point's name and library say it in the one spelling.
+TEST_CASE("schedule points: every variant's point, name and library agree with the one spelling") {
+    using filterlab::schedules::Point;
+    int points = 0;
+    for (const Variant &v : all_variants()) {
+        if (v.kind != Kind::halide || v.point.empty()) continue;
+        CAPTURE(v.filter);
+        CAPTURE(v.name);
+        const std::string text = Point::of(v.point).text();
+        CHECK(Point(text).values() == v.point);
+        if (v.origin != Origin::frozen_point) CHECK(v.point.size() == v.axes.size());  // a frozen one declares none
+        if (v.origin == Origin::sweep_point) {
+            const std::size_t bracket = v.name.find('[');
+            REQUIRE(bracket != std::string::npos);
+            CHECK(v.name.substr(bracket) == "[" + text + "]");
+            REQUIRE(!v.libraries.empty());
+            CHECK(v.libraries.front().rfind(v.filter + "_" + v.name.substr(0, bracket) + "__" +
+                                                Point(text).library_tag(), 0) == 0);
+        }
+        points++;
+    }
+    CHECK(points > 0);
 }
 
 TEST_CASE("parameters are parsed and validated against the contract") {

@@ -5,11 +5,14 @@ well_formed/: registrations as the schedules write them, and the manifest
 they must give (expected_manifest.json); reformatted/: the same registrations
 laid out otherwise (spaces, line breaks, comments inside the calls, split
 strings, the keywords in another order) on the same lines: the same manifest.
-ill_formed/schedules/box/*.cpp: one mistake each, and on its first line,
-"// expect: <file>:<line>: <what>", the one line the reader must stop with.
-Then the build options' mistakes (FILTERLAB_SWEEPS, FILTERLAB_OPENCL_REFUSED,
-a compile-time parameter). usage: check_grammar.py [--update] (rewrites
-expected_manifest.json from well_formed/: review its diff)
+With --all-schedules (FILTERLAB_ALL_SCHEDULES) the same manifest, every
+schedule built. ill_formed/schedules/box/*.cpp: one mistake each, and on its
+first line, "// expect: <file>:<line>: <what>", the one line the reader must
+stop with. Then the build options' mistakes (FILTERLAB_SWEEPS, a compile-time
+parameter), the point spelling's cases (points.json: the same cases the C++
+reader, schedules/schedule_point.h, is tested on in tests/test_registry.cpp)
+and algorithm types' runtime names. usage: check_grammar.py [--update]
+(rewrites expected_manifest.json from well_formed/: review its diff)
 """
 import glob
 import json
@@ -20,7 +23,10 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 READER = os.path.join(HERE, "..", "..", "scripts", "schedule_manifest.py")
-OPTIONS = ["--sweeps", "box/cpu_sliding", "--opencl-refused", "box/rows8", "--compile-time", "median:size=3,5,7"]
+SCRIPTS = os.path.join(HERE, "..", "..", "scripts")
+OPTIONS = ["--sweeps", "box/cpu_sliding", "--compile-time", "median:size=3,5,7"]
+sys.path.insert(0, SCRIPTS)
+from schedule_grammar import GrammarError, algorithm_key, point_forms, read_point  # noqa: E402
 
 
 def read(case, options, sources=None):
@@ -37,8 +43,32 @@ def read(case, options, sources=None):
 
 
 def check(failures, what, got, expected):
-    if got != expected:
-        failures.append(f"{what}:\n  got      {got}\n  expected {expected}")
+    if got == expected:
+        return
+    if isinstance(got, dict) and isinstance(expected, dict) and "schedules" in got and "schedules" in expected \
+            and len(got["schedules"]) == len(expected["schedules"]):  # a manifest: the entries that differ
+        for g, e in zip(got["schedules"], expected["schedules"]):
+            check(failures, f"{what}: {e['filter']}/{e['backend']}_{e['name']}", g, e)
+        check(failures, f"{what}: format_version", got["format_version"], expected["format_version"])
+        return
+    failures.append(f"{what}:\n  got      {got}\n  expected {expected}")
+
+
+def check_points(failures):
+    """The Python reader of a point's spelling on the cases the C++ one is tested on."""
+    cases = json.load(open(os.path.join(HERE, "points.json")))
+    for text, parameter, tag in cases["good"]:
+        try:
+            forms = point_forms(read_point(text, "points.json"))
+            check(failures, f"point '{text}'", (forms["text"], forms["parameter"], forms["tag"]), (text, parameter, tag))
+        except GrammarError as e:
+            failures.append(f"point '{text}': refused: {e}")
+    for text, error in cases["bad"]:
+        try:
+            read_point(text, "points.json")
+            failures.append(f"point '{text}': read, expected refused ({error})")
+        except GrammarError as e:
+            check(failures, f"point '{text}'", str(e), f"points.json: point '{text}': {error}")
 
 
 def main():
@@ -52,6 +82,14 @@ def main():
     expected = json.load(open(golden))
     check(failures, "well_formed: the manifest", manifest, expected)
     check(failures, "reformatted: the manifest", read("reformatted", OPTIONS)[1], expected)
+    # The default build is the frontier: some schedules are left out, never a frozen point or an autoschedule.
+    built = {(s["backend"], s["name"]): s["built"] for s in expected["schedules"]}
+    check(failures, "well_formed: left out by default", sorted(k for k, b in built.items() if not b),
+          [("gpu", "ranged"), ("gpu", "register_block"), ("gpu", "rows8"), ("gpu", "words")])
+    everything = read("well_formed", OPTIONS + ["--all-schedules"])[1]
+    for s in everything["schedules"] if everything else []:
+        s["built"] = not s["built"] if not built[(s["backend"], s["name"])] else s["built"]
+    check(failures, "--all-schedules: the manifest, the schedules left out built", everything, expected)
 
     cases = sorted(glob.glob(os.path.join(HERE, "ill_formed", "schedules", "box", "*.cpp")))
     for path in cases:
@@ -64,12 +102,17 @@ def main():
         (["--sweeps", "box/cpu_naive"], "FILTERLAB_SWEEPS: box/cpu_naive declares no axes"),
         (["--sweeps", "box/opencl_ranged"],
          "FILTERLAB_SWEEPS: box/opencl_ranged: no such schedule (<filter>/<backend>_<schedule>)"),
-        (["--opencl-refused", "box/naive"], "FILTERLAB_OPENCL_REFUSED: box/naive is not a GPU schedule (<filter>/<schedule>)"),
         (["--compile-time", "median:size=5,7"], "schedules/median/median_cuda.cpp:9: size is fixed at compile time: "
                                                 "SUPPORTS may name some of [5, 7] only"),
     ]:
         status, _, error = read("well_formed", options)
         check(failures, " ".join(options), (status, error), (1, "schedule_manifest: " + want))
+
+    check_points(failures)
+    for type_name, key in [("Direct", "direct"), ("RunningSums", "running_sums"), ("ColumnsFirstU16", "columns_first_u16"),
+                           ("ColumnsFirstDot", "columns_first_dot"), ("SymmetricScatter", "symmetric_scatter"),
+                           ("LaneRunningSums", "lane_running_sums")]:
+        check(failures, f"algorithm_key({type_name})", algorithm_key(type_name), key)
 
     for failure in failures:
         print(failure, file=sys.stderr)

@@ -1,3 +1,3 @@
 // expect: schedules/box/autoscheduler_name.cpp:2: schedule names starting auto_ are the autoschedulers'
-FILTERLAB_SCHEDULE(box, cpu, auto_mine) {
+FILTERLAB_SCHEDULE(box, Direct, cpu, auto_mine) {
 }

@@ -1,3 +1,3 @@
 // expect: schedules/box/backend_cuda.cpp:2: backend 'cuda': a schedule is cpu or gpu (a gpu schedule is built for cuda and opencl)
-FILTERLAB_SCHEDULE(box, cuda, tile) {
+FILTERLAB_SCHEDULE(box, Direct, cuda, tile) {
 }

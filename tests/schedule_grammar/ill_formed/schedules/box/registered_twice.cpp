@@ -1,7 +1,7 @@
 // expect: schedules/box/registered_twice.cpp:5: cpu schedule naive of box is registered twice (also schedules/box/registered_twice.cpp:2)
-FILTERLAB_SCHEDULE(box, cpu, naive) {
+FILTERLAB_SCHEDULE(box, Direct, cpu, naive) {
 }
 
-FILTERLAB_SCHEDULE(box, cpu,
+FILTERLAB_SCHEDULE(box, Direct, cpu,
                    naive) {
 }

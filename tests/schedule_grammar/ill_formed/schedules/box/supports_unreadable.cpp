@@ -1,3 +1,3 @@
 // expect: schedules/box/supports_unreadable.cpp:2: SUPPORTS("radius=1-15"): 'radius=1-15' is neither name=min..max nor name=v,v,...
-FILTERLAB_SCHEDULE(box, cpu, naive, SUPPORTS("radius=1-15")) {
+FILTERLAB_SCHEDULE(box, Direct, cpu, naive, SUPPORTS("radius=1-15")) {
 }

@@ -1,3 +1,3 @@
-// expect: schedules/box/unknown_keyword.cpp:2: SUPORTS(...): a registration takes SUPPORTS("..."), AXES("...") and READS("...") only
-FILTERLAB_SCHEDULE(box, cpu, naive, SUPORTS("radius=1")) {
+// expect: schedules/box/unknown_keyword.cpp:2: SUPORTS(...): a registration takes SUPPORTS("..."), AXES("..."), READS("..."), CUDA_ONLY("...") and FRONTIER("...") only
+FILTERLAB_SCHEDULE(box, Direct, cpu, naive, SUPORTS("radius=1")) {
 }
