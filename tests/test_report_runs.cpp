@@ -1,9 +1,10 @@
 // `filterlab report` and the run directories it reads: missing, partial and
 // old ones end in one clear line and status 1; the results schema's one writer
 // and one reader; each variant's identity as a run records it, and format 2
-// runs that still read. The report's pages: test_report.cpp.
+// and 3 runs that still read. The report's pages: test_report.cpp.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -110,6 +111,22 @@ fs::path write_format2_copy(const fs::path &run, const RunDir &now) {
     return old;
 }
 
+// The same run written as format 3 did: its points' axes joined by spaces ("a=1 b=2").
+fs::path write_format3_copy(const fs::path &run, const RunDir &now) {
+    const fs::path old = work() / "format3";
+    fs::copy(run, old, fs::copy_options::recursive);
+    auto results = nlohmann::json::parse(slurp(old / "results.json"));
+    results["context"]["format"] = 3;
+    std::ofstream(old / "results.json") << results.dump();
+    std::ofstream csv(old / "results.csv");
+    csv << results_csv_header() << "\n";
+    for (BenchRow r : now.rows) {
+        std::replace(r.point.begin(), r.point.end(), '+', ' ');
+        csv << to_csv_line(r) << "\n";
+    }
+    return old;
+}
+
 }  // namespace
 
 TEST_CASE("report: missing, partial and old run directories are refused with one clear line") {
@@ -134,7 +151,7 @@ TEST_CASE("report: missing, partial and old run directories are refused with one
 TEST_CASE("results schema: one writer and one reader, every column and status round-trips") {
     for (Status status : {Status::ok, Status::differs, Status::wrong, Status::error, Status::skipped}) {
         BenchRow row{.filter = "box", .variant = "cpu_tiled", .backend = "cpu", .kind = "halide",
-                     .origin = Origin::sweep_point, .algorithm = "direct", .point = "rows=16 vectors=4", .width = 48,
+                     .origin = Origin::sweep_point, .algorithm = "direct", .point = "rows=16+vectors=4", .width = 48,
                      .height = 32, .channels = 3, .params = "radius=2", .status = status, .samples = 20, .buffers = 4,
                      .median_us = 12.5, .min_us = 11.25, .max_us = 14.125, .p25_us = 12, .p75_us = 13,
                      .spread_pct = 8, .gb_per_s = 1.25, .roofline_pct = 0.5, .threads = 16,
@@ -146,7 +163,7 @@ TEST_CASE("results schema: one writer and one reader, every column and status ro
         CHECK(back.params == row.params);
         CHECK(back.origin == Origin::sweep_point);
         CHECK(back.algorithm == "direct");
-        CHECK(back.point == "rows=16 vectors=4");
+        CHECK(back.point == "rows=16+vectors=4");
         CHECK(back.width == 48);
         CHECK(back.channels == 3);
         CHECK(back.median_us == doctest::Approx(12.5));
@@ -157,7 +174,7 @@ TEST_CASE("results schema: one writer and one reader, every column and status ro
     CHECK(results_csv_header().rfind(
               "filter,variant,backend,kind,origin,algorithm,point,width,height,channels,params,status,", 0) == 0);
     CHECK(format2_csv_header().rfind("filter,variant,backend,kind,width,height,channels,params,status,", 0) == 0);
-    CHECK(point_text({{"tile_x", 64}, {"tile_y", 8}}) == "tile_x=64 tile_y=8");
+    CHECK(point_text({{"tile_x", 64}, {"tile_y", 8}}) == "tile_x=64+tile_y=8");  // the one spelling
     CHECK(point_text({}).empty());
     CHECK_THROWS_AS(parse_status("fine"), Error);
     CHECK_THROWS_WITH_AS(parse_csv_line("box,cpu_tiled"), doctest::Contains("2 fields, expected 24"), Error);
@@ -173,7 +190,7 @@ TEST_CASE("results schema: one writer and one reader, every column and status ro
 TEST_CASE("results: a bench run records each variant's identity as the registry holds it; format 2 still reads") {
     const fs::path run = bench_run("runs_identity");
     const RunDir now = load_run_dir(run.string());
-    CHECK(now.context["format"] == 3);
+    CHECK(now.context["format"] == 4);
     std::set<Origin> origins;
     for (const BenchRow &r : now.rows) {
         const Variant &v = find_variant(r.filter, r.variant);
@@ -205,7 +222,17 @@ TEST_CASE("results: a bench run records each variant's identity as the registry 
         CHECK(b.point == (a.origin == Origin::sweep_point ? a.point : ""));
     }
     CHECK(then.rows.back().origin == Origin::sweep_point);
-    CHECK(then.rows.back().point == "rows=32 vectors=2");
+    CHECK(then.rows.back().point == "rows=32+vectors=2");
+    // Format 3 joined a point's axes with spaces: read as the same point, spelled as today.
+    const fs::path three = write_format3_copy(run, now);
+    const RunDir read3 = load_run_dir(three.string());
+    REQUIRE(read3.rows.size() == now.rows.size());
+    int points = 0;
+    for (std::size_t i = 0; i < now.rows.size(); i++) {
+        CHECK(read3.rows[i].point == now.rows[i].point);
+        points += !now.rows[i].point.empty();
+    }
+    CHECK(points > 0);
     // Without the registry's word, an algorithm the run did not record is unknown.
     CHECK(load_run_dir(old.string()).rows.front().algorithm.empty());
     // The report reads it as it reads the run of today: the same tables.

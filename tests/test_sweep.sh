@@ -49,10 +49,14 @@ assert wanted <= timed, wanted - timed
 assert len({r["width"] for r in rows}) == 2
 defaults = {a["name"]: a["default"] for a in sweep["axes"]}
 assert any(p["values"] == defaults for p in points), "the registered default is a point"
+# One spelling of a point: the variant's name and the results' point column say it alike.
+for r in rows:
+    if r["variant"] in {p["variant"] for p in points}:
+        assert r["point"] == r["variant"][r["variant"].index("[") + 1:-1], (r["variant"], r["point"])
 PY
 "$filterlab" report "$run" --out "$work/report" >/dev/null 2>"$work/report.err"
 grep -q "### Sweep of \`$schedule\`" "$work/report/report.md"
-grep -q "Best: \`" "$work/report/report.md"
+grep -qE "Best: \`[a-z][a-z0-9_]*=-?[0-9]+(\+[a-z][a-z0-9_]*=-?[0-9]+)*\`" "$work/report/report.md"  # the one spelling
 grep -q "The registered default (\`" "$work/report/report.md"
 grep -q "(interquartile ranges overlapping)" "$work/report/report.md"
 

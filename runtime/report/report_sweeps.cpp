@@ -6,6 +6,7 @@
 #include <map>
 
 #include "report_text.h"
+#include "schedule_point.h"
 
 namespace filterlab {
 namespace {
@@ -21,10 +22,16 @@ struct Slice {
     const BenchRow *registered = nullptr;                   // the schedule's default, as registered
 };
 
-std::string values_text(const json &values) {
-    std::string s;
-    for (auto &[name, value] : values.items()) s += (s.empty() ? "" : ", ") + name + "=" + std::to_string(value.get<int>());
-    return s;
+// A point's values ({"tile_x": 64, ...}) in the one spelling of a point,
+// "tile_x=64+tile_y=8" (schedules/schedule_point.h), its axes in the order
+// the schedule declares them (`axes`, sweep.json's).
+std::string values_text(const json &values, const json &axes) {
+    schedules::Point::Values in_order;
+    for (const json &a : axes) {
+        const std::string name = a["name"].get<std::string>();
+        if (values.contains(name)) in_order.emplace_back(name, values[name].get<int>());
+    }
+    return schedules::Point::of(in_order).text();
 }
 
 // The slices of one sweep run, in the order measured.
@@ -61,20 +68,21 @@ std::string slice_section(const RunDir &run, const Slice &slice, const std::stri
     // Within the noise of the best: its interquartile range overlaps the best's.
     std::vector<std::string> near;
     json cells = json::array();
+    const json &axes = sweep["axes"];
     for (auto &[values, row] : slice.points) {
         const bool is_near = row != &best && row->p25_us <= best.p75_us;
-        if (is_near) near.push_back("`" + values_text(values) + "`");
+        if (is_near) near.push_back("`" + values_text(values, axes) + "`");
         cells.push_back({{"values", values}, {"median_us", row->median_us}, {"best", row == &best}, {"near", is_near}});
     }
     json defaults = json::object();
     for (const json &a : sweep["axes"]) defaults[a["name"].get<std::string>()] = a["default"];
     s += fmt::format("{} points timed. Best: `{}`, {} (interquartile {}–{}). Worst: `{}`, {}: best / worst = {:.2f}× "
                      "faster.",
-                     slice.points.size(), values_text(by_time.front().first), format_time(best.median_us),
-                     format_time(best.p25_us), format_time(best.p75_us), values_text(by_time.back().first),
+                     slice.points.size(), values_text(by_time.front().first, axes), format_time(best.median_us),
+                     format_time(best.p25_us), format_time(best.p75_us), values_text(by_time.back().first, axes),
                      format_time(worst.median_us), worst.median_us / best.median_us);
     if (slice.registered) {
-        s += fmt::format(" The registered default (`{}`, {}) takes {}: {:.2f}× the best.", values_text(defaults),
+        s += fmt::format(" The registered default (`{}`, {}) takes {}: {:.2f}× the best.", values_text(defaults, axes),
                          sweep["schedule"].get<std::string>(), format_time(slice.registered->median_us),
                          slice.registered->median_us / best.median_us);
     }

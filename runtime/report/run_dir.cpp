@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "run_format.h"
+#include "schedule_point.h"
 
 namespace filterlab {
 
@@ -75,14 +76,27 @@ int run_format(const nlohmann::json &context, const std::string &path) {
     return format.get<int>();
 }
 
+// A point as a run wrote it, in the one spelling (schedules/schedule_point.h,
+// "a=1+b=2"), read by the one reader; format 3 joined its axes with spaces
+// ("a=1 b=2"), read as the same point.
+std::string point_spelling(std::string text, int format) {
+    if (format == 3) std::replace(text.begin(), text.end(), ' ', '+');
+    try {
+        return schedules::Point(text).text();
+    } catch (const std::invalid_argument &e) {
+        throw Error(e.what());
+    }
+}
+
 // The compatibility path, the one place that knows how format 2 named things:
 // its results.csv has no origin, algorithm or point, so they are derived here.
 // The algorithm: the run's record (results.json's context "algorithms", kept
 // since the bench recorded them), else this build's registry (`known`), else
 // unknown (empty). The origin and point: from the names the build gave then,
-// "<backend>_<schedule>[a=1+b=2]" a point of a sweep, "<backend>_auto_<scheduler>"
-// an autoschedule, the kind for the rest; a frozen point reads as a named
-// schedule (its name does not say it is one).
+// "<backend>_<schedule>[a=1+b=2]" a point of a sweep (the point in brackets,
+// spelled as today), "<backend>_auto_<scheduler>" an autoschedule, the kind
+// for the rest; a frozen point reads as a named schedule (its name does not
+// say it is one).
 void derive_format2_identity(BenchRow &row, const nlohmann::json &context, const KnownAlgorithms &known) {
     const nlohmann::json &recorded = context.value("algorithms", nlohmann::json::object());
     const std::string key = row.filter + "/" + row.variant;
@@ -97,8 +111,7 @@ void derive_format2_identity(BenchRow &row, const nlohmann::json &context, const
     else if (row.kind == "reference") row.origin = Origin::reference;
     else if (bracket != std::string::npos && row.variant.back() == ']') {
         row.origin = Origin::sweep_point;
-        row.point = row.variant.substr(bracket + 1, row.variant.size() - bracket - 2);  // "a=1+b=2"
-        std::replace(row.point.begin(), row.point.end(), '+', ' ');
+        row.point = point_spelling(row.variant.substr(bracket + 1, row.variant.size() - bracket - 2), 2);
     } else if (row.variant.find("_auto_") != std::string::npos) row.origin = Origin::autoscheduler;
     else row.origin = Origin::schedule;
 }
@@ -117,10 +130,11 @@ std::vector<BenchRow> read_rows(const fs::path &dir, const std::string &path, in
         if (line.empty()) continue;
         try {
             rows.push_back(format == 2 ? parse_format2_csv_line(line) : parse_csv_line(line));
+            if (format == 2) derive_format2_identity(rows.back(), context, known);
+            else rows.back().point = point_spelling(rows.back().point, format);
         } catch (const Error &e) {
             throw Error(fmt::format("{}/results.csv line {}: {}", path, number, e.what()));
         }
-        if (format == 2) derive_format2_identity(rows.back(), context, known);
     }
     if (rows.empty()) throw Error(path + ": partial bench run: results.csv has no results");
     return rows;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "error.h"
+#include "schedule_point.h"
 
 namespace filterlab {
 namespace {
@@ -192,9 +193,7 @@ BenchRow parse_with(const std::vector<Column> &cs, const std::string &line) {
 }  // namespace
 
 std::string point_text(const std::vector<std::pair<std::string, int>> &point) {
-    std::string text;
-    for (const auto &[axis, value] : point) text += fmt::format("{}{}={}", text.empty() ? "" : " ", axis, value);
-    return text;
+    return schedules::Point::of(point).text();
 }
 
 BenchRow parse_csv_line(const std::string &line) { return parse_with(columns(), line); }

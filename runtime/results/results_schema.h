@@ -23,7 +23,7 @@ Status parse_status(std::string_view text);  // throws Error
 
 // One line of results.csv. A variant's identity is data: its backend, kind,
 // origin (variant_origin.h), algorithm and, for a point of a schedule's space,
-// the values it fixes ("tile_x=64 tile_y=8", as params); nothing parses its name.
+// the values it fixes ("tile_x=64+tile_y=8", point_text); nothing parses its name.
 struct BenchRow {
     std::string filter, variant, backend, kind;
     Origin origin = Origin::reference;
@@ -48,8 +48,8 @@ std::string to_csv_line(const BenchRow &row);
 BenchRow parse_csv_line(const std::string &line);
 
 // A point of a schedule's space (each axis and its value, as the registry
-// holds it) as the point column spells it: NAME=VALUE separated by spaces, as
-// params are ("tile_x=64 tile_y=8"); empty for no point.
+// holds it) as the point column spells it, the one spelling of a point
+// (schedules/schedule_point.h): "tile_x=64+tile_y=8"; empty for no point.
 std::string point_text(const std::vector<std::pair<std::string, int>> &point);
 
 // Run format 2's results.csv, without the origin, algorithm and point columns:
