@@ -38,7 +38,7 @@
 //     FILTERLAB_FROZEN(box, gpu, tile_64x4, tile, "tile_x=64+tile_y=4");
 //
 // An algorithm shaped by settings (the median's Separable tile, the box's
-// Lanes layout) takes them as constructor arguments; the source of its
+// LaneRunningSums layout) takes them as constructor arguments; the source of its
 // schedules says how they come from the point, by specialising construct<>
 // (below) before its registrations.
 #pragma once
@@ -52,49 +52,9 @@
 #include <vector>
 
 #include "Halide.h"
+#include "schedule_point.h"
 
 namespace filterlab::schedules {
-
-// One point of a schedule's space as the build hands it to the generator: a
-// value for every axis the schedule declares, "name:value+name:value" (a
-// generator's command line takes neither '=' nor ',' in a value). The build
-// has checked it against the declaration; here it is only looked up.
-class Point {
-public:
-    explicit Point(const std::string &values);
-    // The value of an axis; one the point does not give is an error.
-    int operator[](const std::string &axis) const;
-    // Whether the point gives the axis.
-    bool has(const std::string &axis) const;
-
-private:
-    std::vector<std::pair<std::string, int>> values_;
-    std::string text_;
-};
-
-inline Point::Point(const std::string &values) : text_(values) {
-    for (std::size_t at = 0; at < values.size();) {
-        const std::size_t end = std::min(values.find('+', at), values.size());
-        const std::string item = values.substr(at, end - at);
-        const std::size_t colon = item.find(':');
-        if (colon == std::string::npos) throw std::invalid_argument("point '" + values + "': '" + item + "' is not axis:value");
-        values_.emplace_back(item.substr(0, colon), std::stoi(item.substr(colon + 1)));
-        at = end + 1;
-    }
-}
-
-inline bool Point::has(const std::string &axis) const {
-    for (const auto &[name, value] : values_)
-        if (name == axis) return true;
-    return false;
-}
-
-inline int Point::operator[](const std::string &axis) const {
-    for (const auto &[name, value] : values_)
-        if (name == axis) return value;
-    throw std::invalid_argument("the schedule reads axis '" + axis + "', which its point ('" + text_ +
-                                "') does not give: declare it in AXES(\"...\")");
-}
 
 // What every registration keeps: how to build its library's pipeline. `build`
 // constructs the schedule's algorithm (a type of generators/<filter>.h, from
@@ -185,7 +145,7 @@ void build(const std::string &key, const std::string &point, const typename Defa
            const Halide::Target &target, bool autoscheduled) {
     using Inputs = typename Default::Inputs;
     if (key.empty() && autoscheduled) {
-        construct<Default>(inputs, Point(point));
+        construct<Default>(inputs, Point::from_parameter(point));
         return;
     }
     if (autoscheduled) throw std::invalid_argument("schedule '" + key + "' given with an autoscheduler");
@@ -193,7 +153,7 @@ void build(const std::string &key, const std::string &point, const typename Defa
     if (schedule.gpu != target.has_gpu_feature()) {
         throw std::invalid_argument("schedule '" + key + "' does not match target " + target.to_string());
     }
-    schedule.build(inputs, target, Point(point));
+    schedule.build(inputs, target, Point::from_parameter(point));
 }
 
 }  // namespace filterlab::schedules
