@@ -76,8 +76,7 @@ namespace filterlab::schedules {
 // both loops unrolled, so every index is a constant. This makes a thread's
 // reuse explicit. Left inlined, a stage is recomputed, and its loads
 // repeated, for every output that uses it: the generated code does not share
-// them between a thread's unrolled outputs (gaussian's inlined 4x8 block made
-// 25 byte loads per output: reports/gaussian/bench_h100.md).
+// them between a thread's unrolled outputs.
 inline void in_registers(Halide::Func f, const Halide::Var &x, const Halide::Var &y, const Halide::Func &consumer,
                          const Halide::Var &thread, int width, int height) {
     using namespace Halide;

@@ -25,12 +25,9 @@ FILTERLAB_SCHEDULE(box, Direct, cpu, tiled,
         .vectorize(p.x, target.natural_vector_size<uint16_t>(), TailStrategy::RoundUp);
 }
 
-// Line buffer: within a strip of 64 rows the row sums slide down one row at a
-// time (Halide's sliding window keeps 2r+1 of them and computes one new row per
-// output row), so each input sample is summed horizontally exactly once. Its
-// space: the strip's height (taller strips, less recomputed at their tops;
-// shorter ones, more strips to spread) and the output's vector, in natural
-// vectors of 16 bits.
+// Line buffer: within a strip the row sums slide down one row per output row
+// (Halide's sliding window keeps 2r+1), so each sample is summed horizontally once.
+// Its space: rows a strip (taller, less recomputed; shorter, more strips), vectors.
 FILTERLAB_SCHEDULE(box, Direct, cpu, sliding, AXES("rows=16,32,[64],128 vectors=1,[2],4"),
                    FRONTIER("the classic line buffer (sliding window)")) {
     const Strips s = parallel_strips(p, point["rows"], point["vectors"] * target.natural_vector_size<uint16_t>());
@@ -39,7 +36,7 @@ FILTERLAB_SCHEDULE(box, Direct, cpu, sliding, AXES("rows=16,32,[64],128 vectors=
         .vectorize(p.x, target.natural_vector_size<uint16_t>(), TailStrategy::RoundUp);
 }
 
-// sliding's best point on the H100 machine's Xeon at 4096² (16 threads):
-// 559 µs against the default's 651 (reports/explore/runs/sweep-box-cpu_sliding-*).
+// sliding at 16 rows a strip and 4 vectors: the sweep's best point on the
+// H100 machine's CPU.
 FILTERLAB_FROZEN(box, cpu, sliding_rows16, sliding, "rows=16+vectors=4",
                    FRONTIER("fastest Halide CPU box in the one run"));

@@ -6,20 +6,17 @@
 
 using namespace Halide;
 
-// One thread per output, all sums inlined: the (2r+1)^2 loads of each thread
-// mostly hit L1, and a warp reads 32 consecutive bytes per row. Its space: the
-// block's width and height (wider blocks, longer coalesced rows; taller ones,
-// more rows of the window shared in L1).
+// One thread per output, all sums inlined: a thread's (2r+1)^2 loads mostly hit L1.
+// Its space: the block's width (longer coalesced rows) and height (more rows shared in L1).
 FILTERLAB_SCHEDULE(box, Direct, gpu, tile, AXES("tile_x=16,[32],64 tile_y=2,4,[8],16"),
                    FRONTIER("the classic GPU tiling, one thread an output")) {
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
     p.output.gpu_tile(p.x, p.y, xo, yo, xi, yi, point["tile_x"], point["tile_y"], TailStrategy::GuardWithIf);
 }
 
-// The block's input tile (with its halo) is staged once in shared memory by
-// all threads together; the window sums then read shared memory only. The
-// staging loops are tiled by the block's own 64x8 shape, so a large radius
-// (a larger halo) means more loads per thread, never a larger block.
+// The block's input tile and halo staged once in shared memory by all its threads;
+// the window sums then read only shared memory. The staging is tiled by the block's
+// own 64x8, so a larger radius means more loads a thread, never a larger block.
 FILTERLAB_SCHEDULE(box, Direct, gpu, shared_tile, FRONTIER("the classic shared-memory staging")) {
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
     p.output.gpu_tile(p.x, p.y, xo, yo, xi, yi, 64, 8, TailStrategy::GuardWithIf);
@@ -47,10 +44,9 @@ ThreadLoops radius1_thread_blocks(filterlab::box::Direct &p, const char *id, con
 
 }  // namespace
 
-// Each thread produces 4 adjacent pixels (one 32-bit store) on 8 rows; the row
-// sums slide down those rows in registers, so each input row is loaded and
-// summed once per thread rather than 2r+1 times. Register storage needs a
-// fixed window, hence radius 1 only.
+// Each thread makes 4 adjacent pixels (one 32-bit store) on 8 rows, its row sums
+// sliding down those rows in registers: each input row summed once a thread, not
+// 2r+1 times. Registers need a fixed window: radius 1 only.
 FILTERLAB_SCHEDULE(box, Direct, gpu, register_rows, SUPPORTS("radius=1"),
                    CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element")) {
     const ThreadLoops loops = radius1_thread_blocks(p, "box/cuda_register_rows", {.vector = 4, .rows = 8, .warps = 8});
@@ -61,11 +57,9 @@ FILTERLAB_SCHEDULE(box, Direct, gpu, register_rows, SUPPORTS("radius=1"),
         .vectorize(p.x);
 }
 
-// Each thread computes a 4x8 block of outputs, fully unrolled with the sums
-// inlined: the compiler sees the 8 windows' overlapping loads and keeps each
-// input row of the thread in registers once (no scratch memory, unlike
-// store_at), so each input sample is loaded 10/8 times per thread.
-// (Tuned on the H100 against 4x4, 8x4, 4x2 and 8x16 outputs per thread: reports/box/tuning.md.)
+// Each thread makes a 4x8 block, unrolled with the sums inlined: the compiler keeps
+// each of its input rows in registers once (no scratch memory, unlike store_at), so
+// each input sample is loaded 10/8 times a thread.
 FILTERLAB_SCHEDULE(box, Direct, gpu, rows8, SUPPORTS("radius=1"),
                    CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element"),
                    FRONTIER("fastest Halide CUDA box at radius 1 in the one run")) {

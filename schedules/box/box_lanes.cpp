@@ -1,4 +1,4 @@
-// Schedules of the box filter's lane_running_sums algorithm (generators/box_lanes.h):
+// Schedules of the box filter's Lanes algorithm (generators/box_lanes.h):
 // hw_running_sums' layout, a warp's lanes each owning a run of pixels.
 #include "box_lanes.h"
 #include "schedule_helpers.h"
@@ -43,22 +43,15 @@ void lane_output(Lanes &p, Stage s, int warps, bool vector, TailStrategy tail) {
 
 }  // namespace
 
-// A warp walks a strip of `rows` rows over a band of 32 lanes, each lane
-// `words` words (8 pixels at 2): the strip's column sums of a lane in its
-// registers (2 x words x rows of them, two pixels a register), computed once;
-// then row by row each output lane slides its window sum along its run,
-// taking the columns within r of its ends from the next lanes by warp
-// shuffles. Lanes at the band's edges (the halo: as many as radius 15
-// reaches, 2 a side at 2 words) only sum columns. Why it should be fast:
-// hw_running_sums' layout, no shared memory and no barrier; past each
-// strip's and run's first sums (2r + 1 rows, 2r + 1 columns) the cost per
-// pixel does not grow with r. What Halide cannot give it: the column sums
-// stream down the strip in the hand kernel (8 registers a lane); here the
-// strip's are all live at once, so short strips pay the 2r + 1 rows' warm-up
-// more often (reports/halide/probes/box_lanes.txt, issue30/call10/box_lanes.txt). The output is specialised on each
-// radius (1..15): the shuffles' lanes and words must be constants. Its space:
-// the strip's rows, a lane's words, warps a block, whether a lane's words
-// of a row are loaded as one vector.
+// A warp walks a strip of `rows` rows over a band of 32 lanes of `words` words: a
+// lane's column sums of the strip computed once into its registers, then each
+// output lane slides its window sum along its run, taking the columns near its ends
+// from its neighbours by warp shuffles. Why it should be fast: hw_running_sums'
+// layout, no shared memory or barrier, a cost per pixel flat in r. Unlike the hand
+// kernel, which streams the column sums down the strip, a strip's are all live at
+// once (short strips pay the 2r+1 rows' warm-up more often). Specialised on each
+// radius (1..15): the shuffles' lanes and words must be constants.
+// Its space: rows a strip, words a lane, warps a block, vector loads of a lane's words.
 FILTERLAB_SCHEDULE(box, Lanes, gpu, lanes, AXES("rows=[4],8 words=[2],4 warps=1,[2] vector=0,[1]"),
                    READS("words"),
                    CUDA_ONLY("warp shuffles: OpenCL in Halide 21 does not support gpu_lanes()"),

@@ -49,15 +49,12 @@ Var strip_blocks(RunningSums &p, int threads, bool vector) {
 
 }  // namespace
 
-// A block owns one strip of 16 rows and `threads` chunks of 16 columns. Its
-// threads first run the vertical sums down the strip, one column each in turn
-// (coalesced byte loads of the entering and leaving rows), into shared memory;
-// then each thread slides the horizontal sum along its own chunk in registers,
-// row by row, and writes its 16 outputs. Its space: the block's width in chunks
-// (wider, less halo recomputed per strip; narrower, more blocks to spread), and
-// whether a thread's 16 outputs of a row are stored as one vector (fewer store
-// instructions) or one byte at a time. (128 threads need 66 KB of shared
-// memory, over the 48 KB a launch gets without opting in: not a point.)
+// A block owns a strip of 16 rows and `threads` chunks of 16 columns: its threads
+// run the vertical sums down the strip into shared memory (coalesced byte loads of
+// the entering and leaving rows), then each slides the horizontal sum along its
+// chunk in registers and writes its 16 outputs. Its space: chunks a block (wider,
+// less halo; narrower, more blocks; 128 would need 66 KB of shared memory, over the
+// 48 KB a launch gets) and whether a thread's 16 outputs are stored as one vector.
 FILTERLAB_SCHEDULE(box, RunningSums, gpu, sums_strips, AXES("threads=16,32,[64] vector=[0],1")) {
     const int threads = point["threads"];
     const Var xo = strip_blocks(p, threads, point["vector"]);
@@ -72,14 +69,10 @@ FILTERLAB_SCHEDULE(box, RunningSums, gpu, sums_strips, AXES("threads=16,32,[64] 
     }
 }
 
-// sums_strips on a word view (READS("words")): each thread runs the vertical
-// sums of 4 words (16 pixels) of the strip at once, one 16-byte load per row,
-// two pixels per 32-bit add (even and odd pixels of a word in 16-bit lanes),
-// and the horizontal pass takes its columns out of the packed sums. Why it
-// should be fast: a quarter of the loads and half of the adds of sums_strips'
-// column pass, the rows loaded whole (the probe before it, words in and out:
-// 1.16-1.23x sums_strips at r = 7 and 15, reports/halide/probes/box_words_io.txt).
-// Its space as sums_strips'.
+// sums_strips on a word view: each thread runs the vertical sums of 4 words (16
+// pixels) at once, one 16-byte load a row, two pixels per 32-bit add (even and odd
+// bytes in 16-bit lanes). Why it should be fast: a quarter of the loads and half of
+// the adds of sums_strips' column pass. Its space: as sums_strips'.
 FILTERLAB_SCHEDULE(box, RunningSums, gpu, words_strips, AXES("threads=16,[32],64 vector=0,[1]"), READS("words"),
                    FRONTIER("RunningSums' best GPU schedule (word view)")) {
     const int threads = point["threads"];
@@ -101,11 +94,9 @@ FILTERLAB_SCHEDULE(box, RunningSums, gpu, words_strips, AXES("threads=16,[32],64
     }
 }
 
-// Strips of 16 rows spread over the cores. In each, the column sums run down
-// the strip with x vectorised (one add and one subtract per 32 columns); the
-// horizontal sums then run along each row with the chunks vectorised (one lane
-// per 16-column chunk, its samples gathered). Why it should be fast: the work
-// per pixel is that of r = 1 at every radius.
+// Strips of 16 rows over the cores; in each, the column sums run down the strip
+// vectorised over x, then the horizontal sums along each row vectorised over the
+// chunks (one lane a 16-column chunk). Why it should be fast: r = 1's work at every r.
 FILTERLAB_SCHEDULE(box, RunningSums, cpu, sums_strips, FRONTIER("RunningSums' CPU schedule")) {
     const int lanes = target.natural_vector_size<uint16_t>();
     Var yo{"yo"}, yi{"yi"}, xo{"xo"}, xi{"xi"};
@@ -122,7 +113,7 @@ FILTERLAB_SCHEDULE(box, RunningSums, cpu, sums_strips, FRONTIER("RunningSums' CP
     p.window_sums.update(2).reorder(p.chunk, p.across);
 }
 
-// sums_strips' best point on the H100 at 8192² (reports/halide/box_sums_strips_sweep_call2.txt):
-// 289 / 397 / 511 µs at r = 1 / 7 / 15 against the default's 445 / 553 / 653.
+// sums_strips at 32 threads a block with vector stores: the sweep's best
+// point on the H100, at every radius.
 FILTERLAB_FROZEN(box, gpu, sums_strips_t32v, sums_strips, "threads=32+vector=1",
                    FRONTIER("RunningSums' best point of sums_strips"));

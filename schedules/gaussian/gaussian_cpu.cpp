@@ -30,22 +30,18 @@ FILTERLAB_SCHEDULE(gaussian, RowsFirst, cpu, tiled, FRONTIER("the classic tiling
     p.row.compute_at(p.output, s.strip).vectorize(p.x, target.natural_vector_size<uint16_t>(), TailStrategy::RoundUp);
 }
 
-// Columns first on the CPU: per output row, the 16-bit vertical sums of that
-// row (5 input rows, 32 lanes a vector on AVX-512) into a one-row buffer that
-// stays in L1, then the horizontal pass from it; strips of 32 rows over all
-// cores. Why it should beat `tiled`: no buffer of 36 rows to fill and re-read.
+// Columns first: per output row, its 16-bit vertical sums (5 input rows) into a
+// one-row buffer in L1, then the horizontal pass from it; strips over the cores.
+// Why it should beat `tiled`: no buffer of 36 rows to fill and re-read.
 FILTERLAB_SCHEDULE(gaussian, ColumnsFirst, cpu, columns_rows) {
     const Strips s = parallel_strips(p, 32, 2 * target.natural_vector_size<uint16_t>());
     p.column.compute_at(p.output, s.yi).vectorize(p.x, target.natural_vector_size<uint16_t>(), TailStrategy::RoundUp);
 }
 
-// columns_rows on the 16-bit algorithm (generators/gaussian.h,
-// columns_first_u16): the horizontal pass takes the vertical sums' high and
-// low bytes, so both passes run 16-bit lanes (32 a vector on AVX-512) and no
-// 32-bit multiply (vpmulld, two micro-ops) is left. Why it should beat
-// columns_rows: there the horizontal pass runs 32-bit lanes (half as many a
-// vector) and widens every sum. Its space: the rows of a strip (the work
-// split over the cores: fewer rows, more strips to balance).
+// columns_rows on ColumnsFirstU16: the horizontal pass works on the vertical sums'
+// high and low bytes, so both passes run 16-bit lanes and no 32-bit multiply
+// (vpmulld) is left, where columns_rows' horizontal pass runs 32-bit lanes, half as
+// many a vector. Its space: rows a strip (fewer, more strips to balance the cores).
 FILTERLAB_SCHEDULE(gaussian, ColumnsFirstU16, cpu, columns_u16, AXES("rows=16,[32],64"),
                    FRONTIER("fastest Halide CPU Gaussian in the one run")) {
     const int lanes = target.natural_vector_size<uint16_t>();

@@ -32,8 +32,7 @@ void gaussian_in_registers(Blur &blur, const Halide::Func &consumer, const Halid
 // block in registers, each output's four side taps one vectorised reduction
 // (dp2a), the tap weights in registers, and the block's vertical sums in
 // shared memory, computed at the consumer's innermost block loop `block` (in
-// registers the reduction's misaligned reads of them go to local memory:
-// reports/halide/probes/gaussian_dp2a.py).
+// registers the reduction's misaligned reads of them go to local memory).
 inline void gaussian_dot_in_registers(gaussian::ColumnsFirstDot &blur, const Halide::Func &consumer,
                                       const Halide::Var &thread, const Halide::Var &block, int width, int height) {
     using namespace Halide;

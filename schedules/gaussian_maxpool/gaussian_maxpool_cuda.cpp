@@ -21,13 +21,11 @@ FILTERLAB_SCHEDULE(gaussian_maxpool, RowsFirst, gpu, root,
     thread_blocks(p.output, p.x, p.y, p.c, {.vector = 4, .rows = 2, .warps = 8});
 }
 
-// One kernel: each thread computes 2x4 pooled outputs from the 4x8 blurred
-// pixels under them, the blur done as in gaussian's cuda_rows8 (input and
-// row passes in registers) and inlined into the pooling (pooling windows do
-// not overlap, so no blurred pixel is computed twice): the blur never leaves
-// registers. (4x2 and 4x4 pooled outputs per thread, tried on the H100,
-// were 2.7x and 4.8x slower: reports/gaussian/tuning.md.) Its space: the
-// pooled outputs per thread across and down, and the warps per block.
+// One kernel: each thread makes 2x4 pooled outputs from the 4x8 blurred pixels under
+// them, blurred as in gaussian's cuda_rows8 (input and row passes in registers) and
+// inlined into the pooling: the windows do not overlap, so the blur never leaves
+// registers and no pixel is blurred twice.
+// Its space: pooled outputs a thread across and down, warps a block.
 FILTERLAB_SCHEDULE(gaussian_maxpool, RowsFirst, gpu, fused, AXES("vector=1,[2],4 rows=2,[4] warps=2,[4]"),
                    CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element"),
                    FRONTIER("RowsFirst's fused schedule")) {
@@ -48,15 +46,11 @@ FILTERLAB_SCHEDULE(gaussian_maxpool, ColumnsFirst, gpu, columns_fused,
                             .scale = 2, .input_too = true});
 }
 
-// fused on the dot-product blur (gaussian's dot_shared, generators/gaussian.h
-// columns_first_dot): each thread's blurred pixels under its pooled outputs
-// made in registers, their four side taps one vectorised reduction (dp2a),
-// the block's vertical sums in shared memory (in registers, the reduction's
-// misaligned reads go to local memory: scripts/probes/gaussian_dp2a.py). Why
-// it might be fast: the fused pipeline's read-once, write-a-quarter traffic
-// with 3 instructions for an output's horizontal taps where the pairwise
-// form takes 5. CUDA only (OpenCL: "Unhandled intrinsic in C backend:
-// extract_mask_element"). Its space: pooled outputs per thread across and down.
+// fused on ColumnsFirstDot (gaussian's dot_shared): a thread's blurred pixels in
+// registers, their side taps one dp2a reduction, the block's vertical sums in shared
+// memory (as in dot_shared, for the same reason). Why it might be fast: the fused
+// traffic (read once, write a quarter) with 3 instructions for an output's
+// horizontal taps instead of 5. Its space: pooled outputs a thread across and down.
 FILTERLAB_SCHEDULE(gaussian_maxpool, ColumnsFirstDot, gpu, dot_fused, AXES("vector=[2],4 rows=2,[4]"),
                    CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element"),
                    FRONTIER("ColumnsFirstDot's fused schedule (dp2a)")) {
@@ -66,19 +60,13 @@ FILTERLAB_SCHEDULE(gaussian_maxpool, ColumnsFirstDot, gpu, dot_fused, AXES("vect
     filterlab::schedules::gaussian_dot_in_registers(p.blur, p.output, loops.xt, p.c, 2 * vector, 2 * rows);
 }
 
-// columns_fused on a word view (READS("words"); gaussian's words_columns):
-// the block's vertical sums computed first into shared memory from 16-byte
-// loads, two pixels per 32-bit multiply-add, each thread then unpacking the
-// sums under its blurred pixels for the horizontal pass and pooling them.
-// Why it might be fast: the fused pipeline's read-once, write-a-quarter
-// traffic with a quarter of the load instructions and half the vertical
-// arithmetic of columns_fused. The image's width is the pipeline's input
-// after w2 (the pooled output cannot tell it). CUDA only (OpenCL: "Unhandled
-// intrinsic in C backend: extract_mask_element"). Its space: pooled outputs
-// per thread across and down, and the staging's threads across (`stage`, as
-// gaussian's words_columns); the default, 4 x 4 and 32, is the H100 sweep's
-// best (160 us, against cuda_columns_fused's 104: its sums re-read from
-// shared memory per tap; reports/halide/issue30/call15/).
+// columns_fused on a word view (gaussian's words_columns): the block's vertical sums
+// first into shared memory from 16-byte loads, two pixels per 32-bit multiply-add;
+// each thread unpacks the sums under its blurred pixels, blurs and pools. Why it
+// might be fast: the fused traffic with a quarter of the loads and half the
+// vertical arithmetic of columns_fused. The image's width is an input after w2 (the
+// pooled output cannot tell it). Its space: pooled outputs a thread across and
+// down, `stage` as words_columns'; the default is the H100 sweep's best point.
 FILTERLAB_SCHEDULE(gaussian_maxpool, ColumnsFirst, gpu, words_fused, AXES("vector=2,[4] rows=2,[4] stage=16,[32]"),
                    READS("words"),
                    CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element")) {

@@ -39,13 +39,10 @@ FILTERLAB_SCHEDULE(median, Direct, gpu, register_columns) {
         .unroll(p.x);
 }
 
-// Each thread computes a 4x4 block of outputs: its 6x6 input bytes are loaded
-// into registers once, and the 6x4 sorted columns computed from them once,
-// each shared by the (up to 3) outputs of its row that use it. For 3x3 only:
-// at 5x5 the same block (8x4 columns of 5) was 6.4x slower than
-// register_columns on the H100 (reports/median/tuning.md). Its space: the
-// thread's square block (larger, more sharing; more registers) and the warps
-// per GPU block.
+// Each thread makes a 4x4 block: its 6x6 input bytes loaded into registers once, its
+// 6x4 sorted columns computed from them once, each shared by up to 3 outputs of its
+// row. For 3x3 only: at 5x5 such blocks are slower than register_columns.
+// Its space: the block's side (more sharing, more registers), warps a GPU block.
 FILTERLAB_SCHEDULE(median, Direct, gpu, register_block, SUPPORTS("size=3"), AXES("block=2,3,[4] warps=2,4,[8],16"),
                    FRONTIER("fastest Halide CUDA median at 3x3 in the one run (Direct's best)")) {
     using namespace filterlab::schedules;

@@ -1,8 +1,9 @@
 // Schedules of the median's Separable algorithm (generators/median.h): each
 // evaluation makes a tile of outputs from what their windows share, sorted
-// once. The algorithm is built at the point's tile; a schedule places its stages: tile_columns (a column's window sorted for each row
-// of a tile, the rows the tile shares sorted once), by_tile (the same,
-// indexed by tile), tile_medians (a tile's outputs).
+// once. The algorithm is built at the point's tile; a schedule places its
+// stages: tile_columns (a column's window sorted for each row of a tile, the
+// rows the tile shares sorted once), by_tile (the same, indexed by tile),
+// tile_medians (a tile's outputs).
 #include "median.h"
 #include "schedule_helpers.h"
 #include "schedule_registry.h"
@@ -66,29 +67,22 @@ void tile_threads(Separable &p, const filterlab::schedules::Point &point) {
 
 }  // namespace
 
-// Each thread makes a tw x th tile: it loads its (tw + k - 1) x (th + k - 1)
-// samples once, widened to 16 bits (or 32), sorts each column's shared rows once for
-// the th rows, each shared row rank once for the tw columns, and keeps it all
-// in registers. Why it should be fast: per output, (k - th + 1) / th of a
-// column sort and (k - tw + 1) / tw of a row sort instead of one each, and
-// no shared memory or barrier. Its space: the tile (wider or taller shares
-// more, and holds more registers), the warps of a block (stacked in y), the
-// networks' sample width.
+// Each thread makes a tw x th tile: it loads its (tw+k-1) x (th+k-1) samples once
+// (widened to 16 or 32 bits), sorts each column's shared rows once for the th rows
+// and each shared row rank once for the tw columns, all in registers. Why it should
+// be fast: per output, (k-th+1)/th of a column sort and (k-tw+1)/tw of a row sort
+// instead of one each, and no shared memory or barrier. Its space: the tile (more
+// sharing, more registers), warps a block (stacked in y), the samples' width.
 FILTERLAB_SCHEDULE(median, Separable, gpu, sep_tile, AXES("tile_x=1,[2],4 tile_y=1,[2],4 warps=2,[4] bits=[16],32")) {
     tile_threads(p, point);
 }
 
-// A thread makes a strip of `tiles` tiles side by side (hw_row_pairs' thread
-// makes runs of 16 outputs on pairs of rows). The sorted columns of the whole
-// strip, its halo included, are computed once into registers and shared by
-// its tiles. Why it should be fast: per tile, tw + (k - 1) / tiles column
-// sorts where sep_tile makes tw + k - 1 (its halo columns are sorted again by
-// the next thread), the hand kernel's sharing along a strip. (Stored for the strip and computed at each tile, so
-// that Halide's sliding window keeps only a tile's columns live, the columns
-// went to local memory: 828 ld.local.b16 at 3x3, 2x2 tiles, 8 a strip.) Its
-// space: the tile, the strip's tiles (more share more, and hold more
-// registers: all the strip's columns are live before the first median), the
-// warps of a block.
+// A thread makes a strip of `tiles` tiles side by side (as hw_row_pairs' thread makes
+// runs of outputs), the sorted columns of the whole strip and its halo computed once
+// into registers. Why it should be fast: per tile, tw + (k-1)/tiles column sorts
+// where sep_tile makes tw + k - 1. (Computed per tile instead, for Halide's sliding
+// window to keep only a tile's columns live, the columns go to local memory.) Its
+// space: the tile, tiles a strip (more sharing; all its columns live at once), warps.
 FILTERLAB_SCHEDULE(median, Separable, gpu, sep_strip, AXES("tile_x=1,[2] tile_y=[1],2 tiles=[4],8 warps=[2],4"),
                    FRONTIER("fastest Halide CUDA median at 5x5 in the one run")) {
     const TileLoops t = split_into_tiles(p);
@@ -106,14 +100,11 @@ FILTERLAB_SCHEDULE(median, Separable, gpu, sep_strip, AXES("tile_x=1,[2] tile_y=
     p.tile_columns.bound_storage(p.x, int(point["tiles"]) * p.tile.width + p.size - 1).unroll(p.x);
 }
 
-// sep_tile reading the image as 32-bit words (READS("words")): the block's
-// input words (its tiles and their halo) are staged in shared memory first,
-// 4 aligned words (16 bytes) a thread and row (generators/median.h clamps
-// them by whole 16-byte groups, so each group stays one load), and each
-// thread takes its samples out of them. Why it might be fast: a quarter of the global load
-// instructions of sep_tile, which loads every sample as a byte from L1 (its
-// time is the networks', ALU-bound, so the gain is bounded by the loads'
-// share). Its space as sep_tile's, around the wider tiles.
+// sep_tile on a word view: the block's input words (its tiles and their halo) staged
+// in shared memory, 4 aligned words (16 bytes) a thread and row (clamped by whole
+// 16-byte groups, so each group stays one load); each thread takes its samples out
+// of them. Why it might be fast: a quarter of sep_tile's global load instructions
+// (a bounded gain: sep_tile's time is its networks'). Its space: as sep_tile's.
 FILTERLAB_SCHEDULE(median, Separable, gpu, sep_tile_words, AXES("tile_x=2,[4] tile_y=1,[2],4 warps=[2] bits=[16],32"),
                    READS("words")) {
     tile_threads(p, point);
@@ -124,19 +115,16 @@ FILTERLAB_SCHEDULE(median, Separable, gpu, sep_tile_words, AXES("tile_x=2,[4] ti
         .split(p.wx, wo, wv, 4, TailStrategy::RoundUp)
         .vectorize(wv)
         // 32 threads across whatever Halide's bounds give (they grow with the
-        // width: mapped whole, 512 threads x rows failed to launch at 8192²).
+        // width: mapped whole, a wide image's block is too large to launch).
         .split(wo, wa, wt, 32, TailStrategy::GuardWithIf)
         .gpu_threads(wt, p.y);
 }
 
-// Adams' GPU layout: a warp's lanes each make one tw x th tile, a warp a row
-// of 32 - 2 ceil(r / tw) tiles; each lane sorts the columns of its own tile
-// (all 32 lanes, the edge ones for their neighbours only) and reads its
-// neighbours' sorted columns from their lanes (warp shuffles, gpu_lanes), so
-// every column is loaded and sorted once per warp, and kept in registers.
-// Why it should be fast: the column work of sep_tile without its halo
-// recomputed per thread, and no shared memory. Its space: the tile, and the
-// warps of a block (stacked in y).
+// Adams' GPU layout: each lane of a warp makes one tw x th tile, a warp a row of
+// 32 - 2 ceil(r/tw) tiles; each lane sorts its own tile's columns (the edge lanes
+// only for their neighbours) and reads its neighbours' by warp shuffles (gpu_lanes).
+// Why it should be fast: every column loaded and sorted once a warp, kept in
+// registers, no shared memory. Its space: the tile, warps a block (stacked in y).
 FILTERLAB_SCHEDULE(median, Separable, gpu, sep_lanes, AXES("tile_x=1,[2] tile_y=1,[2],4 warps=[1],2"),
                    CUDA_ONLY("warp shuffles: OpenCL in Halide 21 does not support gpu_lanes()")) {
     const TileLoops t = split_into_tiles(p);
@@ -162,12 +150,10 @@ FILTERLAB_SCHEDULE(median, Separable, gpu, sep_lanes, AXES("tile_x=1,[2] tile_y=
         .gpu_lanes(bl);
 }
 
-// Strips of rows spread over the cores; in each tile row the columns' sorted
-// windows are made once for the whole row, vectorised across x, then the
-// tiles' medians, vectorised across tiles (one lane per tile, 8-bit samples:
-// 32 or 64 lanes). Why it should be fast: Adams' CPU scheme, the networks'
-// cost shared by the tile and every min/max a whole vector of tiles. Its
-// space: the tile, the rows of a strip.
+// Strips of rows over the cores; per tile row the columns' sorted windows made once,
+// vectorised across x, then the tiles' medians vectorised across tiles (one lane a
+// tile). Why it should be fast: Adams' CPU scheme, the networks' cost shared by the
+// tile and every min/max a whole vector of tiles. Its space: the tile, rows a strip.
 FILTERLAB_SCHEDULE(median, Separable, cpu, sep_strips, AXES("tile_x=[1],2 tile_y=1,[2],4 rows=8,[16],32"),
                    FRONTIER("Separable's CPU schedule (Adams' scheme)")) {
     const TileLoops t = split_into_tiles(p);
@@ -182,10 +168,10 @@ FILTERLAB_SCHEDULE(median, Separable, cpu, sep_strips, AXES("tile_x=[1],2 tile_y
     p.tile_columns.compute_at(p.output, tyi).vectorize(p.x, lanes, TailStrategy::RoundUp);
 }
 
-// The best points of the sweeps on the H100 (reports/halide/median_sweeps.md),
-// one per window size: 3x3 shares most in 4x4 tiles; 5x5 in Adams' lane
-// layout at 2x1; 7x7 in 4x1 tiles of 32-bit samples (the fastest at the
-// Halide runtime's 64-register cap; the default 2x2 spills there).
+// The sweeps' best points on the H100, one per window size: 3x3, sep_tile's
+// 4x4 tiles (they share most); 5x5, sep_lanes' 2x1 tiles; 7x7, sep_tile's 4x1
+// tiles of 32-bit samples (they fit the Halide runtime's 64-register cap,
+// where the default 2x2 spills).
 FILTERLAB_FROZEN(median, gpu, sep_tile_4x4, sep_tile, "tile_x=4+tile_y=4+warps=2+bits=16",
                    FRONTIER("sep_tile's best point at 3x3"));
 FILTERLAB_FROZEN(median, gpu, sep_lanes_2x1, sep_lanes, "tile_x=2+tile_y=1+warps=2",

@@ -57,6 +57,7 @@ FILTERLAB_SCHEDULE(nlmeans, Direct, cpu, naive, FRONTIER("the baseline every CPU
     p.output.compute_root();
 }
 
+// The classic tiling (tiles_per_offset): nothing per offset leaves a tile's L1 buffers.
 FILTERLAB_SCHEDULE(nlmeans, Direct, cpu, tiled, FRONTIER("the classic tiling per offset")) { tiles_per_offset(p, target); }
 
 // `tiled` on the symmetric algorithm: a tile's weights per offset of half the
@@ -64,12 +65,10 @@ FILTERLAB_SCHEDULE(nlmeans, Direct, cpu, tiled, FRONTIER("the classic tiling per
 // of `tiled` for 64x32 tiles at s = 10).
 FILTERLAB_SCHEDULE(nlmeans, Symmetric, cpu, symmetric_tiled, FRONTIER("Symmetric's CPU schedule")) { tiles_per_offset(p, target); }
 
-// Line buffers: tiles of 128x32, and within a tile each offset walks down the
-// rows with the squared differences and row sums sliding (Halide's sliding
-// window keeps 2p+1 rows of each and computes one new row per output row).
-// Compared with `tiled` it stores 2p+1 rows per stage instead of the tile plus
-// its halo and recomputes no halo row inside a tile, but the offset loop now
-// holds the tile's accumulators (about 32 KB gray) instead of a few KB.
+// Line buffers: tiles of 128x32, each offset walking down a tile's rows with the
+// squared differences and row sums sliding (2p+1 rows kept of each): no halo row
+// recomputed inside a tile, at the cost of the tile's accumulators (about 32 KB
+// gray) held across the offset loop instead of a few KB.
 FILTERLAB_SCHEDULE(nlmeans, Direct, cpu, sliding) {
     const int vector = target.natural_vector_size<float>();
     const RVar &ox = p.offsets.x, &oy = p.offsets.y;

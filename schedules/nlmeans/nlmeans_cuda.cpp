@@ -8,15 +8,11 @@
 
 using namespace Halide;
 
-// The straightforward order, one kernel per stage and offset over the whole
-// image (diff, row sums, vertical sums with weights, accumulation; the row
-// sums' initialisation is one more), as the integral-image method
-// does: every kernel is simple and coalesced, at the cost of four round trips
-// through global memory per offset. Truly compute_root is not possible for
-// the per-offset stages: at root they would be stored for all (2s+1)^2
-// offsets at once (1.8 GB per stage for 1024^2 and s = 10), so they are
-// computed at the host loop over offsets, the outermost level Halide allows
-// inside a reduction, and stored at root folded to one offset.
+// The straightforward order, as the integral-image method: one simple, coalesced
+// kernel per stage and offset over the whole image, at four round trips through
+// global memory per offset. The per-offset stages cannot be at root (stored for all
+// (2s+1)^2 offsets at once: 1.8 GB a stage at 1024^2 and s = 10), so they are
+// computed at the host loop over offsets and stored at root folded to one offset.
 FILTERLAB_SCHEDULE(nlmeans, Direct, gpu, per_offset, FRONTIER("the classic GPU schedule, one pass per offset")) {
     const RVar &ox = p.offsets.x, &oy = p.offsets.y;
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
@@ -26,9 +22,9 @@ FILTERLAB_SCHEDULE(nlmeans, Direct, gpu, per_offset, FRONTIER("the classic GPU s
         .reorder(p.x, p.y, p.c, ox, oy)
         .gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf)
         .gpu_blocks(p.c);
-    // GuardWithIf, not RoundUp: a rounded-up patch_rows update read diff
-    // beyond the region diff had computed (compute-sanitizer initcheck:
-    // reports/checks/gpu_sanitize_h100.txt), values it then never used.
+    // GuardWithIf, not RoundUp: a rounded-up patch_rows update reads diff
+    // beyond the region diff has computed (compute-sanitizer initcheck),
+    // values it then never uses.
     for (Func stage : {p.diff, p.patch_rows, p.weight}) {
         stage.store_root()
             .compute_at(p.accum, ox)
@@ -92,17 +88,13 @@ void weights_per_thread(Algorithm &p) {
     p.patch.update().specialize(p.patch_radius == 3).unroll(p.down.x);
 }
 
-// The first lever of HALIDE_GPU.md's NL-means section: the block's input
-// tile and its halo (s + p each side) staged once into shared memory, so the
-// per-offset stages read it from there, not from global memory (bytes: as
-// floats an RGB tile alone fills the 48 KB that Halide 21's CUDA runtime
-// launches with, never opting in to more). Even so the staged schedules need
-// s <= 10 and p <= 3 to fit, and say so (SUPPORTS). (Its second lever, the
-// accumulators in registers across the offset loop, is not expressible with
-// gpu_threads in Halide 21: a block-level MemoryType::Register array is the
-// whole block's in every thread's local memory, 16 KB a thread for 32 x 32
-// outputs (PTX __local_depot0[16384]); only gpu_lanes loops split such an
-// array across threads, as in apps/conv_layer: warp_register_sums below.)
+// The block's input tile and its halo (s + p a side) staged once into shared memory,
+// so the per-offset stages read it there, not from global memory (HALIDE_GPU.md's
+// first NL-means lever). As bytes: as floats an RGB tile alone fills the 48 KB that
+// Halide 21's CUDA runtime launches with; even so the staged schedules need s <= 10
+// and p <= 3 (SUPPORTS). (The second lever, accumulators in registers across the
+// offsets, needs gpu_lanes, as in warp_register_sums below: under gpu_threads a
+// block-level Register array is the whole block's in every thread's local memory.)
 template <typename Algorithm>
 void staged_input(Algorithm &p) {
     Var sxo{"sxo"}, syo{"syo"}, sxi{"sxi"}, syi{"syi"};
@@ -115,17 +107,12 @@ void staged_input(Algorithm &p) {
 
 }  // namespace
 
-// Fused: each block owns 32x32 outputs and loops over the offsets itself.
-// Per offset its threads compute the tile's squared differences (with the
-// patch halo) and row sums into shared memory; then each thread sums 4
-// outputs' columns of row sums vertically (the 2p+4 rows it needs loaded
-// once), takes the weights and accumulates into the block's shared
-// accumulators: no per-offset stage touches global memory, and the input
-// reads are L1 hits. For the default patch (p = 3) the patch loops are
-// unrolled, which removes their overhead and lets the vertical sums share
-// loads; other radii run the same schedule with loops. Its space: the tile's
-// height (more outputs share each offset's staged rows; fewer blocks) and the
-// outputs per thread down it (more loads shared; more registers).
+// Fused: a block owns 32 x tile_y outputs and loops over the offsets itself; per
+// offset its threads put the tile's squared differences and row sums (with the
+// patch halo) in shared memory, then each thread sums `rows` outputs' patches
+// vertically, weighs them and accumulates into the block's accumulators: no
+// per-offset stage touches global memory. The default patch (p = 3) is unrolled.
+// Its space: the tile's height (more sharing; fewer blocks), outputs a thread down.
 FILTERLAB_SCHEDULE(nlmeans, Direct, gpu, fused, AXES("tile_y=8,16,[32],64 rows=2,[4],8"),
                    FRONTIER("the classic fused GPU schedule")) {
     fused_blocks(p, point["tile_y"], point["rows"]);
@@ -151,13 +138,10 @@ FILTERLAB_SCHEDULE(nlmeans, Symmetric, gpu, symmetric, SUPPORTS("search=1..10;pa
                    AXES("tile_y=8,[16] rows=2,[4],8"),
                    CUDA_ONLY("its OpenCL code leaves outputs unwritten on PoCL (the schedule refuses OpenCL)"),
                    FRONTIER("Symmetric's best GPU schedule")) {
-    // Its OpenCL code leaves outputs unwritten on PoCL (every output of a
-    // 1 x 1 image poisoned; 274 of 342 cases of `filterlab check`, with
-    // guarded or rounded-up tiles, 16 or 32 rows alike; the CUDA library is
-    // exact and memcheck-clean on the H100). It is the input staged as bytes
-    // (input.in()) in this schedule: staging the float `clamped` instead
-    // passes on PoCL, and fused_staged stages bytes and passes. No twin until
-    // that is understood.
+    // Its OpenCL code leaves outputs unwritten on PoCL (the CUDA library is
+    // exact). It is the input staged as bytes (input.in()) in this schedule:
+    // staging the float `clamped` instead passes on PoCL, and fused_staged
+    // stages bytes and passes. No twin until that is understood.
     if (target.has_feature(Target::OpenCL)) {
         throw std::invalid_argument("nlmeans/symmetric: no OpenCL twin: its outputs stay unwritten on PoCL");
     }
@@ -171,14 +155,12 @@ FILTERLAB_SCHEDULE(nlmeans, Symmetric, gpu, symmetric, SUPPORTS("search=1..10;pa
 
 namespace {
 
-// Accumulators in registers across the offset loop, as apps/conv_layer keeps
-// them: a block is one warp owning 32 x `rows` outputs, the accumulators a
-// block-level MemoryType::Register array split across the lanes (gpu_lanes(x):
-// each lane keeps its column's rows x 4 values, every other index unrolled;
-// the output specialised for gray and RGB so that the sum of weights,
-// accum(x, y, C), has a constant index). Per offset the warp computes the
-// differences, row sums, patch sums and weights of its tile in shared memory,
-// lanes across x; the input tile and halo is staged once per block.
+// Accumulators in registers across the offset loop, as apps/conv_layer keeps them: a
+// block is one warp owning 32 x `rows` outputs, the accumulators a block-level
+// Register array split across its lanes (gpu_lanes), every other index unrolled
+// (the output specialised for gray and RGB, so the weights' sum accum(x, y, C) has a
+// constant index). Per offset the warp computes its tile's stages in shared memory;
+// the input tile and halo are staged once a block.
 template <typename Algorithm>
 void warp_register_sums(Algorithm &p, int rows) {
     const RVar &ox = p.offsets.x, &oy = p.offsets.y;
@@ -232,19 +214,13 @@ FILTERLAB_SCHEDULE(nlmeans, Symmetric, gpu, symmetric_warp_registers, SUPPORTS("
     warp_register_sums(p, point["rows"]);
 }
 
-// The symmetric algorithm as hw_symmetric runs it (generators/nlmeans.h,
-// symmetric_scatter): a block owns a tile of 32 x tile_y sources and loops over
-// the offsets of half the window; per offset its threads compute the tile's
-// row sums of the patch (with the patch halo) into shared memory, then each
-// thread its source's patch sum and weight in registers, and adds the weight
-// times J to its source's accumulators and to its target's, with atomic adds
-// to global memory. Why it should be fast: every weight computed once and
-// used twice (half the exponentials of fused), and no tile halo of weights
-// recomputed as in `symmetric`. What Halide cannot give it: the hand kernel
-// keeps the forward sums in registers and slides the backward ones through a
-// register window before shared memory; here every term is an atomic add
-// (reports/halide/probes/nlmeans_scatter.txt, where this layout was
-// scatter_staged). Its space: the tile's height.
+// SymmetricScatter as hw_symmetric runs it: a block owns 32 x tile_y sources and
+// loops over half the window's offsets; per offset the tile's patch row sums go to
+// shared memory, each thread makes its source's weight in registers and atomically
+// adds it, times J, to its source's and its target's accumulators. Why it should be
+// fast: each weight computed once and used twice, no halo of weights recomputed (as
+// in `symmetric`). Unlike the hand kernel, which keeps its sums in registers, every
+// term is an atomic add to global memory. Its space: the tile's height.
 FILTERLAB_SCHEDULE(nlmeans, SymmetricScatter, gpu, scatter, AXES("tile_y=4,8,[16]"),
                    CUDA_ONLY("its OpenCL code leaves outputs unwritten on PoCL (the schedule refuses OpenCL)"),
                    FRONTIER("fastest Halide CUDA NL-means in the one run (SymmetricScatter)")) {
