@@ -4,7 +4,7 @@
 //   Direct       each output sums its window, 2(2r+1) adds: the cost grows with r;
 //   RunningSums  each sum is the previous one plus the sample entering the
 //                window minus the one leaving it: 4 adds per output whatever r;
-//   Lanes        RunningSums in a warp's coordinates (box_lanes.h).
+//   LaneRunningSums        RunningSums in a warp's coordinates (box_lanes.h).
 #pragma once
 
 #include <functional>

@@ -1,4 +1,4 @@
-// box, algorithm Lanes: RunningSums' layout as hw_running_sums has it, written
+// box, algorithm LaneRunningSums: RunningSums' layout as hw_running_sums has it, written
 // in a warp's coordinates, so that a schedule can keep a lane's column sums in
 // registers and take its neighbours' by warp shuffles (gpu_lanes).
 //
@@ -33,7 +33,7 @@ struct LaneLayout {
     int halo = 0, out_lanes = 32;
 };
 
-struct Lanes : Window {
+struct LaneRunningSums : Window {
     LaneLayout lanes;
     Halide::Var v{"v"}, half{"half"}, lane{"lane"}, band{"band"}, i{"i"}, run{"run"}, k{"k"}, strip{"strip"};
     Halide::RVar down;                      // the column sums' step down a strip
@@ -42,7 +42,7 @@ struct Lanes : Window {
     Halide::Func lane_columns{"lane_columns"};  // (v, half, lane, band, k, strip, c): packed column sums
     Halide::Func lane_sums{"lane_sums"};        // (i, run, y, c): the window sum at pixel i of run `run`
 
-    Lanes(const Inputs &in, LaneLayout layout);
+    LaneRunningSums(const Inputs &in, LaneLayout layout);
 
 private:
     Halide::Expr lane_word(const Halide::Expr &v, const Halide::Expr &group, const Halide::Expr &y,
@@ -51,7 +51,7 @@ private:
 
 // Word v of lane group `group` of row y, every byte outside the image the
 // edge pixel of its side; the group's load is clamped whole (one vector).
-inline Halide::Expr Lanes::lane_word(const Halide::Expr &v, const Halide::Expr &group,
+inline Halide::Expr LaneRunningSums::lane_word(const Halide::Expr &v, const Halide::Expr &group,
                               const Halide::Expr &y, const Halide::Expr &c) const {
     using namespace Halide;
     const int words = lanes.words;
@@ -67,9 +67,9 @@ inline Halide::Expr Lanes::lane_word(const Halide::Expr &v, const Halide::Expr &
     return (image(words * clamp(group, 0, groups - 1) + v, yc, c) & keep) | (edge & ~keep);
 }
 
-inline Lanes::Lanes(const Inputs &in, LaneLayout layout) : Window(in) {
+inline LaneRunningSums::LaneRunningSums(const Inputs &in, LaneLayout layout) : Window(in) {
     using namespace Halide;
-    if (in.view != word_view::InputView::words) throw std::invalid_argument("box: Lanes reads words");
+    if (in.view != word_view::InputView::words) throw std::invalid_argument("box: LaneRunningSums reads words");
     image = in.input;
     layout.halo = (kLaneMaxRadius + 4 * layout.words - 1) / (4 * layout.words);
     layout.out_lanes = 32 - 2 * layout.halo;

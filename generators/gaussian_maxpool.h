@@ -21,7 +21,7 @@ struct Pooled {
     using Inputs = gaussian_maxpool::Inputs;
     Halide::Func blurred{"blurred"};  // the blur's output
     BlurAlgorithm blur;
-    maxpool::Pool pool;
+    maxpool::Direct pool;
     // One set of Vars for the schedules: the pooling's are the output's.
     Halide::Var x, y, c;
     Halide::Func output;

@@ -13,12 +13,12 @@ struct Inputs {
     Halide::Func output;
 };
 
-struct Pool {
+struct Direct {
     using Inputs = maxpool::Inputs;
     Halide::Var x{"x"}, y{"y"}, c{"c"};
     Halide::Func output;
 
-    explicit Pool(const Inputs &in) : output(in.output) {
+    explicit Direct(const Inputs &in) : output(in.output) {
         using namespace Halide;
         const Func &input = in.input;
         output(x, y, c) = max(max(input(2 * x, 2 * y, c), input(2 * x + 1, 2 * y, c)),
@@ -27,6 +27,6 @@ struct Pool {
 };
 
 // The algorithm an autoscheduler is given (the only one).
-using Default = Pool;
+using Default = Direct;
 
 }  // namespace filterlab::maxpool

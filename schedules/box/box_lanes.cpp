@@ -1,4 +1,4 @@
-// Schedules of the box filter's Lanes algorithm (generators/box_lanes.h):
+// Schedules of the box filter's LaneRunningSums algorithm (generators/box_lanes.h):
 // hw_running_sums' layout, a warp's lanes each owning a run of pixels.
 #include "box_lanes.h"
 #include "schedule_helpers.h"
@@ -7,12 +7,13 @@
 using namespace Halide;
 using filterlab::box::kLaneMaxRadius;
 using filterlab::box::LaneLayout;
-using filterlab::box::Lanes;
+using filterlab::box::LaneRunningSums;
 
 // The lane layout is the algorithm's: its rows and words, from the point.
 template <>
-Lanes filterlab::schedules::construct<Lanes>(const Lanes::Inputs &inputs, const Point &point) {
-    return Lanes(inputs, LaneLayout{.rows = point["rows"], .words = point["words"]});
+LaneRunningSums filterlab::schedules::construct<LaneRunningSums>(const LaneRunningSums::Inputs &inputs,
+                                                                  const Point &point) {
+    return LaneRunningSums(inputs, LaneLayout{.rows = point["rows"], .words = point["words"]});
 }
 
 namespace {
@@ -21,7 +22,7 @@ namespace {
 // gpu_lanes), a strip of `rows` rows down y (unrolled), `warps` strips a
 // block. `vector`: a run's pixels stored as one vector (where the bands
 // divide the width), else unrolled byte stores.
-void lane_output(Lanes &p, Stage s, int warps, bool vector, TailStrategy tail) {
+void lane_output(LaneRunningSums &p, Stage s, int warps, bool vector, TailStrategy tail) {
     const LaneLayout &l = p.lanes;
     Var xo{"xo"}, xi{"xi"}, xl{"xl"}, xv{"xv"}, yo{"yo"}, yi{"yi"}, yb{"yb"}, yw{"yw"};
     const int run = 4 * l.words;
@@ -52,7 +53,7 @@ void lane_output(Lanes &p, Stage s, int warps, bool vector, TailStrategy tail) {
 // once (short strips pay the 2r+1 rows' warm-up more often). Specialised on each
 // radius (1..15): the shuffles' lanes and words must be constants.
 // Its space: rows a strip, words a lane, warps a block, vector loads of a lane's words.
-FILTERLAB_SCHEDULE(box, Lanes, gpu, lanes, AXES("rows=[4],8 words=[2],4 warps=1,[2] vector=0,[1]"),
+FILTERLAB_SCHEDULE(box, LaneRunningSums, gpu, lanes, AXES("rows=[4],8 words=[2],4 warps=1,[2] vector=0,[1]"),
                    READS("words"),
                    CUDA_ONLY("warp shuffles: OpenCL in Halide 21 does not support gpu_lanes()"),
                    FRONTIER("fastest Halide CUDA box at radius 7 and 15 in the one run")) {
