@@ -36,8 +36,8 @@ CUDA_ONLY says why OpenCL cannot have a gpu schedule (its targets are then
 ["cuda"], its frozen points' too; the CTest opencl_refusals asks Halide again);
 a cpu schedule has nothing to refuse. FRONTIER says why a schedule (or a
 frozen point) is built by default: without FILTERLAB_ALL_SCHEDULES (the
-option --all-schedules) the build builds the FRONTIER schedules, every frozen
-point, every autoschedule and the schedules FILTERLAB_SWEEPS names ("built").
+option --all-schedules) the build builds the FRONTIER schedules and frozen
+points, every autoschedule and the schedules FILTERLAB_SWEEPS names ("built").
 
 A frozen point fixes some axes of its base (the rest keep their defaults) in
 the one spelling of a point, "tile_x=64+tile_y=4" (schedule_grammar.read_point;
@@ -260,10 +260,10 @@ def assign_sweeps(schedules, sweeps):
 
 
 def assign_built(schedules, all_schedules):
-    """Whether this build builds a schedule: every one with FILTERLAB_ALL_SCHEDULES; else the frontier (FRONTIER),
-    every frozen point and the schedules swept (with their points); autoschedules always (set with them)."""
+    """Whether this build builds a schedule: every one with FILTERLAB_ALL_SCHEDULES; else the frontier (FRONTIER,
+    schedules and frozen points) and the schedules swept (with their points); autoschedules always (set with them)."""
     for s in schedules:
-        s["built"] = bool(all_schedules or s["frontier"] or s["origin"] == "frozen_point" or "sweep" in s)
+        s["built"] = bool(all_schedules or s["frontier"] or "sweep" in s)
 
 
 def relative(path, source_dir):

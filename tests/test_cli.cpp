@@ -183,7 +183,7 @@ TEST_CASE("run: every bad input ends cleanly, without an output file") {
 
 TEST_CASE("run --noise: the median removes salt-and-pepper noise, and says by how much") {
     const fs::path out = dir() / "median.png", noisy = dir() / "noisy.png";
-    const Result r = run_cli("run --filter median --variant cpu_vectorized --input " + gray_small + " --output " +
+    const Result r = run_cli("run --filter median --variant cpu_sep_strips --input " + gray_small + " --output " +
                              out.string() + " --noise salt_pepper:0.1 --seed 3 --noisy-output " + noisy.string());
     INFO(r.out, r.err);
     REQUIRE(r.status == 0);

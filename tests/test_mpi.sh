@@ -24,7 +24,7 @@ ranks() { local n=$1; shift; mpirun "${mpirun_flags[@]}" -n "$n" "$filterlab" "$
 # one row, in little time), else the backend's first Halide schedule at the
 # contract's defaults; then the extra cases the build has.
 if [ "$backend" = cpu ]; then
-    chosen=("box cpu_sliding radius=7" "median cpu_vectorized size=5" "gaussian cpu_tiled sigma=1.5"
+    chosen=("box cpu_sliding radius=7" "median cpu_sep_strips size=5" "gaussian cpu_tiled sigma=1.5"
             "maxpool cpu_vectorized" "gaussian_maxpool cpu_fused" "nlmeans cpu_tiled patch=2 search=4")
     extra=("median omp_bubble size=7")
 else

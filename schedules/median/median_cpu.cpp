@@ -18,7 +18,7 @@ FILTERLAB_SCHEDULE(median, Direct, cpu, naive, FRONTIER("the baseline every CPU 
 
 // Every output sorts its own k columns (nothing stored), a vector of outputs
 // per instruction, rows in parallel: pure arithmetic, no memory traffic.
-FILTERLAB_SCHEDULE(median, Direct, cpu, vectorized, FRONTIER("the classic vectorised network")) {
+FILTERLAB_SCHEDULE(median, Direct, cpu, vectorized) {
     parallel_strips(p, 16, target.natural_vector_size<uint8_t>());
 }
 
