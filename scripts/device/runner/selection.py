@@ -14,9 +14,11 @@ import targets_rows  # noqa: E402  (scripts/targets_rows.py: the rows file's rea
 
 def noise_pgm(path, size, seed=1):
     """A size x size gray PGM of uniform noise (the same pixels for the same seed)."""
+    rng = random.Random(seed)
     with open(path, "wb") as f:
         f.write(b"P5\n%d %d\n255\n" % (size, size))
-        f.write(random.Random(seed).randbytes(size * size))
+        for _ in range(size):  # a row at a time: randbytes of a whole large image overflows
+            f.write(rng.randbytes(size))
 
 
 def param_args(params):
