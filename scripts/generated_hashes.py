@@ -32,8 +32,9 @@ def archive_members(path):
 
 
 def library_parts(schedules_dir, lib):
+    stem = lib[len("lib"):] if lib.startswith("lib") else lib  # the archive is lib<name>.a, its parts <name>.*
     for suffix in (".h", ".stmt", ".device_code"):
-        path = os.path.join(schedules_dir, lib + suffix)
+        path = os.path.join(schedules_dir, stem + suffix)
         if os.path.exists(path):
             with open(path, "rb") as f:
                 yield suffix[1:], f.read()
@@ -45,7 +46,10 @@ def hashes(build_dir):
     schedules_dir = os.path.join(build_dir, "schedules")
     libs = sorted(f[:-2] for f in os.listdir(schedules_dir) if f.endswith(".a"))
     for lib in libs:
-        for part, data in library_parts(schedules_dir, lib):
+        parts = list(library_parts(schedules_dir, lib))
+        if not any(part == "h" for part, _ in parts):
+            raise SystemExit(f"generated_hashes: {lib}: no header beside its archive")
+        for part, data in parts:
             print(f"{lib} {part.replace(' ', '_')} {hashlib.sha256(data).hexdigest()}")
 
 
