@@ -193,6 +193,10 @@ function(filterlab_halide_filter FILTER)
     file(GLOB frozen CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/schedules/${FILTER}/auto/*.schedule.h)
     set(generator ${PROJECT_SOURCE_DIR}/generators/${FILTER}_generator.cpp)
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${ARG_SCHEDULES} ${generator})
+    if (EXISTS ${PROJECT_SOURCE_DIR}/schedules/${FILTER}/auto/off_frontier.txt)  # autoschedules off the frontier
+        set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+                     ${PROJECT_SOURCE_DIR}/schedules/${FILTER}/auto/off_frontier.txt)
+    endif ()
     set_property(GLOBAL APPEND PROPERTY FILTERLAB_HALIDE_FILTERS ${FILTER})
     set_property(GLOBAL APPEND PROPERTY FILTERLAB_SCHEDULE_SOURCES ${ARG_SCHEDULES} ${frozen})
     if (ARG_GENERATOR_PARAM)

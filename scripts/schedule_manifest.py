@@ -207,9 +207,27 @@ def estimates_span(source_dir, filter_name):
     return {"file": path, "first_line": lines[0], "last_line": lines[-1]}
 
 
-def autoschedules(source_dir, filter_name, paths, compile_time):
-    """One entry per autoscheduler frozen in schedules/<filter>/auto/ (per backend), the files in its order."""
+def off_frontier(source_dir, filter_name):
+    """{"<cpu|cuda>_<scheduler>": why} of schedules/<filter>/auto/off_frontier.txt: the autoschedules built only
+    with FILTERLAB_ALL_SCHEDULES ("<cpu|cuda>_<scheduler>: why" a line; the file is optional)."""
+    path = os.path.join(source_dir, "schedules", filter_name, "auto", "off_frontier.txt")
+    if not os.path.exists(path):
+        return {}
+    listed = {}
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            m = re.fullmatch(r"((?:cpu|cuda)_[a-z0-9]+): (\S.*)", line.strip())
+            if not m:
+                fail(f"schedules/{filter_name}/auto/off_frontier.txt:{number}", "not '<cpu|cuda>_<scheduler>: why'")
+            listed[m[1]] = m[2]
+    return listed
+
+
+def autoschedules(source_dir, filter_name, paths, compile_time, all_schedules):
+    """One entry per autoscheduler frozen in schedules/<filter>/auto/ (per backend), the files in its order; built
+    unless off_frontier.txt names it (then with FILTERLAB_ALL_SCHEDULES only)."""
     entries = {}
+    off = off_frontier(source_dir, filter_name)
     for path in sorted(set(paths)):
         stem = os.path.basename(path)[:-len(".schedule.h")]
         m = re.fullmatch(r"(cpu|cuda)_([a-z0-9]+)(?:_([a-z]+)([0-9]+))?", stem)
@@ -221,9 +239,11 @@ def autoschedules(source_dir, filter_name, paths, compile_time):
             "targets": [m[1]],  # an autoschedule is written for one target
             "origin": "autoscheduler", "algorithm": None, "algorithm_key": None,  # the filter's default
             "reads": "bytes", "cuda_only": None, "frontier": None,
-            "built": True,  # always: what the autoschedulers make of the filter is part of every answer
+            "built": True,  # what the autoschedulers make of the filter is part of the answer (off_frontier.txt aside)
             "supports": [], "compile_time": {"param": m[3], "values": []} if m[3] else None,
             "axes": [], "point": point_forms([]), "source": estimates_span(source_dir, filter_name), "files": []})
+        if f"{m[1]}_{m[2]}" in off:
+            entry.update(built=all_schedules, off_frontier=off[f"{m[1]}_{m[2]}"])
         entry["files"].append({"file": path, "function": f"apply_schedule_{filter_name}_{stem}",
                                "value": int(m[4]) if m[4] else None})
         if m[3]:
@@ -292,9 +312,11 @@ def manifest(source_dir, sources, compile_times, sweeps, all_schedules=False):
     ordered = []
     for filter_name in filters:  # a filter's registrations, then its autoschedules
         ordered += [s for s in schedules if s["filter"] == filter_name]
-        ordered += autoschedules(source_dir, filter_name, autos.get(filter_name, []), compile_times.get(filter_name))
+        ordered += autoschedules(source_dir, filter_name, autos.get(filter_name, []), compile_times.get(filter_name),
+                                 all_schedules)
     fields = ("filter", "name", "backend", "targets", "origin", "algorithm", "algorithm_key", "reads", "base",
-              "cuda_only", "frontier", "built", "supports", "compile_time", "axes", "point", "sweep", "source", "files")
+              "cuda_only", "frontier", "built", "off_frontier", "supports", "compile_time", "axes", "point", "sweep",
+              "source", "files")
     return {"format_version": FORMAT_VERSION, "schedules": [{k: s[k] for k in fields if k in s} for s in ordered]}
 
 

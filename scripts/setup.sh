@@ -7,8 +7,10 @@
 #
 # FILTERLAB_ALL_SCHEDULES=ON builds every Halide schedule in the tree (CI
 # does); unset or OFF, the frontier only (the schedules whose registration
-# says FRONTIER, every frozen point and autoschedule: docs/extending.md). A
-# build/ configured with the other value is configured again.
+# says FRONTIER, its FRONTIER frozen points and every autoschedule:
+# docs/extending.md). A build/ configured with the other value is configured
+# again. FILTERLAB_BUILD_TARGET builds one target rather than all (main.sh:
+# filterlab_tools, the CLI without the tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -71,4 +73,4 @@ else
         cmake -S "$root" -B "$build" -DFILTERLAB_ALL_SCHEDULES="$all_schedules"
     fi
 fi
-cmake --build "$build"
+cmake --build "$build" ${FILTERLAB_BUILD_TARGET:+--target "$FILTERLAB_BUILD_TARGET"}
