@@ -26,8 +26,9 @@ set(FILTERLAB_OPENCL_TARGET x86-64-linux-avx2-opencl
 set(FILTERLAB_HALIDE_FROM "" CACHE PATH "A build folder whose generated Halide libraries this build links")
 
 # Which schedules the build compiles. OFF (the default): the frontier — the
-# schedules whose registration says FRONTIER("why"), every frozen point,
-# every autoschedule, and the schedules FILTERLAB_SWEEPS names; ON: every
+# schedules and frozen points whose registration says FRONTIER("why"), every
+# autoschedule but those schedules/<filter>/auto/off_frontier.txt names, and
+# the schedules FILTERLAB_SWEEPS names; ON: every
 # schedule in the tree (CI builds them all, so none rots). The manifest's
 # "built" says which (scripts/schedule_manifest.py).
 option(FILTERLAB_ALL_SCHEDULES "Build every Halide schedule, not only the frontier" OFF)

@@ -12,7 +12,7 @@
 // (FILTERLAB_FROZEN(..., "tile_x=64+tile_y=4")), in a sweep variant's name
 // (cuda_tile[tile_x=64+tile_y=4]), in results.csv and in reports.
 // scripts/schedule_grammar.py (read_point) is the Python reader of the same
-// spelling; tests/schedule_grammar/points.txt holds the cases both are tested
+// spelling; tests/schedule_grammar/points.json holds the cases both are tested
 // on.
 //
 // Two forms are derived from it mechanically, never typed:

@@ -1,7 +1,7 @@
 // Named schedules for a filter's generator.
 //
 // A filter's algorithms are types (generators/<filter>.h: box::Direct,
-// box::RunningSums, box::Lanes, ...), each holding only its stages, defined
+// box::RunningSums, box::LaneRunningSums, ...), each holding only its stages, defined
 // by its constructor. A schedule is written once, in schedules/<filter>/, for
 // one of them,
 //
@@ -93,6 +93,11 @@ using ScheduleBody = void (*)(Algorithm &, const Halide::Target &, const Point &
 
 template <typename Inputs>
 struct Registrar {
+    // One registration a key: a second is a mistake, never silently dropped.
+    static void add(const std::string &key, Schedule<Inputs> schedule) {
+        if (!registry<Inputs>().emplace(key, std::move(schedule)).second)
+            throw std::logic_error("schedule '" + key + "' registered twice");
+    }
     // A schedule of `Algorithm`: the body sees that algorithm's stages only.
     template <typename Algorithm>
     Registrar(const std::string &key, bool gpu, ScheduleBody<Algorithm> body) {
@@ -100,7 +105,7 @@ struct Registrar {
             Algorithm algorithm = construct<Algorithm>(inputs, point);
             body(algorithm, t, point);
         };
-        registry<Inputs>().emplace(key, Schedule<Inputs>{build, gpu, ""});
+        add(key, Schedule<Inputs>{build, gpu, ""});
     }
     // A frozen point of the schedule `base` (the build gives the point): looked
     // up when applied, so the order of static initialisation does not matter.
@@ -108,7 +113,7 @@ struct Registrar {
         auto build = [base](const Inputs &inputs, const Halide::Target &t, const Point &frozen_point) {
             registry<Inputs>().at(base).build(inputs, t, frozen_point);
         };
-        registry<Inputs>().emplace(key, Schedule<Inputs>{build, gpu, base});
+        add(key, Schedule<Inputs>{build, gpu, base});
     }
     // An autoschedule: Halide's emitted function applied to the filter's
     // default algorithm (the one an autoscheduler is run on).
@@ -118,7 +123,7 @@ struct Registrar {
             Algorithm algorithm = construct<Algorithm>(inputs, point);
             apply(Halide::Pipeline(algorithm.output), t);
         };
-        registry<Inputs>().emplace(key, Schedule<Inputs>{build, gpu, ""});
+        add(key, Schedule<Inputs>{build, gpu, ""});
     }
 };
 

@@ -118,7 +118,8 @@ def big_image_section(folder):
 def tables_text(batch_rows, halves_rows, big_rows):
     """The report's measured part: its title, how it was made, and the three tables."""
     return ["# One GPU against two over MPI (2 × H200)\n",
-            "Made by `python3 scripts/mpi_scaling.py reports/mpi` from the files of `bash scripts/gpu_mpi_scaling.sh` "
+            "Made by `python3 scripts/mpi_scaling.py reports/mpi` from the files of the device experiment `mpi_scaling` "
+            "(`python3 scripts/device/run.py mpi_scaling OUT`) "
             "(machine: `machine.txt`; `mpirun -n 2`, Open MPI 4.1.6, one GPU per rank) and the two runs of the image "
             "halves (`halves_*`). Target of issue 17: at least 1.9× on 2 GPUs.\n",
             "## The batch: 20 RGB images of 4096×2304 (`bench --batch 20 --channels 3`)\n",

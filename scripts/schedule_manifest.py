@@ -37,7 +37,8 @@ CUDA_ONLY says why OpenCL cannot have a gpu schedule (its targets are then
 a cpu schedule has nothing to refuse. FRONTIER says why a schedule (or a
 frozen point) is built by default: without FILTERLAB_ALL_SCHEDULES (the
 option --all-schedules) the build builds the FRONTIER schedules and frozen
-points, every autoschedule and the schedules FILTERLAB_SWEEPS names ("built").
+points, every autoschedule but those schedules/<filter>/auto/off_frontier.txt
+names, and the schedules FILTERLAB_SWEEPS names ("built").
 
 A frozen point fixes some axes of its base (the rest keep their defaults) in
 the one spelling of a point, "tile_x=64+tile_y=4" (schedule_grammar.read_point;
@@ -248,6 +249,9 @@ def autoschedules(source_dir, filter_name, paths, compile_time, all_schedules):
                                "value": int(m[4]) if m[4] else None})
         if m[3]:
             entry["compile_time"]["values"].append(int(m[4]))
+    stale = sorted(set(off) - {f"{e['targets'][0]}_{e['name'][len('auto_'):]}" for e in entries.values()})
+    if stale:
+        fail(f"schedules/{filter_name}/auto/off_frontier.txt", f"{', '.join(stale)}: no such autoschedule")
     for entry in entries.values():
         if entry["compile_time"] and entry["compile_time"]["values"] != compile_time[1]:
             entry["supports"] = [{"param": compile_time[0], "values": entry["compile_time"]["values"]}]
@@ -281,7 +285,7 @@ def assign_sweeps(schedules, sweeps):
 
 def assign_built(schedules, all_schedules):
     """Whether this build builds a schedule: every one with FILTERLAB_ALL_SCHEDULES; else the frontier (FRONTIER,
-    schedules and frozen points) and the schedules swept (with their points); autoschedules always (set with them)."""
+    schedules and frozen points) and the schedules swept (with their points); autoschedules are set with them."""
     for s in schedules:
         s["built"] = bool(all_schedules or s["frontier"] or "sweep" in s)
 

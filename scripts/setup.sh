@@ -7,8 +7,8 @@
 #
 # FILTERLAB_ALL_SCHEDULES=ON builds every Halide schedule in the tree (CI
 # does); unset or OFF, the frontier only (the schedules whose registration
-# says FRONTIER, its FRONTIER frozen points and every autoschedule:
-# docs/extending.md). A build/ configured with the other value is configured
+# says FRONTIER, its FRONTIER frozen points and every autoschedule but those
+# schedules/<filter>/auto/off_frontier.txt names: docs/extending.md). A build/ configured with the other value is configured
 # again. FILTERLAB_BUILD_TARGET builds one target rather than all (main.sh:
 # filterlab_tools, the CLI without the tests).
 set -euo pipefail

@@ -24,7 +24,8 @@ FILTERLAB_SCHEDULE(median, Direct, cpu, vectorized) {
 
 // The sorted columns of a row are computed once, vectorised, and shared by
 // the k outputs that need each of them: k times fewer column sorts.
-FILTERLAB_SCHEDULE(median, Direct, cpu, shared_columns) {
+FILTERLAB_SCHEDULE(median, Direct, cpu, shared_columns,
+                   FRONTIER("fastest Halide CPU median at 3x3: the API's host default")) {
     const Strips s = parallel_strips(p, 16, target.natural_vector_size<uint8_t>());
     p.columns.compute_at(p.output, s.yi).vectorize(p.x, target.natural_vector_size<uint8_t>(), TailStrategy::RoundUp);
 }

@@ -168,10 +168,10 @@ FILTERLAB_SCHEDULE(median, Separable, cpu, sep_strips, AXES("tile_x=[1],2 tile_y
     p.tile_columns.compute_at(p.output, tyi).vectorize(p.x, lanes, TailStrategy::RoundUp);
 }
 
-// The sweeps' best points on the H100, one per window size: 3x3, sep_tile's
-// 4x4 tiles (they share most); 5x5, sep_lanes' 2x1 tiles; 7x7, sep_tile's 4x1
-// tiles of 32-bit samples (they fit the Halide runtime's 64-register cap,
-// where the default 2x2 spills).
+// Frozen points of the separable schedules, one per window size: 3x3 in 4x4
+// tiles (they share most), 5x5 in sep_lanes' 2x1 tiles, 7x7 in 4x1 tiles of
+// 32-bit samples (they fit 64 registers where the default 2x2 spills); why
+// each, with its numbers: the ledger.
 FILTERLAB_FROZEN(median, gpu, sep_tile_4x4, sep_tile, "tile_x=4+tile_y=4+warps=2+bits=16");
 FILTERLAB_FROZEN(median, gpu, sep_lanes_2x1, sep_lanes, "tile_x=2+tile_y=1+warps=2");
 FILTERLAB_FROZEN(median, gpu, sep_tile_4x1_u32, sep_tile, "tile_x=4+tile_y=1+warps=2+bits=32",

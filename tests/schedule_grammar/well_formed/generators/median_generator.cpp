@@ -2,5 +2,5 @@
 void generate() {
     layout::estimate(input, 1024, 1024);
     layout::estimate(output, 1024, 1024);
-    schedules::apply(schedule, point, pipeline, get_target(), using_autoscheduler());
+    schedules::build<median::Default>(schedule, point, inputs, get_target(), using_autoscheduler());
 }
