@@ -43,13 +43,11 @@
 // (below) before its registrations.
 #pragma once
 
-#include <algorithm>
 #include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "Halide.h"
 #include "schedule_point.h"
@@ -65,7 +63,6 @@ template <typename Inputs>
 struct Schedule {
     std::function<void(const Inputs &, const Halide::Target &, const Point &)> build;
     bool gpu = false;  // declared gpu (or an autoschedule for a GPU target)
-    std::string base;  // a frozen schedule: the key of the schedule whose body it runs
 };
 
 template <typename Inputs>
@@ -105,7 +102,7 @@ struct Registrar {
             Algorithm algorithm = construct<Algorithm>(inputs, point);
             body(algorithm, t, point);
         };
-        add(key, Schedule<Inputs>{build, gpu, ""});
+        add(key, Schedule<Inputs>{build, gpu});
     }
     // A frozen point of the schedule `base` (the build gives the point): looked
     // up when applied, so the order of static initialisation does not matter.
@@ -113,7 +110,7 @@ struct Registrar {
         auto build = [base](const Inputs &inputs, const Halide::Target &t, const Point &frozen_point) {
             registry<Inputs>().at(base).build(inputs, t, frozen_point);
         };
-        add(key, Schedule<Inputs>{build, gpu, base});
+        add(key, Schedule<Inputs>{build, gpu});
     }
     // An autoschedule: Halide's emitted function applied to the filter's
     // default algorithm (the one an autoscheduler is run on).
@@ -123,7 +120,7 @@ struct Registrar {
             Algorithm algorithm = construct<Algorithm>(inputs, point);
             apply(Halide::Pipeline(algorithm.output), t);
         };
-        add(key, Schedule<Inputs>{build, gpu, ""});
+        add(key, Schedule<Inputs>{build, gpu});
     }
 };
 
