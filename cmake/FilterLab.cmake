@@ -25,6 +25,13 @@ set(FILTERLAB_OPENCL_TARGET x86-64-linux-avx2-opencl
 # sweeps and targets are taken over, so both hold the same variants.
 set(FILTERLAB_HALIDE_FROM "" CACHE PATH "A build folder whose generated Halide libraries this build links")
 
+# Halide's HTML view of a loop nest embeds the library's assembly, which Halide
+# makes by running LLVM's code generation a second time per target: it doubled
+# the compile time of the CPU libraries (the median's 7x7 Adams2019 library:
+# 214 s alone without it, 463 s with it). The plain loop nest (.stmt), which
+# the report and `filterlab explain` read, is always written.
+option(FILTERLAB_STMT_HTML "Write Halide's HTML view (.stmt.html, with assembly) of every library" OFF)
+
 # Which schedules the build compiles. OFF (the default): the frontier — the
 # schedules and frozen points whose registration says FRONTIER("why"), every
 # autoschedule but those schedules/<filter>/auto/off_frontier.txt names, and
@@ -76,6 +83,10 @@ endfunction()
 # the CLI and the tests, so static registrations are never dropped.
 add_library(filterlab_variants OBJECT)
 target_link_libraries(filterlab_variants PUBLIC filterlab_core)
+# The registrations generated from the template (one small file per variant,
+# each parsing the same headers) compile in batches, one per filter and
+# backend; the kernels and the rest compile one by one (UNITY_GROUP unset).
+set_target_properties(filterlab_variants PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
 
 set(_filterlab_template "${CMAKE_CURRENT_LIST_DIR}/halide_variant.cpp.in")
 
@@ -102,12 +113,16 @@ function(_filterlab_halide_library lib VARIANT_BACKEND params)
     endif ()
     _filterlab_halide_targets(${VARIANT_BACKEND} targets)
     set(gpu_code "")
+    set(html "")
+    if (FILTERLAB_STMT_HTML)
+        set(html STMT_HTML stmt_html_file)
+    endif ()
     if (VARIANT_BACKEND STREQUAL "cuda")
         set(gpu_code DEVICE_CODE ptx_file)
     endif ()
     # The entry point is filterlab::halide::<lib> (a C++ namespace: installed
     # next to a user's own code, no name can clash). Halide's lowered loop
-    # nest (and its HTML view) and the PTX come with it (`filterlab explain`,
+    # nest (and, with FILTERLAB_STMT_HTML, its HTML view) and the PTX come with it (`filterlab explain`,
     # the report).
     add_halide_library(${lib} FROM ${FILTER}.generator
                        GENERATOR ${FILTER}
@@ -116,7 +131,7 @@ function(_filterlab_halide_library lib VARIANT_BACKEND params)
                        PARAMS ${params}
                        TARGETS ${targets}
                        USE_RUNTIME filterlab_halide_runtime
-                       STMT stmt_file STMT_HTML stmt_html_file ${gpu_code})
+                       STMT stmt_file ${html} ${gpu_code})
     if (gpu_code)
         set_property(GLOBAL APPEND PROPERTY FILTERLAB_HALIDE_PTX ${ptx_file})
     elseif (targets MATCHES ";")
@@ -126,8 +141,11 @@ function(_filterlab_halide_library lib VARIANT_BACKEND params)
         list(GET targets -1 baseline)
         set(baseline_stem ${CMAKE_CURRENT_BINARY_DIR}/${lib}-${baseline}-c_plus_plus_name_mangling-no_runtime)
         add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${lib}.h APPEND
-                           COMMAND ${CMAKE_COMMAND} -E copy ${baseline_stem}.stmt ${stmt_file}
-                           COMMAND ${CMAKE_COMMAND} -E copy ${baseline_stem}.stmt.html ${stmt_html_file})
+                           COMMAND ${CMAKE_COMMAND} -E copy ${baseline_stem}.stmt ${stmt_file})
+        if (html)
+            add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${lib}.h APPEND
+                               COMMAND ${CMAKE_COMMAND} -E copy ${baseline_stem}.stmt.html ${stmt_html_file})
+        endif ()
     endif ()
 endfunction()
 
@@ -176,6 +194,8 @@ function(_filterlab_schedule_variant VARIANT_BACKEND VARIANT_NAME LIB ORIGIN POI
     endforeach ()
     configure_file(${_filterlab_template} ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp @ONLY)
     target_sources(filterlab_variants PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp)
+    set_source_files_properties(${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp TARGET_DIRECTORY filterlab_variants
+                                PROPERTIES UNITY_GROUP ${FILTER}_${VARIANT_BACKEND})
     set_property(GLOBAL APPEND PROPERTY FILTERLAB_BUILT_VARIANTS "${FILTER}/${VARIANT_NAME}")
 endfunction()
 
@@ -211,6 +231,10 @@ function(filterlab_halide_filter FILTER)
                              SOURCES ${generator} ${ARG_SCHEDULES} ${CMAKE_CURRENT_BINARY_DIR}/${FILTER}_autoschedules.cpp)
         target_include_directories(${FILTER}.generator PRIVATE ${PROJECT_SOURCE_DIR}/generators
                                                                ${PROJECT_SOURCE_DIR}/schedules)
+        # A generator only declares a pipeline for libHalide to compile: its
+        # own code runs once a library, so optimising it bought nothing and
+        # doubled its compile time (what it generates does not depend on it).
+        target_compile_options(${FILTER}.generator PRIVATE -O0)
     endif ()
     target_include_directories(filterlab_variants PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/${FILTER})
 endfunction()
@@ -262,6 +286,18 @@ function(filterlab_halide_schedules manifest)
         message(STATUS "FilterLab: ${built} of ${count} Halide schedules built, the frontier "
                        "(-DFILTERLAB_ALL_SCHEDULES=ON builds all; ${manifest})")
     endif ()
+endfunction()
+
+# filterlab_compile_quickly(<targets...>): the targets' C++ at -O1 in a
+# Release build, for code whose speed no measurement sees: the command line,
+# the report, the results' schema and the tests. Most
+# of their compile time is optimising header-only templates (CLI11, fmt,
+# nlohmann-json): runtime/cli/main.cpp took 39 s at -O3, 18 s at -O1. The
+# references, the harness, the timing and the kernels keep -O3.
+function(filterlab_compile_quickly)
+    foreach (target IN LISTS ARGN)
+        target_compile_options(${target} PRIVATE $<$<AND:$<CONFIG:Release>,$<COMPILE_LANGUAGE:CXX>>:-O1>)
+    endforeach ()
 endfunction()
 
 # filterlab_sanitize(<targets...>): with FILTERLAB_SANITIZE, compiles the targets' C++
