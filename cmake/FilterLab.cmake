@@ -133,7 +133,14 @@ function(_filterlab_halide_library lib VARIANT_BACKEND params)
                        USE_RUNTIME filterlab_halide_runtime
                        STMT stmt_file ${html} ${gpu_code})
     if (gpu_code)
+        # The register cap its module is loaded with: Halide's 64, unless the
+        # point names max_registers (runtime/core/halide_cuda_launch.h).
+        set(cap 64)
+        if (params MATCHES "max_registers:([0-9]+)")
+            set(cap ${CMAKE_MATCH_1})
+        endif ()
         set_property(GLOBAL APPEND PROPERTY FILTERLAB_HALIDE_PTX ${ptx_file})
+        set_property(GLOBAL APPEND PROPERTY FILTERLAB_HALIDE_PTX_CAPPED ${ptx_file}@${cap})
     elseif (targets MATCHES ";")
         # A multi-target library writes one loop nest per target, never the
         # <lib>.stmt it declares: ninja would rerun the generator on every
@@ -300,6 +307,15 @@ function(filterlab_compile_quickly)
     endforeach ()
 endfunction()
 
+# filterlab_unity(<targets...>): the targets' sources compiled four to a
+# translation unit. Each of them parses the same heavy headers (nlohmann-json,
+# fmt, CLI11) and instantiates the same templates again; four to a unit, that
+# is done a quarter as often. (So two files of a target never define the same
+# name in an anonymous namespace: a unit would hold both.)
+function(filterlab_unity)
+    set_target_properties(${ARGN} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 4)
+endfunction()
+
 # filterlab_sanitize(<targets...>): with FILTERLAB_SANITIZE, compiles the targets' C++
 # with ASan and UBSan (every UB finding fatal), or TSan, and links with them. CUDA device code, the generators and the Halide-generated
 # libraries are not instrumented. -O1 -g1, as both sanitizers advise: stacks
@@ -326,19 +342,20 @@ endfunction()
 
 # filterlab_kernel_resources(): <build>/kernel_resources.json, the registers,
 # shared memory and spills of every CUDA kernel built: the Halide libraries'
-# PTX and the handwritten kernels' (scripts/kernel_resources.py, ptxas -v for
-# the H100's sm_90). `filterlab report` shows them beside the timings.
+# PTX, at the register cap each is loaded with, and the handwritten kernels'
+# (scripts/kernel_resources.py, ptxas -v for the H100's sm_90). `filterlab report` shows them beside the timings.
 function(filterlab_kernel_resources)
     if (FILTERLAB_HALIDE_FROM)
         return()  # the PTX is the other build's, and so are its resources
     endif ()
     find_package(Python3 REQUIRED COMPONENTS Interpreter)
     get_property(halide_ptx GLOBAL PROPERTY FILTERLAB_HALIDE_PTX)
+    get_property(halide_ptx_capped GLOBAL PROPERTY FILTERLAB_HALIDE_PTX_CAPPED)
     get_property(libraries GLOBAL PROPERTY FILTERLAB_HALIDE_LIBRARIES)
     set(out ${PROJECT_BINARY_DIR}/kernel_resources.json)
     add_custom_command(OUTPUT ${out}
                        COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/kernel_resources.py ${out}
-                               ${CUDAToolkit_BIN_DIR}/ptxas sm_90 --halide ${halide_ptx}
+                               ${CUDAToolkit_BIN_DIR}/ptxas sm_90 --halide ${halide_ptx_capped}
                                --handwritten $<TARGET_OBJECTS:filterlab_kernel_ptx>
                        DEPENDS ${halide_ptx} $<TARGET_OBJECTS:filterlab_kernel_ptx>
                                ${PROJECT_SOURCE_DIR}/scripts/kernel_resources.py

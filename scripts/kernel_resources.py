@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """The resources of every CUDA kernel the build makes, as ptxas reports them.
 
-Usage: kernel_resources.py OUT_JSON PTXAS ARCH --halide <lib>.device_code... --handwritten PTX...
+Usage: kernel_resources.py OUT_JSON PTXAS ARCH --halide <lib>.device_code@CAP... --handwritten PTX...
 
 Each PTX file (one per Halide CUDA library, Halide's DEVICE_CODE output; one
 per handwritten .cu file, compiled to PTX) is assembled by ptxas for ARCH
 (sm_90: the H100's, as its driver does with Halide's PTX at load time) with
--v. Writes, per library (its file name) and per handwritten source
+-v; a Halide library's at the register cap CAP its module is loaded with
+(-maxrregcount: Halide's runtime asks the driver for 64 unless the schedule's
+point names max_registers), so that its registers and spills are those it runs
+with; a handwritten kernel's as nvcc compiled it. Writes, per library (its file name) and per handwritten source
 (<filter>/<file>.cu), each kernel's registers, shared memory, stack frame and
 local-memory spill stores and loads. `filterlab report` shows them beside
 the timings.
@@ -25,8 +28,10 @@ SMEM = re.compile(r"(\d+) bytes smem")
 ENTRY = re.compile(r"Compiling entry function '([^']+)'")
 
 
-def resources(ptxas, arch, ptx):
-    done = subprocess.run([ptxas, f"-arch={arch}", "-v", ptx, "-o", os.devnull], capture_output=True, text=True)
+def resources(ptxas, arch, ptx, cap=None):
+    capped = [f"-maxrregcount={cap}"] if cap else []
+    done = subprocess.run([ptxas, f"-arch={arch}", "-v", *capped, ptx, "-o", os.devnull], capture_output=True,
+                          text=True)
     if done.returncode:
         sys.exit(f"kernel_resources.py: ptxas failed on {ptx}:\n{done.stderr}")
     kernels, entries, current = {}, set(), None
@@ -57,11 +62,12 @@ def main():
         else:
             groups[group].append(arg)
     version = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
-    result = {"format_version": 1, "ptxas": version, "arch": arch, "halide": {}, "handwritten": {}}
+    result = {"format_version": 2, "ptxas": version, "arch": arch, "halide": {}, "handwritten": {}}
     with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
         for name, files in groups.items():
-            found = pool.map(lambda f: (f, resources(ptxas, arch, f)), files)
+            found = pool.map(lambda f: (f, resources(ptxas, arch, *f.rsplit("@", 1))), files)
             for path, kernels in found:
+                path = path.rsplit("@", 1)[0]
                 if name == "halide":
                     key = os.path.basename(path).removesuffix(".device_code")
                 else:  # .../<filter>/<file>.cu.ptx or <file>.ptx

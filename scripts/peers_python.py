@@ -6,11 +6,12 @@ machine, so that `filterlab report` merges it with the bench's runs. The
 protocol's numbers come from `filterlab import-peers --protocol`; this script
 writes only raw samples (JSON lines, docs/measuring.md).
 
-Peers: OpenCV (cv2: blur, medianBlur, GaussianBlur; max pooling as NumPy's
-reshape-max) on the CPU; on the GPU CuPy (cupyx.scipy.ndimage: uniform_filter,
-median_filter, gaussian_filter; max pooling as a reshape-max) and NVIDIA's
-CV-CUDA (cvcuda: averageblur, median_blur, gaussian; skipped, and said so,
-where the cvcuda module is not installed).
+Peers: OpenCV (cv2: blur, medianBlur, GaussianBlur) on the CPU; PyTorch
+(max_pool2d, avg_pool2d for the box, conv2d for the Gaussian: peers_torch.py)
+on the CPU and the GPU; on the GPU CuPy (cupyx.scipy.ndimage: uniform_filter,
+median_filter, gaussian_filter) and NVIDIA's CV-CUDA (cvcuda: averageblur,
+median_blur, gaussian; skipped, and said so, where the cvcuda module is not
+installed).
 Each is checked first against `filterlab run`'s reference on the same input:
 equal, or `differs` (with its largest difference and PSNR) for a peer that
 computes another function (other rounding or weights), or `wrong` (not timed)
@@ -33,6 +34,7 @@ import time
 
 import numpy as np
 
+import peers_torch
 import targets_rows
 
 # (filter, params for `filterlab run`, peer name, backend, computes the contract?)
@@ -44,7 +46,11 @@ PEERS = [
     ("median", {"size": 5}, "py_cv2_median_blur", "cpu", True),
     ("median", {"size": 7}, "py_cv2_median_blur", "cpu", True),
     ("gaussian", {"sigma": 1}, "py_cv2_gaussian_blur", "cpu", False),
-    ("maxpool", {}, "py_numpy_reshape_max", "cpu", True),
+    ("maxpool", {}, "py_torch_max_pool2d", "cpu", True),
+    ("box", {"radius": 1}, "py_torch_avg_pool2d", "cpu", True),
+    ("box", {"radius": 7}, "py_torch_avg_pool2d", "cpu", True),
+    ("box", {"radius": 15}, "py_torch_avg_pool2d", "cpu", True),
+    ("gaussian", {"sigma": 1}, "py_torch_conv2d", "cpu", True),
     ("box", {"radius": 1}, "py_cupy_uniform_filter", "cuda", False),
     ("box", {"radius": 7}, "py_cupy_uniform_filter", "cuda", False),
     ("box", {"radius": 15}, "py_cupy_uniform_filter", "cuda", False),
@@ -52,7 +58,11 @@ PEERS = [
     ("median", {"size": 5}, "py_cupy_median_filter", "cuda", True),
     ("median", {"size": 7}, "py_cupy_median_filter", "cuda", True),
     ("gaussian", {"sigma": 1}, "py_cupy_gaussian_filter", "cuda", False),
-    ("maxpool", {}, "py_cupy_reshape_max", "cuda", True),
+    ("maxpool", {}, "py_torch_max_pool2d", "cuda", True),
+    ("box", {"radius": 1}, "py_torch_avg_pool2d", "cuda", True),
+    ("box", {"radius": 7}, "py_torch_avg_pool2d", "cuda", True),
+    ("box", {"radius": 15}, "py_torch_avg_pool2d", "cuda", True),
+    ("gaussian", {"sigma": 1}, "py_torch_conv2d", "cuda", True),
     ("box", {"radius": 1}, "py_cvcuda_averageblur", "cuda", True),
     ("box", {"radius": 7}, "py_cvcuda_averageblur", "cuda", True),
     ("box", {"radius": 15}, "py_cvcuda_averageblur", "cuda", True),
@@ -63,22 +73,21 @@ PEERS = [
 ]
 
 
-def peer_function(name, params):
-    """The call a user makes, as f(input, output) writing into output."""
+def peer_function(name, params, backend):
+    """The call a user makes, as f(input, output) writing into output, and a note on how it computes ("")."""
     window = 2 * int(params.get("radius", 1)) + 1  # the box's
-    if name.startswith("py_cv2") or name == "py_numpy_reshape_max":
+    if name.startswith("py_torch"):
+        return peers_torch.torch_function(name, params, backend == "cuda")
+    if name.startswith("py_cv2"):
         import cv2
         replicate = cv2.BORDER_REPLICATE
         return {
             "py_cv2_blur": lambda i, o: cv2.blur(i, (window, window), dst=o, borderType=replicate),
             "py_cv2_median_blur": lambda i, o: cv2.medianBlur(i, int(params.get("size", 3)), dst=o),
             "py_cv2_gaussian_blur": lambda i, o: cv2.GaussianBlur(i, (5, 5), 1.0, dst=o, borderType=replicate),
-            "py_numpy_reshape_max": lambda i, o: np.max(
-                i[: o.shape[0] * 2, : o.shape[1] * 2].reshape(o.shape[0], 2, o.shape[1], 2), axis=(1, 3), out=o),
-        }[name]
+        }[name], ""
     if name.startswith("py_cvcuda"):
-        return cvcuda_function(name, window, int(params.get("size", 3)))
-    import cupy
+        return cvcuda_function(name, window, int(params.get("size", 3))), ""
     import cupyx.scipy.ndimage as ndi
     return {
         "py_cupy_uniform_filter": lambda i, o: ndi.uniform_filter(i, size=window, mode="nearest", output=o),
@@ -86,9 +95,7 @@ def peer_function(name, params):
                                                                 output=o),
         "py_cupy_gaussian_filter": lambda i, o: ndi.gaussian_filter(i, sigma=1.0, truncate=2.0, mode="nearest",
                                                                     output=o),
-        "py_cupy_reshape_max": lambda i, o: cupy.max(
-            i[: o.shape[0] * 2, : o.shape[1] * 2].reshape(o.shape[0], 2, o.shape[1], 2), axis=(1, 3), out=o),
-    }[name]
+    }[name], ""
 
 
 def cvcuda_function(name, window, size):
@@ -191,7 +198,7 @@ def measure(peer, image, expected, protocol):
     """One case: checked against the reference, then timed; its fields for `filterlab import-peers`."""
     filter_, params, name, backend, exact = peer
     gpu = backend == "cuda"
-    call = peer_function(name, params)
+    call, how = peer_function(name, params, backend)
     xp = np
     if gpu:
         import cupy as xp
@@ -200,9 +207,10 @@ def measure(peer, image, expected, protocol):
     call(*buffers[0])
     first = buffers[0][1].get() if gpu else buffers[0][1]
     max_diff, differing, psnr = compare(expected, first)
-    case = {"status": "ok", "note": "", "buffers": count, "samples_us": []}
+    case = {"status": "ok", "note": how, "buffers": count, "samples_us": []}
     if max_diff:
-        case["note"] = f"{differing} samples differ, max |diff| {max_diff}; PSNR {psnr:.1f} dB against the reference"
+        case["note"] = f"{differing} samples differ, max |diff| {max_diff}; PSNR {psnr:.1f} dB against the reference" \
+            + (f" ({how})" if how else "")
         case["status"] = "wrong" if exact else "differs"
         if exact:
             return case
@@ -244,9 +252,13 @@ def main():
     work = tempfile.mkdtemp(prefix="filterlab-peers-")
     protocol = filterlab_json(a.filterlab, "import-peers", "--protocol")
     versions = {"numpy": np.__version__}
+    missing = {}  # peer name prefix: why it is skipped
+    try:
+        versions["torch"] = peers_torch.torch_version()
+    except ImportError as e:
+        missing["py_torch"] = f"torch not installed ({e})"
     import cv2
     versions["opencv"] = cv2.__version__
-    no_cvcuda = ""
     if not a.skip_gpu:
         import cupy
         versions["cupy"] = cupy.__version__
@@ -254,7 +266,7 @@ def main():
             import cvcuda
             versions["cvcuda"] = cvcuda.__version__
         except ImportError as e:
-            no_cvcuda = f"cvcuda not installed ({e})"
+            missing["py_cvcuda"] = f"cvcuda not installed ({e})"
     samples = os.path.join(work, "samples.jsonl")
     with open(samples, "w") as out:
         out.write(json.dumps({"context": {"python_peers": versions}}) + "\n")
@@ -266,14 +278,16 @@ def main():
                     continue
                 if a.rows and (filter_, backend, size, param_text(params)) not in wanted:
                     continue
-                if name.startswith("py_cvcuda") and no_cvcuda:
-                    case = {"status": "skipped", "note": no_cvcuda, "buffers": 0, "samples_us": []}
+                why = next((w for prefix, w in missing.items() if name.startswith(prefix)), "")
+                if why:
+                    case = {"status": "skipped", "note": why, "buffers": 0, "samples_us": []}
                 else:
                     expected = reference(a.filterlab, filter_, params, image, work)
                     case = measure(peer, image, expected, protocol)
                 case.update(filter=filter_, variant=name, backend=backend, width=size, height=size, channels=1,
                             params=[f"{k}={v}" for k, v in sorted(params.items())],
-                            threads=cv2.getNumThreads() if backend == "cpu" else 0)
+                            threads=0 if backend != "cpu" else peers_torch.torch_threads() if
+                            name.startswith("py_torch") else cv2.getNumThreads())
                 print(f"{filter_} {name} {size}x{size} {param_text(params)}: {case['status']} "
                       f"{len(case['samples_us'])} samples {case['note']}", file=sys.stderr)
                 out.write(json.dumps(case, default=float) + "\n")

@@ -23,6 +23,10 @@ MACROS = ("FILTERLAB_SCHEDULE", "FILTERLAB_FROZEN")
 RETIRED = {"FILTERLAB_SCHEDULE_OF": "FILTERLAB_SCHEDULE(<filter>, <Algorithm>, cpu|gpu, <name>...)"}
 KEYWORDS = ("SUPPORTS", "AXES", "READS", "CUDA_ONLY", "FRONTIER")
 VIEWS = ("bytes", "words")  # how a pipeline reads its 8-bit image (READS)
+# The launch's axis every CUDA schedule has: the register cap its library's
+# module is loaded with (runtime/core/halide_cuda_launch.h applies it; Halide's
+# own is 64). Not a generator parameter: the PTX is the same at every value.
+LAUNCH_AXIS = {"name": "max_registers", "values": [64, 96, 128, 168, 255], "default": 64}
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 ALGORITHM = re.compile(r"[A-Z][A-Za-z0-9]*")  # a type of generators/<filter>.h
 NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"

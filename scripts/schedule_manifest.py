@@ -45,7 +45,11 @@ the one spelling of a point, "tile_x=64+tile_y=4" (schedule_grammar.read_point;
 schedules/schedule_point.h reads it in C++). Each point in the manifest is
 {"values": [{"axis", "value"}], "text": "a=1+b=2", "parameter": "a:1+b:2",
 "tag": "a1_b2"}: the spelling, the generator parameter (Halide's command line
-takes no '=' in a value) and the library tag, derived from it.
+takes no '=' in a value) and the library tag, derived from it. A gpu
+schedule's frozen point may also set the launch's axis, the CUDA register cap
+(schedule_grammar.LAUNCH_AXIS, "max_registers=128"; CUDA only then), and
+FILTERLAB_SWEEPS may sweep it alone at a schedule's or frozen point's point
+(<filter>/cuda_<name>:max_registers).
 
 usage: schedule_manifest.py --source-dir DIR --out FILE [--sweeps LIST] [--all-schedules]
                             [--compile-time FILTER:PARAM=V,V ...] SOURCE...
@@ -59,7 +63,7 @@ import os
 import re
 import sys
 
-from schedule_grammar import (KEYWORDS, MACROS, RETIRED, VIEWS, GrammarError, algorithm_key, algorithm_type, body_end,
+from schedule_grammar import (KEYWORDS, LAUNCH_AXIS, MACROS, RETIRED, VIEWS, GrammarError, algorithm_key, algorithm_type, body_end,
                               default_point, every_point, fail, identifier, point_forms, read_axes, read_call,
                               read_point, read_supports, tokens_of)
 
@@ -161,19 +165,23 @@ def frozen(call, filter_name, path, tokens, schedules):
     if base is None:
         fail(where, f"frozen schedule {entry['name']}: no {entry['backend']} schedule {base_name} of "
                     f"{filter_name} registered before it")
-    if not base["axes"]:
+    launch = [LAUNCH_AXIS] if entry["backend"] == "gpu" else []
+    if not base["axes"] and not launch:
         fail(where, f"frozen schedule {entry['name']}: {base_name} declares no AXES to fix")
     values = {v["axis"]: v["value"] for v in base["point"]["values"]}
     for item in read_point(call.args[4][1], f"{where}: frozen schedule {entry['name']}"):
-        axis = next((a for a in base["axes"] if a["name"] == item["axis"]), None)
+        axis = next((a for a in base["axes"] + launch if a["name"] == item["axis"]), None)
         if axis is None or item["value"] not in axis["values"]:
             fail(where, f"frozen schedule {entry['name']}: '{item['axis']}={item['value']}' is not a value "
                         f"{base_name} declares (AXES(\"...\") at line {base['source']['first_line']})")
         values[item["axis"]] = item["value"]
     entry.update({k: base[k] for k in ("algorithm", "algorithm_key", "reads", "cuda_only", "supports",
                                        "compile_time", "source")})
+    axes = base["axes"] + [a for a in launch if a["name"] in values]
     entry.update(origin="frozen_point", base=base_name, frontier=given.get("FRONTIER"), axes=[],
-                 point=point_forms([{"axis": a["name"], "value": values[a["name"]]} for a in base["axes"]]))
+                 point=point_forms([{"axis": a["name"], "value": values[a["name"]]} for a in axes]))
+    if launch and LAUNCH_AXIS["name"] in values:  # OpenCL's twin would be its base's point again
+        entry["cuda_only"] = f"its point sets the CUDA register cap ({LAUNCH_AXIS['name']}), which OpenCL has not"
     return entry
 
 
@@ -266,10 +274,25 @@ def assign_targets(schedules):
         s["targets"] = gpu_targets if s["backend"] == "gpu" else ["cpu"]
 
 
+def launch_sweep(schedules, name):
+    """<filter>/cuda_<name>:max_registers: the schedule or frozen point at its point, once per register cap."""
+    base_name, _, axis = name.partition(":")
+    s = next((s for s in schedules if s["origin"] in ("schedule", "frozen_point") and s["backend"] == "gpu" and
+              f"{s['filter']}/cuda_{s['name']}" == base_name), None)
+    if s is None or axis != LAUNCH_AXIS["name"]:
+        fail("FILTERLAB_SWEEPS", f"{name}: not <filter>/cuda_<schedule>:{LAUNCH_AXIS['name']} of a GPU schedule")
+    fixed = [v for v in s["point"]["values"] if v["axis"] != axis]
+    s["sweep"] = [point_forms(fixed + [{"axis": axis, "value": v}]) for v in LAUNCH_AXIS["values"]]
+
+
 def assign_sweeps(schedules, sweeps):
-    """The points of each schedule FILTERLAB_SWEEPS names ("all", or <filter>/<target>_<name>), built on its first target."""
+    """The points of each schedule FILTERLAB_SWEEPS names ("all", or <filter>/<target>_<name>), built on its first
+    target; <filter>/cuda_<name>:max_registers sweeps the register cap alone, at the schedule's point."""
     for name in sweeps:
         if name == "all":
+            continue
+        if ":" in name:
+            launch_sweep(schedules, name)
             continue
         s = next((s for s in schedules if s["origin"] == "schedule" and
                   f"{s['filter']}/{s['targets'][0]}_{s['name']}" == name), None)
@@ -278,6 +301,8 @@ def assign_sweeps(schedules, sweeps):
         if not s["axes"]:
             fail("FILTERLAB_SWEEPS", f"{name} declares no axes")
     for s in schedules:
+        if "sweep" in s:
+            continue
         named = f"{s['filter']}/{s['targets'][0]}_{s['name']}" in sweeps
         if s["origin"] == "schedule" and s["axes"] and ("all" in sweeps or named):
             s["sweep"] = every_point(s["axes"])

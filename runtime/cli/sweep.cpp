@@ -1,5 +1,6 @@
 #include "sweep.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
 #include <iostream>
@@ -10,6 +11,7 @@
 #include "check.h"
 #include "commands.h"
 #include "error.h"
+#include "halide_cuda_launch.h"
 #include "registry.h"
 #include "run_format.h"
 #include "temp_files.h"
@@ -37,6 +39,32 @@ bool same_schedule(const Variant &a, const Variant &b) {
     return a.filter == b.filter && a.source.file == b.source.file && a.source.first_line == b.source.first_line;
 }
 
+// A point of `base`'s sweep: "<base>[a=1+b=2]" (cmake/ScheduleManifest.cmake names them so).
+bool point_of(const Variant &v, const Variant &base) {
+    return v.origin == Origin::sweep_point && v.filter == base.filter && v.backend == base.backend &&
+           v.name.rfind(base.name + "[", 0) == 0;
+}
+
+// The axes the points vary: the schedule's own, and those its points add to
+// its point (the CUDA register cap of a launch sweep, max_registers, whose
+// default is the base's value or Halide's 64).
+std::vector<ScheduleAxis> swept_axes(const Variant &base, const std::vector<const Variant *> &points) {
+    std::vector<ScheduleAxis> axes = base.axes;
+    for (const Variant *p : points) {
+        for (const auto &[name, value] : p->point) {
+            auto at = std::find_if(axes.begin(), axes.end(), [&](const ScheduleAxis &a) { return a.name == name; });
+            if (at == axes.end()) {
+                int fallback = name == halide_cuda::kMaxRegistersAxis ? 64 : value;
+                for (const auto &[own, v] : base.point) fallback = own == name ? v : fallback;
+                axes.push_back({name, {}, fallback});
+                at = axes.end() - 1;
+            }
+            if (std::find(at->values.begin(), at->values.end(), value) == at->values.end()) at->values.push_back(value);
+        }
+    }
+    return axes;
+}
+
 // The variant of `v`'s schedule itself (its default point) on `backend`; null when not built.
 const Variant *schedule_of(const Variant &v, Backend backend) {
     for (const Variant &s : all_variants())
@@ -54,9 +82,8 @@ const Variant &sweepable(const SweepOptions &o) {
         throw Error(fmt::format("sweeps are built on a schedule's own backend: sweep {} (the OpenCL build is its "
                                 "default point only)",
                                 own->name));
-    if (base.origin != Origin::schedule || base.axes.empty())
-        throw Error(fmt::format("{}/{} declares no axes to sweep (AXES(\"...\") in its registration)", o.filter,
-                                o.schedule));
+    if (base.origin != Origin::schedule && base.origin != Origin::frozen_point)
+        throw Error(fmt::format("{}/{} is not a schedule or a frozen point: nothing to sweep", o.filter, o.schedule));
     return base;
 }
 
@@ -67,10 +94,10 @@ int sweep_schedule(SweepOptions o) {
     const Variant &base = sweepable(o);
     std::vector<const Variant *> points;
     for (const Variant &v : all_variants())
-        if (v.origin == Origin::sweep_point && v.backend == base.backend && same_schedule(v, base)) points.push_back(&v);
+        if (point_of(v, base)) points.push_back(&v);
     if (points.empty())
-        throw Error(fmt::format("no point of {0}/{1} is built: configure with -DFILTERLAB_SWEEPS={0}/{1} and build "
-                                "again",
+        throw Error(fmt::format("no point of {0}/{1} is built: configure with -DFILTERLAB_SWEEPS={0}/{1} (its "
+                                "axes; {0}/{1}:max_registers, its CUDA register cap) and build again",
                                 o.filter, o.schedule));
     if (std::string why = base.why_unavailable(); !why.empty()) throw Error(o.schedule + ": " + why);
     params_for(filter, o.bench.params);  // every parameter refused before anything runs
@@ -79,7 +106,7 @@ int sweep_schedule(SweepOptions o) {
                             {"schedule", o.schedule},
                             {"backend", to_string(base.backend)},
                             {"source", {{"file", base.source.file}, {"first_line", base.source.first_line}}},
-                            {"axes", axes_json(base.axes)}};
+                            {"axes", axes_json(swept_axes(base, points))}};
 
     // 1. Every point against the reference over the check's matrix.
     CheckOptions check;

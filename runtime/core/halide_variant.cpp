@@ -13,6 +13,7 @@
 
 #include "cuda_support.h"
 #include "error.h"
+#include "halide_cuda_launch.h"
 
 namespace filterlab {
 namespace {
@@ -63,6 +64,7 @@ void install_handlers() {
         halide_set_cuda_acquire_context(acquire_primary_context);
         halide_set_cuda_release_context(release_context);
         halide_set_cuda_get_stream(current_stream);
+        halide_cuda::install_hooks();  // before Halide's first CUDA call loads libcuda
     });
 }
 

@@ -20,8 +20,9 @@ namespace {
 
 // The output's loops: a band of out_lanes runs across x (one run a lane,
 // gpu_lanes), a strip of `rows` rows down y (unrolled), `warps` strips a
-// block. `vector`: a run's pixels stored as one vector (where the bands
-// divide the width), else unrolled byte stores.
+// block. `vector`: a run's pixels stored as one vector (under a guard, a run
+// inside the image is still stored whole; only a run across its edge goes
+// pixel by pixel), else unrolled byte stores.
 void lane_output(LaneRunningSums &p, Stage s, int warps, bool vector, TailStrategy tail) {
     const LaneLayout &l = p.lanes;
     Var xo{"xo"}, xi{"xi"}, xl{"xl"}, xv{"xv"}, yo{"yo"}, yi{"yi"}, yb{"yb"}, yw{"yw"};
@@ -61,10 +62,10 @@ FILTERLAB_SCHEDULE(box, LaneRunningSums, gpu, lanes, AXES("rows=[4],8 words=[2],
     const int warps = point["warps"];
     for (int radius = 1; radius <= kLaneMaxRadius; radius++) {
         Stage at_radius = p.output.specialize(p.radius == radius);
-        // A width the bands divide needs no guard on x: a run's bytes are stored as vectors.
+        // A width the bands divide needs no guard on x; another keeps its vector stores.
         lane_output(p, at_radius.specialize(p.width % (l.out_lanes * 4 * l.words) == 0), warps, true,
                     TailStrategy::RoundUp);
-        lane_output(p, at_radius, warps, false, TailStrategy::GuardWithIf);
+        lane_output(p, at_radius, warps, true, TailStrategy::GuardWithIf);
     }
     p.output.specialize_fail("box/lanes: the radius must be in 1..15");
     lane_output(p, p.output, warps, false, TailStrategy::GuardWithIf);  // (never run: the loops named below)

@@ -174,7 +174,7 @@ def sweep_schedules(r, step):
 
 def sweep_cases(r, step, f, s):
     """Where schedule f/s is swept: at `sizes` (its discrete parameters at their defaults), else
-    at the rows of its filter and side."""
+    at the rows of its filter and side that list it (all of them when none does)."""
     if step.get("sizes"):
         entry = sel.variant(r, f, s)
         fixed = [a for n, d in (entry or {}).get("params", {}).items() if "values" in d
@@ -182,8 +182,9 @@ def sweep_cases(r, step, f, s):
         return [{"filter": f, "size": per_filter(step["sizes"], f), "params": "-", "targets": "",
                  "variants": [], "fixed": fixed}]
     side = sel.side(r, f, s)
-    return [row for row in sel.rows(r, {**step, "filters": f, "rows": "all"})
+    rows = [row for row in sel.rows(r, {**step, "filters": f, "rows": "all"})
             if side is None or sel.side_of_row(row) == side]
+    return [row for row in rows if s in row["variants"]] or rows
 
 
 def sweep_then(r, step, log, f, case, folder, env):
