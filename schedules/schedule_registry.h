@@ -37,6 +37,10 @@
 //
 //     FILTERLAB_FROZEN(box, gpu, tile_64x4, tile, "tile_x=64+tile_y=4");
 //
+// A gpu schedule's point may also name the CUDA register cap its library is
+// loaded with, max_registers (the launch's axis: no schedule reads it, the
+// runtime applies it; runtime/core/halide_cuda_launch.h).
+//
 // An algorithm shaped by settings (the median's Separable tile, the box's
 // LaneRunningSums layout) takes them as constructor arguments; the source of its
 // schedules says how they come from the point, by specialising construct<>

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Asks Halide's generators again for each GPU schedule whose registration says
-# CUDA_ONLY("why") (and each frozen point of one), as the build's manifest
+# CUDA_ONLY("why") (and each frozen point of one; not a point CUDA only for its
+# register cap, schedule_grammar.LAUNCH_ONLY), as the build's manifest
 # (BUILD/schedule_manifest.json) lists them, built by default or not: each
 # must still be refused by Halide's OpenCL code generator, or by the schedule
 # itself where its OpenCL code is known wrong ("no OpenCL twin", with why).
@@ -14,10 +15,12 @@ target=$(sed -n 's/^FILTERLAB_OPENCL_TARGET:STRING=//p' "$build/CMakeCache.txt")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # One line per refused schedule: <filter> <schedule key> <why> [generator parameters...], tab-separated.
-python3 - "$build/schedule_manifest.json" >"$work/refused" <<'PY'
+python3 - "$build/schedule_manifest.json" "$(dirname "$0")" >"$work/refused" <<'PY'
 import json, sys
+sys.path.insert(0, sys.argv[2])
+from schedule_grammar import LAUNCH_ONLY  # CUDA only for its register cap: nothing for OpenCL to refuse
 for s in json.load(open(sys.argv[1]))["schedules"]:
-    if s["backend"] != "gpu" or s["origin"] == "autoscheduler" or not s.get("cuda_only"):
+    if s["backend"] != "gpu" or s["origin"] == "autoscheduler" or s.get("cuda_only") in (None, LAUNCH_ONLY):
         continue
     params = []
     if s["point"]["parameter"]:

@@ -27,6 +27,8 @@ VIEWS = ("bytes", "words")  # how a pipeline reads its 8-bit image (READS)
 # module is loaded with (runtime/core/halide_cuda_launch.h applies it; Halide's
 # own is 64). Not a generator parameter: the PTX is the same at every value.
 LAUNCH_AXIS = {"name": "max_registers", "values": [64, 96, 128, 168, 255], "default": 64}
+# Why a frozen point that sets it is CUDA only (not a refusal of Halide's: scripts/opencl_refusals.sh skips it).
+LAUNCH_ONLY = f"its point sets the CUDA register cap ({LAUNCH_AXIS['name']}), which OpenCL has not"
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 ALGORITHM = re.compile(r"[A-Z][A-Za-z0-9]*")  # a type of generators/<filter>.h
 NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"

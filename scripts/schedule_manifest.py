@@ -63,7 +63,7 @@ import os
 import re
 import sys
 
-from schedule_grammar import (KEYWORDS, LAUNCH_AXIS, MACROS, RETIRED, VIEWS, GrammarError, algorithm_key, algorithm_type, body_end,
+from schedule_grammar import (KEYWORDS, LAUNCH_AXIS, LAUNCH_ONLY, MACROS, RETIRED, VIEWS, GrammarError, algorithm_key, algorithm_type, body_end,
                               default_point, every_point, fail, identifier, point_forms, read_axes, read_call,
                               read_point, read_supports, tokens_of)
 
@@ -180,8 +180,8 @@ def frozen(call, filter_name, path, tokens, schedules):
     axes = base["axes"] + [a for a in launch if a["name"] in values]
     entry.update(origin="frozen_point", base=base_name, frontier=given.get("FRONTIER"), axes=[],
                  point=point_forms([{"axis": a["name"], "value": values[a["name"]]} for a in axes]))
-    if launch and LAUNCH_AXIS["name"] in values:  # OpenCL's twin would be its base's point again
-        entry["cuda_only"] = f"its point sets the CUDA register cap ({LAUNCH_AXIS['name']}), which OpenCL has not"
+    if launch and LAUNCH_AXIS["name"] in values and not entry["cuda_only"]:  # OpenCL's twin: its base's again
+        entry["cuda_only"] = LAUNCH_ONLY
     return entry
 
 

@@ -3,7 +3,7 @@
 // --backend=cpu, --backend=cuda or --backend=opencl; without a GPU the CUDA
 // run exits 77, and without an OpenCL device the OpenCL run, which CTest
 // reports as skipped (CI has PoCL's CPU device: OpenCL runs there). --sanitizer-matrix takes check's smaller
-// matrix for sanitizer builds (every parameter value, odd sizes).
+// matrix for sanitizer builds (every parameter value, odd sizes); --quick-matrix, `check --quick`'s.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -23,6 +23,7 @@ using namespace filterlab;
 namespace {
 Backend selected = Backend::cpu;
 bool sanitizer_matrix = false;
+bool quick_matrix = false;
 }
 
 TEST_CASE("every variant of the backend matches the reference on the whole matrix") {
@@ -35,6 +36,7 @@ TEST_CASE("every variant of the backend matches the reference on the whole matri
             options.variant = v.name;
             options.images_dir = test_images_dir();
             options.sanitizer = sanitizer_matrix;
+            options.quick = quick_matrix;
             const auto results = run_check(options, std::cout);
             REQUIRE(results.size() == 1);
             const VariantResult &r = results[0];
@@ -53,6 +55,7 @@ int main(int argc, char **argv) {
         if (std::strcmp(argv[i], "--backend=cuda") == 0) selected = Backend::cuda;
         if (std::strcmp(argv[i], "--backend=opencl") == 0) selected = Backend::opencl;
         if (std::strcmp(argv[i], "--sanitizer-matrix") == 0) sanitizer_matrix = true;
+        if (std::strcmp(argv[i], "--quick-matrix") == 0) quick_matrix = true;
     }
     if (selected == Backend::cuda && !cuda::gpu_info().available) {
         std::cout << "SKIPPED: CUDA variants not run: no GPU (" << cuda::gpu_info().why_not << ")\n";

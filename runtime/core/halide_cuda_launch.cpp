@@ -104,6 +104,7 @@ void install_hooks() {
 ScopedLaunch::ScopedLaunch(const Launch &launch) : previous_(std::exchange(current_launch, &launch)) {}
 ScopedLaunch::~ScopedLaunch() { current_launch = previous_; }
 
+int current_max_registers() { return current_launch ? current_launch->max_registers : 0; }
 int registers_launched() { return registers_seen; }
 void reset_registers_launched() { registers_seen = 0; }
 

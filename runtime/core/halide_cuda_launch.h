@@ -45,6 +45,9 @@ private:
     const Launch *previous_;
 };
 
+// The cap of the scope this thread is in (0: none).
+int current_max_registers();
+
 // The most registers a kernel launched on this thread had, since the last
 // reset (0: none launched, or the hooks were installed too late to see it).
 int registers_launched();

@@ -46,6 +46,11 @@ FILTERLAB_SCHEDULE(gaussian_maxpool, ColumnsFirst, gpu, columns_fused,
                             .scale = 2, .input_too = true});
 }
 
+// columns_fused with the register cap at 128, the cap sweep's best (the ledger):
+// its vertical sums kept in registers without spilling at Halide's 64.
+FILTERLAB_FROZEN(gaussian_maxpool, gpu, columns_fused_r128, columns_fused, "max_registers=128",
+                 FRONTIER("fastest Halide CUDA Gaussian -> pool in the cap sweep"));
+
 // fused on ColumnsFirstDot (gaussian's dot_shared): a thread's blurred pixels in
 // registers, their side taps one dp2a reduction, the block's vertical sums in shared
 // memory (as in dot_shared, for the same reason). Why it might be fast: the fused
