@@ -171,6 +171,9 @@ def frozen(call, filter_name, path, tokens, schedules):
     values = {v["axis"]: v["value"] for v in base["point"]["values"]}
     for item in read_point(call.args[4][1], f"{where}: frozen schedule {entry['name']}"):
         axis = next((a for a in base["axes"] + launch if a["name"] == item["axis"]), None)
+        if axis is LAUNCH_AXIS and item["value"] not in axis["values"]:
+            fail(where, f"frozen schedule {entry['name']}: '{item['axis']}={item['value']}' is not a register cap of "
+                        f"the launch's axis ({', '.join(map(str, axis['values']))})")
         if axis is None or item["value"] not in axis["values"]:
             fail(where, f"frozen schedule {entry['name']}: '{item['axis']}={item['value']}' is not a value "
                         f"{base_name} declares (AXES(\"...\") at line {base['source']['first_line']})")

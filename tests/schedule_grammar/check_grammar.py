@@ -8,7 +8,8 @@ strings, the keywords in another order) on the same lines: the same manifest.
 With --all-schedules (FILTERLAB_ALL_SCHEDULES) the same manifest, every
 schedule built. ill_formed/schedules/box/*.cpp: one mistake each, and on its
 first line, "// expect: <file>:<line>: <what>", the one line the reader must
-stop with. Then the build options' mistakes (FILTERLAB_SWEEPS, a compile-time
+stop with. Then the register cap's sweeps (<filter>/cuda_<name>:max_registers), the
+build options' mistakes (FILTERLAB_SWEEPS, a compile-time
 parameter), the point spelling's cases (points.json: the same cases the C++
 reader, schedules/schedule_point.h, is tested on in tests/test_registry.cpp)
 and algorithm types' runtime names. usage: check_grammar.py [--update]
@@ -71,6 +72,22 @@ def check_points(failures):
             check(failures, f"point '{text}'", str(e), f"points.json: point '{text}': {error}")
 
 
+def check_launch_sweeps(failures):
+    """<filter>/cuda_<name>:max_registers sweeps the register cap alone at a GPU schedule's or frozen point's point."""
+    caps = [64, 96, 128, 168, 255]
+    for name, fixed in [("box/cuda_ranged", "warps=4"), ("box/cuda_words_t64", "threads=64+rows=4")]:
+        status, manifest, error = read("well_formed", ["--compile-time", "median:size=3,5,7", "--sweeps",
+                                                       name + ":max_registers"])
+        check(failures, f"{name}:max_registers: status", (status, error), (0, ""))
+        entry = next(s for s in manifest["schedules"] if f"box/cuda_{s['name']}" == name) if manifest else {}
+        check(failures, f"{name}:max_registers: its points", [p["text"] for p in entry.get("sweep", [])],
+              [f"{fixed}+max_registers={c}" for c in caps])
+    for sweep in ["box/cpu_naive:max_registers", "box/cuda_ranged:warps"]:
+        status, _, error = read("well_formed", ["--compile-time", "median:size=3,5,7", "--sweeps", sweep])
+        check(failures, sweep, (status, error), (1, f"schedule_manifest: FILTERLAB_SWEEPS: {sweep}: not "
+                                                    "<filter>/cuda_<schedule>:max_registers of a GPU schedule"))
+
+
 def main():
     failures = []
     golden = os.path.join(HERE, "expected_manifest.json")
@@ -108,6 +125,7 @@ def main():
         status, _, error = read("well_formed", options)
         check(failures, " ".join(options), (status, error), (1, "schedule_manifest: " + want))
 
+    check_launch_sweeps(failures)
     check_points(failures)
     for type_name, key in [("Direct", "direct"), ("RunningSums", "running_sums"), ("ColumnsFirstU16", "columns_first_u16"),
                            ("ColumnsFirstDot", "columns_first_dot"), ("SymmetricScatter", "symmetric_scatter"),
