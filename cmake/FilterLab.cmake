@@ -161,7 +161,7 @@ endfunction()
 # (cpu, cuda or opencl): its static libraries (one
 # per compile-time value) at the point whose generator parameter is
 # POINT_PARAMETER ("a:1+b:2") and spelling POINT_TEXT ("a=1+b=2", read by the
-# registration with schedules/schedule_point.h), and the registration of
+# registration with runtime/base/schedule_point.h), and the registration of
 # VARIANT_NAME from the template, with the manifest's facts.
 function(_filterlab_schedule_variant VARIANT_BACKEND VARIANT_NAME LIB ORIGIN POINT_PARAMETER POINT_TEXT)
     set(INCLUDES "")
@@ -237,7 +237,8 @@ function(filterlab_halide_filter FILTER)
         add_halide_generator(${FILTER}.generator
                              SOURCES ${generator} ${ARG_SCHEDULES} ${CMAKE_CURRENT_BINARY_DIR}/${FILTER}_autoschedules.cpp)
         target_include_directories(${FILTER}.generator PRIVATE ${PROJECT_SOURCE_DIR}/generators
-                                                               ${PROJECT_SOURCE_DIR}/schedules)
+                                                               ${PROJECT_SOURCE_DIR}/schedules
+                                                               ${PROJECT_SOURCE_DIR}/runtime/base)
         # A generator only declares a pipeline for libHalide to compile: its
         # own code runs once a library, so optimising it bought nothing and
         # doubled its compile time (what it generates does not depend on it).
@@ -272,8 +273,6 @@ function(filterlab_halide_schedules manifest)
     if (NOT status EQUAL 0)
         message(FATAL_ERROR "${error}")
     endif ()
-    # The variants' registrations read their point with schedules/schedule_point.h.
-    target_include_directories(filterlab_variants PRIVATE ${PROJECT_SOURCE_DIR}/schedules)
     file(READ ${manifest} json)
     string(JSON count LENGTH "${json}" schedules)
     math(EXPR last "${count} - 1")

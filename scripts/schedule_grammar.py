@@ -10,7 +10,7 @@ A point (a value for each axis of a schedule's space) is spelled one way
 wherever a person reads or types it: "tile_x=64+tile_y=4" (each axis
 name=value, a name [a-z][a-z0-9_]*, an integer without leading zeros; joined
 by '+'; "" for no axes). read_point is its one Python reader,
-schedules/schedule_point.h (filterlab::schedules::Point) its one C++ reader:
+runtime/base/schedule_point.h (filterlab::schedules::Point) its one C++ reader:
 both say the same of the cases in tests/schedule_grammar/points.json.
 point_forms derives the forms the build needs from it mechanically: the
 generator parameter "tile_x:64+tile_y:4" (Halide's generator command line
@@ -180,7 +180,7 @@ POINT_ITEM = "(axis: [a-z][a-z0-9_]*; value: an integer, no leading zeros)"
 
 def read_point(text, where):
     """The spelling "a=1+b=2" ("" no axes) as [{"axis", "value"}], in its order; the one Python reader
-    (schedules/schedule_point.h's Point says the same, in the same words)."""
+    (runtime/base/schedule_point.h's Point says the same, in the same words)."""
     def bad(what):
         fail(where, f"point '{text}': {what}")
     if text == "":

@@ -42,7 +42,7 @@ names, and the schedules FILTERLAB_SWEEPS names ("built").
 
 A frozen point fixes some axes of its base (the rest keep their defaults) in
 the one spelling of a point, "tile_x=64+tile_y=4" (schedule_grammar.read_point;
-schedules/schedule_point.h reads it in C++). Each point in the manifest is
+runtime/base/schedule_point.h reads it in C++). Each point in the manifest is
 {"values": [{"axis", "value"}], "text": "a=1+b=2", "parameter": "a:1+b:2",
 "tag": "a1_b2"}: the spelling, the generator parameter (Halide's command line
 takes no '=' in a value) and the library tag, derived from it. A gpu

@@ -129,7 +129,7 @@ TEST_CASE("parameter support specs") {
     CHECK(v.params_json()["radius"]["values"] == nlohmann::json::array({1}));
 }
 
-// The one C++ reader of a point's spelling (schedules/schedule_point.h) on
+// The one C++ reader of a point's spelling (runtime/base/schedule_point.h) on
 // the cases the Python one (scripts/schedule_grammar.py) is checked on too
 // (tests/schedule_grammar/check_grammar.py).
 TEST_CASE("schedule points: one spelling, read by one reader, the generator's form and the library tag derived") {

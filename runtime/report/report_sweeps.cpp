@@ -23,7 +23,7 @@ struct Slice {
 };
 
 // A point's values ({"tile_x": 64, ...}) in the one spelling of a point,
-// "tile_x=64+tile_y=8" (schedules/schedule_point.h), its axes in the order
+// "tile_x=64+tile_y=8" (runtime/base/schedule_point.h), its axes in the order
 // the schedule declares them (`axes`, sweep.json's).
 std::string values_text(const json &values, const json &axes) {
     schedules::Point::Values in_order;

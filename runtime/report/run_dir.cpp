@@ -76,7 +76,7 @@ int run_format(const nlohmann::json &context, const std::string &path) {
     return format.get<int>();
 }
 
-// A point as a run wrote it, in the one spelling (schedules/schedule_point.h,
+// A point as a run wrote it, in the one spelling (runtime/base/schedule_point.h,
 // "a=1+b=2"), read by the one reader; format 3 joined its axes with spaces
 // ("a=1 b=2"), read as the same point.
 std::string point_spelling(std::string text, int format) {

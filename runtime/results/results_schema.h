@@ -49,7 +49,7 @@ BenchRow parse_csv_line(const std::string &line);
 
 // A point of a schedule's space (each axis and its value, as the registry
 // holds it) as the point column spells it, the one spelling of a point
-// (schedules/schedule_point.h): "tile_x=64+tile_y=8"; empty for no point.
+// (runtime/base/schedule_point.h): "tile_x=64+tile_y=8"; empty for no point.
 std::string point_text(const std::vector<std::pair<std::string, int>> &point);
 
 // Run format 2's results.csv, without the origin, algorithm and point columns:

@@ -10,7 +10,7 @@ namespace filterlab {
 // 3: results.csv carries each variant's origin, algorithm and point (after
 //    kind); the report still reads format 2, deriving them (run_dir.cpp).
 // 4: the point spelled as everywhere, "tile_x=64+tile_y=8"
-//    (schedules/schedule_point.h); format 3 joined its axes with spaces,
+//    (runtime/base/schedule_point.h); format 3 joined its axes with spaces,
 //    which the report still reads (run_dir.cpp).
 constexpr int kRunFormat = 4;
 constexpr int kOldestReadRunFormat = 2;

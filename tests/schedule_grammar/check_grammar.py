@@ -11,7 +11,7 @@ first line, "// expect: <file>:<line>: <what>", the one line the reader must
 stop with. Then the register cap's sweeps (<filter>/cuda_<name>:max_registers), the
 build options' mistakes (FILTERLAB_SWEEPS, a compile-time
 parameter), the point spelling's cases (points.json: the same cases the C++
-reader, schedules/schedule_point.h, is tested on in tests/test_registry.cpp)
+reader, runtime/base/schedule_point.h, is tested on in tests/test_registry.cpp)
 and algorithm types' runtime names. usage: check_grammar.py [--update]
 (rewrites expected_manifest.json from well_formed/: review its diff)
 """
