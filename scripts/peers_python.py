@@ -286,7 +286,7 @@ def main():
                     case = measure(peer, image, expected, protocol)
                 case.update(filter=filter_, variant=name, backend=backend, width=size, height=size, channels=1,
                             params=[f"{k}={v}" for k, v in sorted(params.items())],
-                            threads=0 if backend != "cpu" else peers_torch.torch_threads() if
+                            threads=0 if backend != "cpu" or why else peers_torch.torch_threads() if
                             name.startswith("py_torch") else cv2.getNumThreads())
                 print(f"{filter_} {name} {size}x{size} {param_text(params)}: {case['status']} "
                       f"{len(case['samples_us'])} samples {case['note']}", file=sys.stderr)

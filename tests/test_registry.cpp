@@ -70,6 +70,18 @@ std::vector<std::string> places_missing(const FilterInfo &f) {
 }  // namespace
 
 // Entry 6 of "Adding a filter" (runtime/core/filters.cpp) is the list walked here.
+// Registered whether or not a GPU is here (then unavailable, and saying why):
+// a build that left the kernels' objects out of the binary fails here.
+TEST_CASE("every filter of the contract has handwritten CUDA kernels registered") {
+    for (const FilterInfo &f : all_filters()) {
+        CAPTURE(f.name);
+        const auto &all = all_variants();
+        CHECK(std::any_of(all.begin(), all.end(), [&](const Variant &v) {
+            return v.filter == f.name && v.kind == Kind::handwritten && v.backend == Backend::cuda;
+        }));
+    }
+}
+
 TEST_CASE("every filter of the contract is wired into each place docs/extending.md lists") {
     for (const FilterInfo &f : all_filters()) {
         for (const std::string &place : places_missing(f)) FAIL_CHECK(f.name << " is not wired into " << place);

@@ -83,7 +83,11 @@ const Variant &sweepable(const SweepOptions &o) {
                                 "default point only)",
                                 own->name));
     if (base.origin != Origin::schedule && base.origin != Origin::frozen_point)
-        throw Error(fmt::format("{}/{} is not a schedule or a frozen point: nothing to sweep", o.filter, o.schedule));
+        throw Error(fmt::format("{}/{} is not a Halide schedule or frozen point: nothing to sweep", o.filter,
+                                o.schedule));
+    if (base.axes.empty() && base.backend != Backend::cuda)
+        throw Error(fmt::format("{}/{} declares no axes to sweep (AXES(\"...\") in its registration)", o.filter,
+                                o.schedule));
     return base;
 }
 
@@ -96,9 +100,13 @@ int sweep_schedule(SweepOptions o) {
     for (const Variant &v : all_variants())
         if (point_of(v, base)) points.push_back(&v);
     if (points.empty())
-        throw Error(fmt::format("no point of {0}/{1} is built: configure with -DFILTERLAB_SWEEPS={0}/{1} (its "
-                                "axes; {0}/{1}:max_registers, its CUDA register cap) and build again",
-                                o.filter, o.schedule));
+        throw Error(fmt::format("no point of {0}/{1} is built: configure with -DFILTERLAB_SWEEPS={0}/{1}{2} and "
+                                "build again",
+                                o.filter, o.schedule,
+                                base.backend != Backend::cuda ? ""
+                                : base.axes.empty()           ? ":max_registers (its register cap)"
+                                                              : " (its axes) or " + o.filter + "/" + o.schedule +
+                                                          ":max_registers (its register cap)"));
     if (std::string why = base.why_unavailable(); !why.empty()) throw Error(o.schedule + ": " + why);
     params_for(filter, o.bench.params);  // every parameter refused before anything runs
     nlohmann::json sweep = {{"format_version", 1},
