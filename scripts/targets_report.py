@@ -5,7 +5,9 @@ scripts/targets_rows.txt, the best handwritten and Halide variants of the row
 Python peers' included), each target met or missed, and the Nsight Compute
 metrics of the row's kernels (scripts/ncu_summary.py) beside it.
 
-usage: targets_report.py --rows scripts/targets_rows.txt --runs DIR [--ncu DIR]
+usage: targets_report.py --rows scripts/targets_rows.txt --runs DIR [--ncu DIR] [--verdict]
+--verdict: the GPU rows only, as the README's table (best hand, best Halide,
+their ratio, the fastest peer).
 """
 import argparse
 import os
@@ -84,13 +86,39 @@ def verdict(row, results):
     return hand, halide, lines
 
 
+def short(r):
+    if r is None:
+        return "—"
+    t = us(r)
+    return f"`{r['variant']}` " + (f"{t:.1f} µs" if t < 1000 else f"{t / 1000:.2f} ms")
+
+
+def print_verdict(rows, results):
+    """The GPU rows as the README states them."""
+    print("| filter | size | parameters | best handwritten | best Halide | Halide / handwritten | fastest peer |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for row in rows:
+        if any(t.startswith("peer") for t in row["targets"]):
+            continue
+        found = results.get((row["filter"], row["size"], row["params"]), [])
+        hand, halide = best(found, "handwritten", "cuda"), best(found, "halide", "cuda")
+        peers = [r for r in found if r["kind"] == "peer" and r["backend"] == "cuda"]
+        ratio = f"{us(halide) / us(hand):.2f}×" if hand and halide else "—"
+        print(f"| {row['filter']} | {row['size']}² | {row['params'].replace(' ', ', ') or '—'} | {short(hand)} | "
+              f"{short(halide)} | {ratio} | {short(min(peers, key=us) if peers else None)} |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", required=True)
     ap.add_argument("--runs", required=True)
     ap.add_argument("--ncu")
+    ap.add_argument("--verdict", action="store_true")
     a = ap.parse_args()
     results = read_results(a.runs)
+    if a.verdict:
+        print_verdict(parse_rows(a.rows), results)
+        return
     print("| filter | size | parameters | best handwritten | best Halide | fastest peer | target | measured | met |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for row in parse_rows(a.rows):
