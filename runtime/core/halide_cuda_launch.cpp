@@ -29,6 +29,7 @@ halide_get_library_symbol_t previous_lookup = nullptr;
 
 thread_local const Launch *current_launch = nullptr;
 thread_local int registers_seen = 0;
+thread_local bool counting_registers = false;  // from reset_registers_launched on: a test's, not every launch's
 
 // Shared memory a kernel may have without opting in.
 constexpr unsigned kDefaultSharedLimit = 48 * 1024;
@@ -57,7 +58,8 @@ CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx
         if (opted != CUDA_SUCCESS) return opted;  // Halide reports it as the launch's failure
     }
     int registers = 0;
-    if (real_get_attribute.load()(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, f) == CUDA_SUCCESS) {
+    if (counting_registers &&
+        real_get_attribute.load()(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, f) == CUDA_SUCCESS) {
         registers_seen = std::max(registers_seen, registers);
     }
     return real_launch.load()(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra);
@@ -106,7 +108,10 @@ ScopedLaunch::~ScopedLaunch() { current_launch = previous_; }
 
 int current_max_registers() { return current_launch ? current_launch->max_registers : 0; }
 int registers_launched() { return registers_seen; }
-void reset_registers_launched() { registers_seen = 0; }
+void reset_registers_launched() {
+    registers_seen = 0;
+    counting_registers = true;
+}
 
 Variant with_launch(Variant variant) {
     const Launch launch = Launch::from_point(variant.point);

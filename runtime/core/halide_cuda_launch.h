@@ -9,8 +9,8 @@
 //     (its schedule point's `max_registers` axis) replaces Halide's;
 //   - cuLaunchKernel: a kernel asking for more than 48 KB of dynamic shared
 //     memory is opted in to it (cuFuncSetAttribute), which sm_70 and later
-//     allow up to the device's limit (227 KB on the H100); it also records
-//     the registers the launched kernels were given (cuFuncGetAttribute).
+//     allow up to the device's limit (227 KB on the H100); on request it
+//     also records the registers the launched kernels were given.
 // Nothing is set in the environment; a variant without `max_registers` runs
 // as Halide would (64, or the caller's HL_CUDA_JIT_MAX_REGISTERS).
 #pragma once
@@ -50,6 +50,8 @@ int current_max_registers();
 
 // The most registers a kernel launched on this thread had, since the last
 // reset (0: none launched, or the hooks were installed too late to see it).
+// Counted only after a reset on this thread, so that no other launch pays a
+// driver query.
 int registers_launched();
 void reset_registers_launched();
 
