@@ -208,6 +208,7 @@ endfunction()
 
 include(${CMAKE_CURRENT_LIST_DIR}/ScheduleManifest.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/ScheduleSpaces.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/TvmVariants.cmake)
 
 # filterlab_halide_filter(<filter> [GENERATOR_PARAM <name> VALUES <values...>] SCHEDULES <sources...>):
 # builds generators/<filter>_generator.cpp with the schedule sources and the

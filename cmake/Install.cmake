@@ -2,6 +2,8 @@
 #   lib/libfilterlab.so*               the API, every variant inside (FilterLab::filterlab)
 #   lib/filterlab/lib<schedule>.a      one static library per Halide schedule (FilterLab::<schedule>)
 #   lib/filterlab/libfilterlab_halide_runtime.a   their one Halide runtime (FilterLab::halide_runtime)
+#   lib/filterlab/libfilterlab_<filter>_tvm_<name>.a  one per TVM schedule (FilterLab::<filter>_tvm_<name>):
+#                                      C launchers filterlab_tvm_<...>() declared by filterlab/tvm/tvm_call.h
 #   include/filterlab/                 filterlab.h, filterlab_c.h
 #   include/filterlab/halide/          each schedule's generated header, Halide's runtime headers
 #   lib/cmake/FilterLab/, lib/pkgconfig/filterlab.pc, share/doc/filterlab/ (Halide's licence)
@@ -21,6 +23,11 @@ foreach (lib IN LISTS FILTERLAB_SCHEDULE_LIBRARIES)
     install(FILES $<TARGET_FILE:${lib}> DESTINATION ${CMAKE_INSTALL_LIBDIR}/filterlab)
     install(FILES ${PROJECT_BINARY_DIR}/schedules/${lib}.h DESTINATION ${halide_headers})
 endforeach ()
+get_property(FILTERLAB_TVM_LIBRARIES GLOBAL PROPERTY FILTERLAB_TVM_LIBRARIES)
+foreach (lib IN LISTS FILTERLAB_TVM_LIBRARIES)
+    install(FILES $<TARGET_FILE:${lib}> DESTINATION ${CMAKE_INSTALL_LIBDIR}/filterlab)
+endforeach ()
+install(FILES ${PROJECT_SOURCE_DIR}/runtime/core/tvm_call.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/filterlab/tvm)
 install(FILES $<TARGET_FILE:filterlab_halide_runtime> DESTINATION ${CMAKE_INSTALL_LIBDIR}/filterlab
         RENAME libfilterlab_halide_runtime.a)
 get_target_property(halide_include Halide::Runtime INTERFACE_INCLUDE_DIRECTORIES)
@@ -40,6 +47,7 @@ endif ()
 # The package: the exported API target, then the schedule libraries as
 # imported targets, written from the build's list of them.
 list(JOIN FILTERLAB_SCHEDULE_LIBRARIES " " FILTERLAB_SCHEDULE_LIST)
+list(JOIN FILTERLAB_TVM_LIBRARIES " " FILTERLAB_TVM_LIST)
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/package/FilterLabConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/package/FilterLabConfig.cmake
                               INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/FilterLab)

@@ -30,6 +30,7 @@ COLOURS = {
     "handwritten_cpu": "tab:orange",
     "halide_opencl": "tab:olive",
     "handwritten_opencl": "tab:pink",
+    "tvm_cuda": "tab:purple",
     "peer": "tab:gray",
 }
 KIND_NAMES = {
@@ -40,6 +41,7 @@ KIND_NAMES = {
     "handwritten_cpu": "handwritten CPU",
     "halide_opencl": "Halide OpenCL",
     "handwritten_opencl": "handwritten OpenCL",
+    "tvm_cuda": "TVM CUDA",
     "peer": "peer",
 }
 MARKERS = "os^vD<>ph*"

@@ -53,9 +53,16 @@ namespace {
 constexpr int kListJsonFormat = 1;
 
 // A Halide schedule's static libraries as installed (lib/filterlab/lib<name>.a)
-// with their entry points; every variant but a peer is also in libfilterlab.so.
+// with their entry points; a TVM schedule's one library (libfilterlab_<filter>_<variant>.a,
+// cmake/Install.cmake) and its C launchers; every variant but a peer is also in libfilterlab.so.
 nlohmann::json libraries_json(const Variant &v) {
     nlohmann::json libraries = nlohmann::json::array();
+    if (v.kind == Kind::tvm) {
+        for (const std::string &lib : v.libraries)
+            libraries.push_back({{"library", "libfilterlab_" + v.filter + "_" + v.name + ".a"},
+                                 {"header", "filterlab/tvm/tvm_call.h"}, {"entry_point", "filterlab_" + lib}});
+        return libraries;
+    }
     for (const std::string &lib : v.libraries)
         libraries.push_back({{"library", "lib" + lib + ".a"}, {"header", "filterlab/halide/" + lib + ".h"},
                              {"entry_point", "filterlab::halide::" + lib}});

@@ -10,6 +10,7 @@
 #include <functional>
 #include <string>
 
+#include "compiled_pipeline.h"
 #include "error.h"
 #include "registry.h"
 
@@ -32,26 +33,6 @@ enum class InputView { bytes, words };
 
 Variant halide_variant(const std::string &filter, const std::string &name, Backend backend,
                        const std::string &supports, HalideCall call, InputView view = InputView::bytes);
-
-// One library of a schedule: the parameter values it was compiled for (empty
-// when all are run-time parameters) and its entry point.
-template <typename Function>
-struct CompiledPipeline {
-    ParamValues fixed;
-    Function function;
-};
-
-// The library compiled for these parameters (the harness has already refused
-// values the variant does not support).
-template <typename Function>
-Function select_pipeline(const std::vector<CompiledPipeline<Function>> &compiled, const ParamValues &params) {
-    for (auto &c : compiled) {
-        bool match = true;
-        for (auto &[name, value] : c.fixed) match = match && params.at(name) == value;
-        if (match) return c.function;
-    }
-    throw Error("no library compiled for " + format_params(params));
-}
 
 // The binding of every pipeline called as f(input, output), its parameters
 // all fixed at compile time (median's size) or none (maxpool).

@@ -25,6 +25,7 @@ const char *to_string(Kind kind) {
     switch (kind) {
     case Kind::reference: return "reference";
     case Kind::halide: return "halide";
+    case Kind::tvm: return "tvm";
     case Kind::handwritten: return "handwritten";
     case Kind::peer: return "peer";
     }

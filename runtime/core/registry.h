@@ -18,7 +18,7 @@
 namespace filterlab {
 
 enum class Backend { cpu, cuda, opencl };
-enum class Kind { reference, halide, handwritten, peer };
+enum class Kind { reference, halide, tvm, handwritten, peer };
 // Origin (variant_origin.h): where a variant came from, a field, so that
 // nothing parses a name; for a Halide variant the build says which.
 

@@ -26,6 +26,7 @@ Category category_of(const std::string &kind, const std::string &backend) {
     if (kind == "halide") {
         return backend == "cuda" ? Category::halide_cuda : backend == "opencl" ? Category::halide_opencl : Category::halide_cpu;
     }
+    if (kind == "tvm") return Category::tvm_cuda;
     if (kind == "handwritten") {
         return backend == "cuda"     ? Category::handwritten
                : backend == "opencl" ? Category::handwritten_opencl
@@ -44,6 +45,7 @@ const char *label(Category c) {
     case Category::handwritten_cpu: return "handwritten CPU";
     case Category::halide_opencl: return "Halide OpenCL";
     case Category::handwritten_opencl: return "handwritten OpenCL";
+    case Category::tvm_cuda: return "TVM CUDA";
     case Category::peer: return "peer";
     }
     return "";
@@ -58,6 +60,7 @@ const char *plot_group(Category c) {
     case Category::handwritten_cpu: return "handwritten_cpu";
     case Category::halide_opencl: return "halide_opencl";
     case Category::handwritten_opencl: return "handwritten_opencl";
+    case Category::tvm_cuda: return "tvm_cuda";
     case Category::peer: return "peer";
     }
     return "";

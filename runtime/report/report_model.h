@@ -22,11 +22,12 @@ enum class Category {
     handwritten_cpu,
     halide_opencl,
     handwritten_opencl,
+    tvm_cuda,
     peer
 };
 inline constexpr Category kRanked[] = {Category::halide_cpu,      Category::halide_cuda,   Category::handwritten,
                                        Category::handwritten_cpu, Category::halide_opencl, Category::handwritten_opencl,
-                                       Category::peer};
+                                       Category::tvm_cuda,        Category::peer};
 
 Category category_of(const std::string &kind, const std::string &backend);
 Category category_of(const BenchRow &r);

@@ -20,6 +20,7 @@ struct Side {
 const std::vector<Side> &sides() {
     static const std::vector<Side> s = {
         {"best Halide", "halide_cuda", {Category::halide_cpu, Category::halide_cuda, Category::halide_opencl}},
+        {"best TVM", "tvm_cuda", {Category::tvm_cuda}},
         {"best hand-written", "handwritten", {Category::handwritten, Category::handwritten_cpu, Category::handwritten_opencl}},
         {"fastest peer", "peer", {Category::peer}}};
     return s;
@@ -50,11 +51,12 @@ const Machine *answering_machine(const std::vector<View> &views) {
     return chosen;
 }
 
-// The largest size at which a Halide or hand-written variant was timed (a
+// The largest size at which a Halide, TVM or hand-written variant was timed (a
 // peer measured alone at a larger size answers nothing), else the largest.
 Size answered_size(const View &v) {
     for (auto it = v.sizes.rbegin(); it != v.sizes.rend(); ++it)
-        if (fastest_of(v, *it, sides()[0]) || fastest_of(v, *it, sides()[1])) return *it;
+        if (fastest_of(v, *it, sides()[0]) || fastest_of(v, *it, sides()[1]) || fastest_of(v, *it, sides()[2]))
+            return *it;
     return v.sizes.back();
 }
 
@@ -76,8 +78,8 @@ std::string answer_section(const std::vector<std::string> &filters, const std::m
             std::vector<const BenchRow *> best;
             for (const Side &side : sides()) best.push_back(fastest_of(v, s, side));
             rows.push_back({f, v.params.empty() ? "—" : v.params, fmt::format("{}", v.channels), size_label(s),
-                            cell(best[0]), cell(best[1]), cell(best[2]), ratio(best[0], best[1]),
-                            ratio(best[0], best[2])});
+                            cell(best[0]), cell(best[1]), cell(best[2]), cell(best[3]), ratio(best[0], best[2]),
+                            ratio(best[1], best[2]), ratio(best[0], best[3])});
             groups.push_back(fmt::format("{} {}{}", f, v.params, v.channels == 1 ? "" : " c3"));
             for (std::size_t k = 0; k < best.size(); k++) values[k].push_back(best[k] ? best[k]->median_us : 0.0);
         }
@@ -89,20 +91,20 @@ std::string answer_section(const std::vector<std::string> &filters, const std::m
                           {"values", values[k]}});
     return "## The answer\n\nPer filter and parameters, at the largest size where Halide or hand-written variants "
            "were measured on " + machine_names +
-           ": the fastest Halide schedule (any backend), the fastest hand-written variant, the fastest peer "
-           "library, and the ratios of their times (above 1: Halide is slower). Every time is the median of its "
+           ": the fastest Halide schedule (any backend), the fastest TVM schedule (CUDA), the fastest hand-written "
+           "variant, the fastest peer library, and the ratios of their times (above 1: the DSL is slower). Every time is the median of its "
            "samples, each result checked against the reference before it was timed.\n\n" +
-           markdown_table({"filter", "parameters", "channels", "size", "best Halide", "best hand-written",
-                           "fastest peer", "Halide / hand", "Halide / peer"},
+           markdown_table({"filter", "parameters", "channels", "size", "best Halide", "best TVM", "best hand-written",
+                           "fastest peer", "Halide / hand", "TVM / hand", "Halide / peer"},
                           rows, 4) +
            "\n" +
            plots.add({{"kind", "grouped"},
                       {"file", "answer.png"},
-                      {"title", "Time per image at the largest size: best Halide, best hand-written, fastest peer"},
+                      {"title", "Time per image at the largest size: best Halide, TVM, hand-written, fastest peer"},
                       {"ylabel", "µs (log)"},
                       {"groups", groups},
                       {"series", series}},
-                     "best Halide, best hand-written and fastest peer per filter, log scale");
+                     "best Halide, best TVM, best hand-written and fastest peer per filter, log scale");
 }
 
 std::string glance_section(const std::vector<std::string> &filters, const std::map<std::string, std::vector<View>> &views) {

@@ -1,0 +1,108 @@
+# The second language: Apache TVM schedules (schedules/<filter>/tvm_<filter>.py,
+# algorithms in generators/tvm/). Each schedule's CUDA C is written at build
+# time by the venv's pinned TVM (scripts/tvm_generate.py), compiled by nvcc
+# into the static library filterlab_<filter>_tvm_<name> and registered as
+# the CUDA variant tvm_<name>; its launchers are the C functions
+# filterlab_<library>() (runtime/core/tvm_call.h). Nothing of TVM is linked or needed at run time.
+
+# Library `lib` as FILTERLAB_HALIDE_FROM's build made it (the sanitizer builds).
+function(_filterlab_import_tvm_library lib)
+    set(archive ${FILTERLAB_HALIDE_FROM}/schedules/lib${lib}.a)
+    if (NOT EXISTS ${archive})
+        message(FATAL_ERROR "FILTERLAB_HALIDE_FROM: ${archive} was not built (build it first)")
+    endif ()
+    add_library(${lib} STATIC IMPORTED GLOBAL)
+    set_target_properties(${lib} PROPERTIES IMPORTED_LOCATION ${archive})
+endfunction()
+
+# One TVM schedule of the manifest: its library and its registration.
+function(_filterlab_tvm_schedule entry generator python_sources)
+    foreach (key IN ITEMS filter name variant supports frontier binding algorithm)
+        string(JSON ${key} GET "${entry}" ${key})
+    endforeach ()
+    if (NOT FILTERLAB_ALL_SCHEDULES AND frontier STREQUAL "")
+        return()
+    endif ()
+    set(FILTER ${filter})
+    set(NAME ${name})
+    set(VARIANT_NAME ${variant})
+    set(SUPPORTS ${supports})
+    set(BINDING ${binding})
+    set(ALGORITHM ${algorithm})
+    set(LIB filterlab_${filter}_${variant})
+    string(JSON SOURCE_FILE GET "${entry}" source file)
+    string(JSON FIRST_LINE GET "${entry}" source first_line)
+    string(JSON LAST_LINE GET "${entry}" source last_line)
+    set(DECLARATIONS "")
+    set(ENTRIES "")
+    set(LIBRARIES "")
+    string(JSON count LENGTH "${entry}" libraries)
+    math(EXPR last "${count} - 1")
+    foreach (i RANGE ${last})
+        string(JSON library GET "${entry}" libraries ${i} name)
+        string(JSON fixed_json GET "${entry}" libraries ${i} fixed)
+        string(JSON fixed_count LENGTH "${fixed_json}")
+        set(fixed "")
+        if (fixed_count GREATER 0)
+            math(EXPR fixed_last "${fixed_count} - 1")
+            foreach (j RANGE ${fixed_last})
+                string(JSON param MEMBER "${fixed_json}" ${j})
+                string(JSON value GET "${fixed_json}" ${param})
+                string(APPEND fixed "{\"${param}\", ${value}}, ")
+            endforeach ()
+        endif ()
+        string(APPEND DECLARATIONS "int filterlab_${library}(const filterlab_tvm_call *);\n")
+        string(APPEND ENTRIES "{{${fixed}}, &filterlab_${library}}, ")
+        string(APPEND LIBRARIES "\"${library}\", ")
+    endforeach ()
+    if (FILTERLAB_HALIDE_FROM)
+        _filterlab_import_tvm_library(${LIB})
+    else ()
+        set(cu ${CMAKE_CURRENT_BINARY_DIR}/tvm/${LIB}.cu)
+        add_custom_command(OUTPUT ${cu}
+                           COMMAND ${Python3_EXECUTABLE} ${generator} --schedule ${filter}/${name} --out ${cu}
+                           DEPENDS ${generator} ${python_sources}
+                           COMMENT "TVM: generating the CUDA C of ${filter}/${variant}")
+        add_library(${LIB} STATIC ${cu})
+        target_include_directories(${LIB} PRIVATE ${PROJECT_SOURCE_DIR}/runtime/core)
+        # TVM's C leaves unused common subexpressions: not ours to tidy.
+        target_compile_options(${LIB} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-diag-suppress=177>)
+    endif ()
+    target_link_libraries(filterlab_variants PUBLIC ${LIB})
+    set_property(GLOBAL APPEND PROPERTY FILTERLAB_TVM_LIBRARIES ${LIB})
+    configure_file(${PROJECT_SOURCE_DIR}/cmake/tvm_variant.cpp.in ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp @ONLY)
+    target_sources(filterlab_variants PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp)
+    set_source_files_properties(${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp TARGET_DIRECTORY filterlab_variants
+                                PROPERTIES UNITY_GROUP ${FILTER}_tvm)
+    set_property(GLOBAL APPEND PROPERTY FILTERLAB_BUILT_VARIANTS "${FILTER}/${VARIANT_NAME}")
+    set(built_tvm ${built_tvm} ${filter}/${variant} PARENT_SCOPE)
+endfunction()
+
+# Reads every TVM registration (scripts/tvm_generate.py --manifest) and
+# declares the schedules this build compiles: the frontier's (a registration
+# that says `frontier`), or all of them with FILTERLAB_ALL_SCHEDULES.
+function(filterlab_tvm_schedules)
+    find_package(Python3 REQUIRED COMPONENTS Interpreter)
+    set(manifest ${PROJECT_BINARY_DIR}/tvm_manifest.json)
+    set(generator ${PROJECT_SOURCE_DIR}/scripts/tvm_generate.py)
+    file(GLOB python_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/generators/tvm/*.py
+         ${PROJECT_SOURCE_DIR}/schedules/tvm_registry.py ${PROJECT_SOURCE_DIR}/schedules/*/tvm_*.py)
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${generator} ${python_sources})
+    execute_process(COMMAND ${Python3_EXECUTABLE} ${generator} --manifest ${manifest}
+                    RESULT_VARIABLE status ERROR_VARIABLE error)
+    if (NOT status EQUAL 0)
+        message(FATAL_ERROR "TVM schedules: ${error}(scripts/setup.sh installs the pinned apache-tvm into the venv)")
+    endif ()
+    file(READ ${manifest} json)
+    string(JSON count LENGTH "${json}")
+    set(built_tvm "")
+    if (count GREATER 0)
+        math(EXPR last "${count} - 1")
+        foreach (i RANGE ${last})
+            string(JSON entry GET "${json}" ${i})
+            _filterlab_tvm_schedule("${entry}" ${generator} "${python_sources}")
+        endforeach ()
+    endif ()
+    list(LENGTH built_tvm built)
+    message(STATUS "FilterLab: ${built} of ${count} TVM schedules built (${manifest})")
+endfunction()

@@ -1,0 +1,155 @@
+"""Scheduled TVM functions -> one CUDA C file that nvcc compiles ahead of time.
+
+TVM's own build of a `cuda` target makes two halves: the device kernels
+(CUDA C, which its codegen writes without a GPU or a driver) and a host
+function that computes each kernel's grid and launches it through TVM's
+runtime. FilterLab keeps the first and replaces the second: the host
+function's launches are read back from TVM's lowered host IR and written out
+as a plain C++ launcher per library,
+
+    extern "C" int filterlab_<library>(const filterlab_tvm_call *call)
+
+(runtime/core/tvm_call.h), so no TVM runtime is linked or loaded at run time.
+A launcher returns cudaGetLastError() of its launches.
+"""
+import ast
+import re
+
+import tvm
+from tvm.target import Target
+from tvm.tirx.build import codegen_build, split_host_device_mods
+
+# What every launcher has in scope: the call's geometry (plane.py names the
+# algorithm's parameters after these) and its two images.
+GEOMETRY = ("channels", "height", "width", "in_plane", "in_row", "out_plane", "out_row")
+POINTERS = {"input": "const_cast<uint8_t *>(call->input)", "output": "call->output"}
+LAUNCH_SLOTS = ("blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y", "threadIdx.z")
+DYNAMIC_SHARED = "tirx.use_dyn_shared_memory"
+
+
+def cuda_target():
+    return Target({"kind": "cuda", "arch": "sm_90"}, host="c")
+
+
+def lower(functions):
+    """{library: scheduled PrimFunc} -> (device CUDA C, {library: host TVMScript})."""
+    target = cuda_target()
+    mod = tvm.IRModule({name: f.with_attr("global_symbol", name) for name, f in functions.items()})
+    mod = tvm.tirx.transform.BindTarget(target)(mod)
+    pipeline, _, finalize_device = tvm.tirx.get_default_tir_pipeline(target)
+    host, devices = split_host_device_mods(pipeline(mod))
+    (device_target, device), = devices.items()
+    device = finalize_device()(device)
+    source = codegen_build(device, device_target).inspect_source()
+    kernels = {gv.name_hint: [p.name for p in f.params] for gv, f in device.functions.items()}
+    hosts = {gv.name_hint: f.script() for gv, f in host.functions.items()}
+    return source, kernels, hosts
+
+
+class _Expr(ast.NodeVisitor):
+    """A TVMScript integer expression (Python syntax) as C++."""
+
+    BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.RShift: ">>", ast.LShift: "<<",
+              ast.BitAnd: "&", ast.BitOr: "|"}
+
+    def text(self, node):
+        if isinstance(node, ast.BinOp):
+            left, right = self.text(node.left), self.text(node.right)
+            if isinstance(node.op, ast.FloorDiv):
+                return f"filterlab_floordiv({left}, {right})"
+            if isinstance(node.op, ast.Mod):
+                return f"filterlab_floormod({left}, {right})"
+            return f"({left} {self.BINARY[type(node.op)]} {right})"
+        if isinstance(node, ast.Name):
+            return node.id
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+            return repr(node.value)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return f"(-{self.text(node.operand)})"
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            name, args = node.func.attr, node.args
+            if name in ("max", "min"):
+                return f"std::{name}({self.text(args[0])}, {self.text(args[1])})"
+            if name in ("int32", "int64", "uint32") and len(args) == 1:
+                return f"{name}_t({self.text(args[0])})"
+            if name == "Cast":
+                return f"{args[0].value}_t({self.text(args[1])})"
+        raise ValueError(f"cuda_source: no C++ for the host expression {ast.unparse(node)}")
+
+
+def _launches(host_script):
+    """Each T.call_ffi_kernel of a host function: (kernel, argument nodes, {slot: extent node})."""
+    launches = []
+    for line in host_script.splitlines():
+        line = line.strip()
+        if "alloc" in line and "T." in line and "decl_buffer" not in line:
+            raise ValueError("cuda_source: a schedule whose host code allocates (a stage at root in global "
+                             "memory) is not supported; keep every stage inside the kernel: " + line)
+        if not line.startswith("T.call_ffi_kernel("):
+            continue
+        call = ast.parse(line).body[0].value
+        params = next(k.value for k in call.keywords if k.arg == "launch_params")
+        slots = [ast.literal_eval(e) for e in params.elts]
+        kernel = call.args[0].value
+        arguments = call.args[1:len(call.args) - len(slots)]
+        extents = dict(zip(slots, call.args[len(call.args) - len(slots):]))
+        launches.append((kernel, arguments, extents))
+    if not launches:
+        raise ValueError("cuda_source: the host function launches no kernel")
+    return launches
+
+
+def _launch_text(kernel, arguments, extents, params):
+    expr = _Expr()
+    values = []
+    for param, argument in zip(params, arguments):
+        values.append(POINTERS[param[:-len("_ptr")]] if param.endswith("_ptr") else expr.text(argument))
+    dims = [expr.text(extents[s]) if s in extents else "1" for s in LAUNCH_SLOTS]
+    unknown = set(extents) - set(LAUNCH_SLOTS) - {DYNAMIC_SHARED}
+    if unknown:
+        raise ValueError(f"cuda_source: launch parameters {sorted(unknown)} are not supported")
+    shared = expr.text(extents[DYNAMIC_SHARED]) if DYNAMIC_SHARED in extents else "0"
+    return (f"    {kernel}<<<dim3({', '.join(dims[:3])}), dim3({', '.join(dims[3:])}), {shared}, call->stream>>>(\n"
+            f"        {', '.join(values)});\n")
+
+
+def launcher(library, host_script, kernels, scalars):
+    """The C++ launcher of one library: its geometry and scalars, then its launches in order."""
+    lines = [f'extern "C" int filterlab_{library}(const filterlab_tvm_call *call) {{\n']
+    lines += [f"    const int32_t {g} = call->{g};\n" for g in GEOMETRY]
+    counts = {"int32": 0, "float32": 0}
+    for name, dtype in scalars:
+        field = "ints" if dtype == "int32" else "floats"
+        lines.append(f"    const {'int32_t' if dtype == 'int32' else 'float'} {name} = call->{field}[{counts[dtype]}];\n")
+        counts[dtype] += 1
+    lines += [f"    (void){g};\n" for g in GEOMETRY]
+    for kernel, arguments, extents in _launches(host_script):
+        lines.append(_launch_text(kernel, arguments, extents, kernels[kernel]))
+    lines.append("    return static_cast<int>(cudaGetLastError());\n}\n")
+    return "".join(lines)
+
+
+PRELUDE = """#include <algorithm>
+#include <cstdint>
+
+#include "tvm_call.h"
+
+namespace {
+// TVM's integer division and modulo round toward negative infinity.
+template <typename T> __host__ __device__ inline T filterlab_floordiv(T a, T b) {
+    const T q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+template <typename T> __host__ __device__ inline T filterlab_floormod(T a, T b) { return a - filterlab_floordiv(a, b) * b; }
+}  // namespace
+"""
+
+
+def cuda_file(functions, scalars, origin):
+    """The whole .cu of one schedule: {library: scheduled PrimFunc}, the algorithm's scalars."""
+    source, kernels, hosts = lower(functions)
+    parts = [f"// Generated by {origin} with Apache TVM {tvm.__version__}. Do not edit.\n", PRELUDE, source, "\n"]
+    for library in functions:
+        host = next(text for name, text in hosts.items() if re.sub(r"^__tvm_ffi_", "", name) == library)
+        parts.append(launcher(library, host, kernels, scalars))
+    return "".join(parts)

@@ -1,0 +1,37 @@
+"""What every TVM algorithm of the suite shares.
+
+An algorithm is a TVMScript function over one planar image, every channel
+in one call, with these parameters in this order (cuda_source.py's launcher
+passes them by name):
+
+    input, output                    uint8 buffers: (channels, height, width)
+                                     with strides (in_plane, in_row, 1), the
+                                     output's (out_plane, out_row, 1)
+    channels, height, width          the input's extent
+    in_plane, in_row, out_plane, out_row
+    then the algorithm's scalars     (Algorithm.scalars: name and dtype)
+
+The border is the contract's clamp (`../shared/FILTERS.md`), written as
+clamp(...) below. An algorithm is a value of a Python class per filter's
+algorithm (box.Separable(radius=3), ...): its stages are named blocks, which
+its schedules fetch by name (`sch.get_sblock(alg.rows)`), and the settings
+that shape it are its constructor's arguments.
+"""
+from dataclasses import dataclass, field
+
+from tvm import tirx
+
+
+@dataclass
+class Algorithm:
+    func: tirx.PrimFunc
+    scalars: list = field(default_factory=list)  # [(name, "int32" | "float32")]
+    # The contract's name of this algorithm (FilterInfo::algorithms), and the
+    # runtime's function that fills the scalars (tvm_variant.h: tvm_scalars).
+    contract = "direct"
+    binding = "none"
+
+
+def clamp(value, upper):
+    """clamp(value, 0, upper - 1): the contract's border, inside TVMScript."""
+    return tirx.max(tirx.min(value, upper - 1), 0)

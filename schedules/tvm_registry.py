@@ -1,0 +1,60 @@
+"""TVM schedules: each one registration, the twin of FILTERLAB_SCHEDULE for
+Halide (schedule_registry.h). A schedule is written for one algorithm of
+generators/tvm/<filter>.py and receives it built,
+
+    @tvm_schedule("box", box.Separable, compiled={"radius": range(1, 16)},
+                  why="...", frontier="...")
+    def rows_shared(sch, alg):          # an s_tir.Schedule, a box.Separable
+        rows = sch.get_sblock(alg.rows)
+        ...
+
+and is built as the CUDA variant tvm_<name> (scripts/tvm_generate.py): one
+library per combination of its compiled values (each constructs the
+algorithm: Separable(radius=3)), which the runtime picks by the call's
+parameters. `supports` narrows a run-time parameter further (the contract's
+syntax, "sigma=0.5..3"); `frontier` (why it is built by default) puts it in the
+default build, as FRONTIER does a Halide schedule's; the others are built
+with -DFILTERLAB_ALL_SCHEDULES=ON.
+"""
+import itertools
+from dataclasses import dataclass, field
+
+
+@dataclass
+class TvmSchedule:
+    filter: str
+    name: str
+    algorithm: type
+    body: object
+    why: str
+    compiled: dict = field(default_factory=dict)
+    supports: str = ""
+    frontier: str = ""
+    source: tuple = ("", 0, 0)  # file, first line, last line of the body
+
+    def libraries(self):
+        """[(library name, {parameter: value})], one per combination of compiled values."""
+        names = list(self.compiled)
+        out = []
+        for values in itertools.product(*(self.compiled[n] for n in names)):
+            fixed = dict(zip(names, values))
+            suffix = "".join(f"_{n}{v}" for n, v in fixed.items())
+            out.append((f"tvm_{self.filter}_{self.name}{suffix}", fixed))
+        return out
+
+    def supports_text(self):
+        parts = [f"{n}={','.join(str(v) for v in vs)}" for n, vs in self.compiled.items()]
+        return ";".join(parts + ([self.supports] if self.supports else []))
+
+
+REGISTRY = []
+
+
+def tvm_schedule(filter, algorithm, *, why, compiled=None, supports="", frontier="", name=None):
+    def register(body):
+        import inspect
+        lines, first = inspect.getsourcelines(body)
+        REGISTRY.append(TvmSchedule(filter, name or body.__name__, algorithm, body, why, dict(compiled or {}),
+                                    supports, frontier, (inspect.getsourcefile(body), first, first + len(lines) - 1)))
+        return body
+    return register

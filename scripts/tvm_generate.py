@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""The TVM side of the build: lists the TVM schedules (--manifest) and
+writes one schedule's CUDA C with its launchers (--schedule filter/name).
+
+Schedules are registered in schedules/<filter>/tvm_<filter>.py
+(schedules/tvm_registry.py), algorithms live in generators/tvm/. Needs the
+venv's pinned Apache TVM; neither the build's outputs nor the runtime need it.
+"""
+import argparse
+import importlib
+import json
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "generators" / "tvm"), str(ROOT / "schedules")]
+
+
+def load_registry():
+    import tvm_registry
+    for path in sorted((ROOT / "schedules").glob("*/tvm_*.py")):
+        sys.path.insert(0, str(path.parent))
+        importlib.import_module(path.stem)
+    return tvm_registry.REGISTRY
+
+
+def manifest(registry):
+    out = []
+    for s in registry:
+        file, first, last = s.source
+        out.append({"filter": s.filter, "name": s.name, "variant": f"tvm_{s.name}", "why": s.why,
+                    "algorithm": s.algorithm.contract, "binding": s.algorithm.binding,
+                    "supports": s.supports_text(), "frontier": s.frontier,
+                    "libraries": [{"name": n, "fixed": f} for n, f in s.libraries()],
+                    "source": {"file": os.path.relpath(file, ROOT), "first_line": first, "last_line": last}})
+    return out
+
+
+def generate(schedule, out):
+    import tvm
+    from tvm import s_tir
+
+    import cuda_source
+    functions, scalars = {}, []
+    for library, fixed in schedule.libraries():
+        alg = schedule.algorithm(**fixed)
+        sch = s_tir.Schedule(tvm.IRModule({"main": alg.func}))
+        schedule.body(sch, alg)
+        functions[library] = sch.mod["main"]
+        scalars = alg.scalars
+    text = cuda_source.cuda_file(functions, scalars, f"scripts/tvm_generate.py --schedule {schedule.filter}/{schedule.name}")
+    tmp = Path(str(out) + ".tmp")
+    tmp.write_text(text)
+    tmp.replace(out)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--manifest", type=Path, help="write the schedules' list as JSON here")
+    parser.add_argument("--schedule", help="filter/name of the schedule to generate")
+    parser.add_argument("--out", type=Path, help="the .cu to write (with --schedule)")
+    args = parser.parse_args()
+    registry = load_registry()
+    if args.manifest:
+        text = json.dumps(manifest(registry), indent=1)
+        if not args.manifest.exists() or args.manifest.read_text() != text:
+            args.manifest.write_text(text)
+    if args.schedule:
+        chosen = [s for s in registry if f"{s.filter}/{s.name}" == args.schedule]
+        if not chosen or not args.out:
+            sys.exit(f"tvm_generate: no TVM schedule {args.schedule} (or no --out)")
+        generate(chosen[0], args.out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,19 @@
+"""Running a TVM algorithm on the CPU for tests/tvm/check_algorithms.py."""
+import numpy as np
+import tvm
+
+
+def run(alg, image, out_shape, scalars=()):
+    """alg (unscheduled) on `image` (channels, height, width), compact strides;
+    scalars in the order of alg.scalars."""
+    f = tvm.compile(alg.func, target="llvm")
+    c, h, w = image.shape
+    out = np.zeros(out_shape, np.uint8)
+    a, b = tvm.runtime.tensor(image), tvm.runtime.tensor(out)
+    f(a, b, c, h, w, h * w, w, out_shape[1] * out_shape[2], out_shape[2], *scalars)
+    return b.numpy()
+
+
+def clamp_pad(image, r):
+    """The image with r samples of the clamp border around each plane, as int64."""
+    return np.pad(image, ((0, 0), (r, r), (r, r)), mode="edge").astype(np.int64)
