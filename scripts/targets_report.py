@@ -6,8 +6,8 @@ Python peers' included), each target met or missed, and the Nsight Compute
 metrics of the row's kernels (scripts/ncu_summary.py) beside it.
 
 usage: targets_report.py --rows scripts/targets_rows.txt --runs DIR [--ncu DIR] [--verdict]
---verdict: the GPU rows only, as the README's table (best hand, best Halide,
-their ratio, the fastest peer).
+--verdict: the GPU rows only, as the README's table in three columns (best
+hand, best Halide, best TVM, each DSL's ratio to the hand, the fastest peer).
 """
 import argparse
 import os
@@ -95,17 +95,21 @@ def short(r):
 
 def print_verdict(rows, results):
     """The GPU rows as the README states them."""
-    print("| filter | size | parameters | best handwritten | best Halide | Halide / handwritten | fastest peer |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("| filter | size | parameters | best handwritten | best Halide | best TVM | Halide / hand | TVM / hand "
+          "| fastest peer |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for row in rows:
         if any(t.startswith("peer") for t in row["targets"]):
             continue
         found = results.get((row["filter"], row["size"], row["params"]), [])
-        hand, halide = best(found, "handwritten", "cuda"), best(found, "halide", "cuda")
+        hand, halide, tvm = (best(found, kind, "cuda") for kind in ("handwritten", "halide", "tvm"))
         peers = [r for r in found if r["kind"] == "peer" and r["backend"] == "cuda"]
-        ratio = f"{us(halide) / us(hand):.2f}×" if hand and halide else "—"
+
+        def ratio(dsl):
+            return f"{us(dsl) / us(hand):.2f}×" if hand and dsl else "—"
         print(f"| {row['filter']} | {row['size']}² | {row['params'].replace(' ', ', ') or '—'} | {short(hand)} | "
-              f"{short(halide)} | {ratio} | {short(min(peers, key=us) if peers else None)} |")
+              f"{short(halide)} | {short(tvm)} | {ratio(halide)} | {ratio(tvm)} | "
+              f"{short(min(peers, key=us) if peers else None)} |")
 
 
 def main():

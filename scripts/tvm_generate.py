@@ -42,14 +42,13 @@ def generate(schedule, out):
     from tvm import s_tir
 
     import cuda_source
-    functions, scalars = {}, []
+    functions = {}
     for library, fixed in schedule.libraries():
         alg = schedule.algorithm(**fixed)
         sch = s_tir.Schedule(tvm.IRModule({"main": alg.func}))
         schedule.body(sch, alg)
-        functions[library] = sch.mod["main"]
-        scalars = alg.scalars
-    text = cuda_source.cuda_file(functions, scalars, f"scripts/tvm_generate.py --schedule {schedule.filter}/{schedule.name}")
+        functions[library] = (sch.mod["main"], alg)
+    text = cuda_source.cuda_file(functions, f"scripts/tvm_generate.py --schedule {schedule.filter}/{schedule.name}")
     tmp = Path(str(out) + ".tmp")
     tmp.write_text(text)
     tmp.replace(out)

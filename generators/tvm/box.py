@@ -8,7 +8,7 @@ instead of (2r+1)^2). Both are exact in 32-bit integers.
 """
 from tvm.script import tirx as T
 
-from plane import Algorithm, clamp
+from plane import Algorithm, bordered, clamp
 
 
 class Direct(Algorithm):
@@ -41,9 +41,24 @@ class Direct(Algorithm):
         super().__init__(box_direct)
 
 
+def run_total(buffer, c, y, x, dy, dx, k):
+    """buffer[c, y + t*dy, x + t*dx] summed over t < k in 32 bits, written
+    out term by term: a stage with no reduction loop, which its schedule
+    places whole (TVMScript calls this Python while it parses)."""
+    out = None
+    for t in range(k):
+        term = buffer[c, y + t * dy, x + t * dx]
+        term = term if buffer.dtype == "int32" else T.Cast("int32", term)
+        out = term if out is None else out + term
+    return out
+
+
 class Separable(Algorithm):
-    """Row sums, then column sums of them: stages `rows`, `columns`, `output`."""
-    rows, columns, output = "rows", "columns", "output"
+    """Row sums, then column sums of them, over the image extended by its
+    clamp border: stages `clamped` (the input, r samples of border around
+    it, so that the sums read it at affine indices and a schedule can stage
+    a tile of it), `rows`, `columns`, `output`."""
+    clamped, rows, columns, output = "clamped", "rows", "columns", "output"
 
     def __init__(self, radius):
         r, k = radius, 2 * radius + 1
@@ -56,20 +71,21 @@ class Separable(Algorithm):
             T.func_attr({"tirx.noalias": True})
             input = T.match_buffer(input_h, (channels, height, width), "uint8", strides=(in_plane, in_row, 1))
             output = T.match_buffer(output_h, (channels, height, width), "uint8", strides=(out_plane, out_row, 1))
-            row_sums = T.sblock_alloc_buffer((channels, height, width), "int32")
+            border = T.sblock_alloc_buffer((channels, bordered(height, r), bordered(width, r)), "uint8")
+            row_sums = T.sblock_alloc_buffer((channels, bordered(height, r), width), "int32")
             column_sums = T.sblock_alloc_buffer((channels, height, width), "int32")
-            for c, y, x, i in T.grid(channels, height, width, k):
+            for c, y, x in T.grid(channels, bordered(height, r), bordered(width, r)):
+                with T.sblock("clamped"):
+                    vc, vy, vx = T.axis.remap("SSS", [c, y, x])
+                    border[vc, vy, vx] = input[vc, clamp(vy - r, height), clamp(vx - r, width)]
+            for c, y, x in T.grid(channels, bordered(height, r), width):
                 with T.sblock("rows"):
-                    vc, vy, vx, vi = T.axis.remap("SSSR", [c, y, x, i])
-                    with T.init():
-                        row_sums[vc, vy, vx] = 0
-                    row_sums[vc, vy, vx] += T.Cast("int32", input[vc, vy, clamp(vx + vi - r, width)])
-            for c, y, x, j in T.grid(channels, height, width, k):
+                    vc, vy, vx = T.axis.remap("SSS", [c, y, x])
+                    row_sums[vc, vy, vx] = run_total(border, vc, vy, vx, 0, 1, k)
+            for c, y, x in T.grid(channels, height, width):
                 with T.sblock("columns"):
-                    vc, vy, vx, vj = T.axis.remap("SSSR", [c, y, x, j])
-                    with T.init():
-                        column_sums[vc, vy, vx] = 0
-                    column_sums[vc, vy, vx] += row_sums[vc, clamp(vy + vj - r, height), vx]
+                    vc, vy, vx = T.axis.remap("SSS", [c, y, x])
+                    column_sums[vc, vy, vx] = run_total(row_sums, vc, vy, vx, 1, 0, k)
             for c, y, x in T.grid(channels, height, width):
                 with T.sblock("output"):
                     vc, vy, vx = T.axis.remap("SSS", [c, y, x])

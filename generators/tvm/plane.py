@@ -11,6 +11,11 @@ passes them by name):
     in_plane, in_row, out_plane, out_row
     then the algorithm's scalars     (Algorithm.scalars: name and dtype)
 
+A stage over the image and its border (height + 2r rows) is sized
+bordered(height, r) below, not height + 2 * r: TVM's buffer compaction
+bounds a staged tile by the largest value of each term, and int32's largest
+height plus 2r overflows it.
+
 The border is the contract's clamp (`../shared/FILTERS.md`), written as
 clamp(...) below. An algorithm is a value of a Python class per filter's
 algorithm (box.Separable(radius=3), ...): its stages are named blocks, which
@@ -30,6 +35,15 @@ class Algorithm:
     # runtime's function that fills the scalars (tvm_variant.h: tvm_scalars).
     contract = "direct"
     binding = "none"
+
+
+# Larger than any image TVM's 32-bit indexing can address.
+LARGEST_EXTENT = 1 << 30
+
+
+def bordered(extent, r):
+    """extent + 2r, for the extent of a stage over the image and its border."""
+    return tirx.min(extent, LARGEST_EXTENT) + 2 * r
 
 
 def clamp(value, upper):

@@ -54,7 +54,7 @@ std::vector<ScheduleAxis> swept_axes(const Variant &base, const std::vector<cons
         for (const auto &[name, value] : p->point) {
             auto at = std::find_if(axes.begin(), axes.end(), [&](const ScheduleAxis &a) { return a.name == name; });
             if (at == axes.end()) {
-                int fallback = name == halide_cuda::kMaxRegistersAxis ? 64 : value;
+                int fallback = name == halide_cuda::kMaxRegistersAxis ? halide_cuda::kHalideMaxRegisters : value;
                 for (const auto &[own, v] : base.point) fallback = own == name ? v : fallback;
                 axes.push_back({name, {}, fallback});
                 at = axes.end() - 1;

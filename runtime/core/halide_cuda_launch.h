@@ -21,6 +21,9 @@ namespace filterlab::halide_cuda {
 
 // The point's axis that names a CUDA library's register cap.
 inline constexpr const char *kMaxRegistersAxis = "max_registers";
+// The cap Halide 21's CUDA runtime loads a module with when nobody names one
+// (runtime/cuda.cpp, compile_kernel); the grammar's LAUNCH_AXIS default.
+inline constexpr int kHalideMaxRegisters = 64;
 
 struct Launch {
     int max_registers = 0;  // 0: Halide's own
