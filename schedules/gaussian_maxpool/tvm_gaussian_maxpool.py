@@ -1,0 +1,33 @@
+"""TVM schedules of the Gaussian followed by 2x2 max pooling
+(generators/tvm/gaussian_maxpool.py's algorithms). All fused into one kernel:
+a library's host code may not allocate (cuda_source.py), so the blurred
+image never goes to global memory; the two-kernel `root` of Halide has no
+TVM twin here."""
+from tvm_helpers import register_block, thread_tile
+from tvm_registry import tvm_schedule
+
+import gaussian_maxpool
+
+
+@tvm_schedule("gaussian_maxpool", gaussian_maxpool.RowsFirst, frontier="the classic: one thread a pooled output",
+              why="one thread per pooled output (32x8 threads), the blur and its passes inlined: each of its 4 "
+                  "blurred pixels sums 25 byte loads, L1 serves the overlap")
+def inlined(sch, alg):
+    for stage in (alg.blurred, alg.row, alg.clamped):
+        sch.compute_inline(sch.get_sblock(stage))
+    thread_tile(sch, sch.get_sblock(alg.output), tile_y=8, tile_x=32, rows=1, vector=1)
+
+
+@tvm_schedule("gaussian_maxpool", gaussian_maxpool.RowsFirst, frontier="mirrors Halide's cuda_fused",
+              why="Halide's fused tile, 2x4 pooled outputs a thread (64x16 blocks), every stage inlined and "
+                  "unrolled: nvcc keeps the 4x8 blurred pixels' row passes and input bytes in registers")
+def fused(sch, alg):
+    register_block(sch, alg, (alg.blurred, alg.row, alg.clamped), rows=4, vector=2)
+
+
+@tvm_schedule("gaussian_maxpool", gaussian_maxpool.ColumnsFirst,
+              frontier="mirrors Halide's fastest CUDA Gaussian -> pool, cuda_columns_fused",
+              why="Halide's columns_fused tile, 2x4 pooled outputs a thread, every stage inlined and unrolled: "
+                  "the vertical sums of the thread's 8 columns computed once, in registers")
+def columns_fused(sch, alg):
+    register_block(sch, alg, (alg.blurred, alg.column, alg.clamped), rows=4, vector=2)

@@ -1,0 +1,41 @@
+"""The Gaussian's algorithms against FILTERS.md's fixed-point 5x5 blur."""
+import math
+
+import numpy as np
+
+import gaussian
+from tvm_run import clamp_pad, run
+
+
+def contract_weights(sigma):
+    """FILTERS.md's w_-2..w_2: round half away from zero, the centre corrected to a sum of 256."""
+    g = [math.exp(-(i * i) / (2 * sigma * sigma)) for i in range(-2, 3)]
+    total = sum(g)
+    w = [int(math.floor(256 * v / total + 0.5)) for v in g]  # positive: half away from zero is half up
+    w[2] += 256 - sum(w)
+    return w
+
+
+assert contract_weights(1.0) == [14, 63, 102, 63, 14]
+
+
+def scalars(sigma):
+    """The algorithm's scalars (w0 the centre, w1, w2), as tvm_variant.cpp fills them."""
+    w = contract_weights(sigma)
+    return (w[2], w[3], w[4])
+
+
+def gaussian_model(image, sigma):
+    w, p = contract_weights(sigma), clamp_pad(image, 2)
+    c, h, wd = image.shape
+    total = sum(w[i] * w[j] * p[:, i:i + h, j:j + wd] for i in range(5) for j in range(5))
+    return ((total + 32768) >> 16).astype(np.uint8)
+
+
+def case(algorithm, sigma):
+    return (f"gaussian.{algorithm.__name__} sigma={sigma} w={contract_weights(sigma)}",
+            lambda im: run(algorithm(), im, im.shape, scalars(sigma)),
+            lambda im: gaussian_model(im, sigma))
+
+
+CASES = [case(a, s) for a in (gaussian.RowsFirst, gaussian.ColumnsFirst, gaussian.Direct) for s in (1.0, 0.6)]
