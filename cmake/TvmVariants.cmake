@@ -85,8 +85,11 @@ function(filterlab_tvm_schedules)
     find_package(Python3 REQUIRED COMPONENTS Interpreter)
     set(manifest ${PROJECT_BINARY_DIR}/tvm_manifest.json)
     set(generator ${PROJECT_SOURCE_DIR}/scripts/tvm_generate.py)
+    # What the generation reads: the algorithms, the registrations and their
+    # helpers, and the rows whose image shapes schedules specialise for.
     file(GLOB python_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/generators/tvm/*.py
-         ${PROJECT_SOURCE_DIR}/schedules/tvm_registry.py ${PROJECT_SOURCE_DIR}/schedules/*/tvm_*.py)
+         ${PROJECT_SOURCE_DIR}/schedules/tvm_*.py ${PROJECT_SOURCE_DIR}/schedules/*/tvm_*.py)
+    list(APPEND python_sources ${PROJECT_SOURCE_DIR}/scripts/targets_rows.txt ${PROJECT_SOURCE_DIR}/scripts/targets_rows.py)
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${generator} ${python_sources})
     execute_process(COMMAND ${Python3_EXECUTABLE} ${generator} --manifest ${manifest}
                     RESULT_VARIABLE status ERROR_VARIABLE error)

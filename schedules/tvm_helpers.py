@@ -1,5 +1,19 @@
 """What several TVM schedules share (the twin of schedule_helpers.h): the
-thread blocks of an output and unrolled loops."""
+thread blocks of an output, unrolled loops, and the verdict's image shapes."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+import targets_rows  # noqa: E402  (the rows file's one reader)
+
+
+def verdict_shape(filter):
+    """The image shape (height, width) of the filter's GPU row in
+    scripts/targets_rows.txt, which a schedule may also compile with every
+    extent known (tvm_registry.py: specialised)."""
+    rows = targets_rows.rows(Path(__file__).resolve().parent.parent / "scripts" / "targets_rows.txt")
+    size = next(int(r["size"]) for r in rows if r["filter"] == filter and "hand<=" in r["targets"])
+    return (size, size)
 
 
 def thread_tile(sch, block, tile_y, tile_x, rows, vector):
@@ -30,5 +44,6 @@ def register_block(sch, alg, stages, rows, vector, warps=4):
     for stage in stages:
         sch.compute_inline(sch.get_sblock(stage))
     out = sch.get_sblock(alg.output)
-    thread_tile(sch, out, tile_y=warps * rows, tile_x=32 * vector, rows=rows, vector=vector)
-    unrolled(sch, out, 2)
+    *_, yr, xv = thread_tile(sch, out, tile_y=warps * rows, tile_x=32 * vector, rows=rows, vector=vector)
+    sch.unroll(yr)
+    sch.vectorize(xv)  # a vector store where TVM can prove the row whole and aligned (a specialised shape)

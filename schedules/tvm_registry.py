@@ -12,7 +12,10 @@ and is built as the CUDA variant tvm_<name> (scripts/tvm_generate.py): one
 library per combination of its compiled values (each constructs the
 algorithm: Separable(radius=3)), which the runtime picks by the call's
 parameters. `supports` narrows a run-time parameter further (the contract's
-syntax, "sigma=0.5..3"); `frontier` (why it is built by default) puts it in the
+syntax, "sigma=0.5..3"); `specialised` adds, to each library, the same
+schedule compiled for fixed image shapes ((8192, 8192)), which its launcher
+takes when a call has that shape (TVM's native mode: with every extent known
+it drops guards and vectorises; scripts/tvm_generate.py); `frontier` (why it is built by default) puts it in the
 default build, as FRONTIER does a Halide schedule's; the others are built
 with -DFILTERLAB_ALL_SCHEDULES=ON.
 """
@@ -31,6 +34,7 @@ class TvmSchedule:
     supports: str = ""
     frontier: str = ""
     source: tuple = ("", 0, 0)  # file, first line, last line of the body
+    specialised: tuple = ()  # image shapes (height, width) also compiled with every extent known
 
     def libraries(self):
         """[(library name, {parameter: value})], one per combination of compiled values."""
@@ -50,11 +54,12 @@ class TvmSchedule:
 REGISTRY = []
 
 
-def tvm_schedule(filter, algorithm, *, why, compiled=None, supports="", frontier="", name=None):
+def tvm_schedule(filter, algorithm, *, why, compiled=None, supports="", frontier="", name=None, specialised=()):
     def register(body):
         import inspect
         lines, first = inspect.getsourcelines(body)
         REGISTRY.append(TvmSchedule(filter, name or body.__name__, algorithm, body, why, dict(compiled or {}),
-                                    supports, frontier, (inspect.getsourcefile(body), first, first + len(lines) - 1)))
+                                    supports, frontier, (inspect.getsourcefile(body), first, first + len(lines) - 1),
+                                    tuple(specialised)))
         return body
     return register

@@ -69,9 +69,11 @@ def verdict(row, results):
             ok = hand is not None and us(hand) <= float(bound)
             got = fmt(hand)
             lines.append((f"handwritten ≤ {bound} µs", got, ok))
-        elif name == "halide" and backend == "cuda":
-            ratio = us(halide) / us(hand) if hand and halide else None
-            lines.append((f"Halide ≤ {bound}× the handwritten", f"{ratio:.2f}×" if ratio else "—",
+        elif name in ("halide", "tvm") and backend == "cuda":
+            dsl = halide if name == "halide" else best(results, "tvm", backend)
+            ratio = us(dsl) / us(hand) if hand and dsl else None
+            label = "Halide" if name == "halide" else f"TVM ({fmt(dsl)})"
+            lines.append((f"{label} ≤ {bound}× the handwritten", f"{ratio:.2f}×" if ratio else "—",
                           ratio is not None and ratio <= float(bound)))
         elif name == "halide":
             lines.append((f"Halide CPU ≤ {float(bound) / 1000:g} ms", fmt(halide),

@@ -37,17 +37,42 @@ def manifest(registry):
     return out
 
 
+def pitch(width):
+    """A device row's pitch for `width` bytes: the harness pads rows to 64 bytes (DeviceLayout)."""
+    return (width + 63) // 64 * 64
+
+
+def specialise(alg, height, width):
+    """The algorithm's function for one image shape, its rows pitched as the
+    harness pitches them: TVM then knows every extent, so it drops the guards
+    of whole tiles and proves the alignment of vector accesses."""
+    p = {v.name: v for v in alg.func.params}
+    return alg.func.specialize({p["height"]: height, p["width"]: width, p["in_row"]: pitch(width),
+                                p["out_row"]: pitch(width // alg.output_scale)})
+
+
+def shape_condition(alg, height, width):
+    """When a call is the shape `specialise` compiled for (C++, on `call`)."""
+    return (f"call->height == {height} && call->width == {width} && call->in_row == {pitch(width)} && "
+            f"call->out_row == {pitch(width // alg.output_scale)}")
+
+
 def generate(schedule, out):
     import tvm
     from tvm import s_tir
 
     import cuda_source
+    def scheduled(alg, func):
+        sch = s_tir.Schedule(tvm.IRModule({"main": func}))
+        schedule.body(sch, alg)
+        return sch.mod["main"]
+
     functions = {}
     for library, fixed in schedule.libraries():
         alg = schedule.algorithm(**fixed)
-        sch = s_tir.Schedule(tvm.IRModule({"main": alg.func}))
-        schedule.body(sch, alg)
-        functions[library] = (sch.mod["main"], alg)
+        shapes = [(f"{h}x{w}", scheduled(alg, specialise(alg, h, w)), shape_condition(alg, h, w))
+                  for h, w in schedule.specialised]
+        functions[library] = (scheduled(alg, alg.func), alg, shapes)
     text = cuda_source.cuda_file(functions, f"scripts/tvm_generate.py --schedule {schedule.filter}/{schedule.name}")
     tmp = Path(str(out) + ".tmp")
     tmp.write_text(text)

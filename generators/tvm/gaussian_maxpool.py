@@ -18,6 +18,7 @@ from plane import Algorithm, clamp
 
 class RowsFirst(Algorithm):
     """`row` (horizontal pass, uint16), `blurred` (vertical pass, rounded), `output` (pooled)."""
+    output_scale = 2
     contract = "rows_first"
     binding = "gaussian_weights"
     clamped, row, blurred, output = "clamped", "row", "blurred", "output"
@@ -58,6 +59,7 @@ class RowsFirst(Algorithm):
 
 class ColumnsFirst(Algorithm):
     """`column` (vertical pass, uint16), `blurred` (horizontal pass, rounded), `output` (pooled)."""
+    output_scale = 2
     contract = "columns_first"
     binding = "gaussian_weights"
     clamped, column, blurred, output = "clamped", "column", "blurred", "output"

@@ -19,6 +19,7 @@ def pooled(buffer, c, y, x):
 
 class Direct(Algorithm):
     """One stage, `output`: each output the maximum of its four samples."""
+    output_scale = 2
     contract = "direct"
     binding = "none"
     output = "output"

@@ -35,6 +35,8 @@ class Algorithm:
     # runtime's function that fills the scalars (tvm_variant.h: tvm_scalars).
     contract = "direct"
     binding = "none"
+    # The output's width and height are the input's divided by this (pooling: 2).
+    output_scale = 1
 
 
 # Larger than any image TVM's 32-bit indexing can address.

@@ -3,14 +3,16 @@
 Every stage before the output is computed inside the kernel (inlined): the
 launcher allocates nothing (cuda_source.py).
 The weights are the run-time scalars w0, w1, w2 (binding gaussian_weights)."""
-from tvm_helpers import register_block, thread_tile
+from tvm_helpers import verdict_shape, register_block, thread_tile
 from tvm_registry import tvm_schedule
+
 
 import gaussian
 
 
 @tvm_schedule("gaussian", gaussian.RowsFirst, frontier="the classic GPU tiling, one thread an output",
-              why="one thread per output, both passes and the border inlined: 25 byte loads each, L1 serves the overlap")
+              why="one thread per output, both passes and the border inlined: 25 byte loads each, L1 serves the overlap",
+              specialised=[verdict_shape("gaussian")])
 def tile(sch, alg):
     sch.compute_inline(sch.get_sblock(alg.row))
     sch.compute_inline(sch.get_sblock(alg.clamped))
@@ -19,13 +21,15 @@ def tile(sch, alg):
 
 @tvm_schedule("gaussian", gaussian.RowsFirst, frontier="mirrors Halide's fastest CUDA Gaussian, cuda_rows8",
               why="Halide's rows8 tile, 4x8 outputs a thread (128x32 blocks), every stage inlined and unrolled: "
-                  "nvcc keeps the thread's input bytes and row passes in registers, each used by up to 5 outputs")
+                  "nvcc keeps the thread's input bytes and row passes in registers, each used by up to 5 outputs",
+              specialised=[verdict_shape("gaussian")])
 def rows8(sch, alg):
     register_block(sch, alg, (alg.row, alg.clamped), rows=8, vector=4)
 
 
 @tvm_schedule("gaussian", gaussian.ColumnsFirst, frontier="mirrors Halide's columns_rows8 (columns first)",
               why="Halide's columns_rows8 tile, 4x8 outputs a thread, every stage inlined and unrolled: the "
-                  "vertical passes of a thread's columns computed once, in registers")
+                  "vertical passes of a thread's columns computed once, in registers",
+              specialised=[verdict_shape("gaussian")])
 def columns_rows8(sch, alg):
     register_block(sch, alg, (alg.column, alg.clamped), rows=8, vector=4)

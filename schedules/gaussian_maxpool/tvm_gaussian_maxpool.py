@@ -3,15 +3,17 @@
 a library's host code may not allocate (cuda_source.py), so the blurred
 image never goes to global memory; the two-kernel `root` of Halide has no
 TVM twin here."""
-from tvm_helpers import register_block, thread_tile
+from tvm_helpers import verdict_shape, register_block, thread_tile
 from tvm_registry import tvm_schedule
+
 
 import gaussian_maxpool
 
 
 @tvm_schedule("gaussian_maxpool", gaussian_maxpool.RowsFirst, frontier="the classic: one thread a pooled output",
               why="one thread per pooled output (32x8 threads), the blur and its passes inlined: each of its 4 "
-                  "blurred pixels sums 25 byte loads, L1 serves the overlap")
+                  "blurred pixels sums 25 byte loads, L1 serves the overlap",
+              specialised=[verdict_shape("gaussian_maxpool")])
 def inlined(sch, alg):
     for stage in (alg.blurred, alg.row, alg.clamped):
         sch.compute_inline(sch.get_sblock(stage))
@@ -20,7 +22,8 @@ def inlined(sch, alg):
 
 @tvm_schedule("gaussian_maxpool", gaussian_maxpool.RowsFirst, frontier="mirrors Halide's cuda_fused",
               why="Halide's fused tile, 2x4 pooled outputs a thread (64x16 blocks), every stage inlined and "
-                  "unrolled: nvcc keeps the 4x8 blurred pixels' row passes and input bytes in registers")
+                  "unrolled: nvcc keeps the 4x8 blurred pixels' row passes and input bytes in registers",
+              specialised=[verdict_shape("gaussian_maxpool")])
 def fused(sch, alg):
     register_block(sch, alg, (alg.blurred, alg.row, alg.clamped), rows=4, vector=2)
 
@@ -28,6 +31,7 @@ def fused(sch, alg):
 @tvm_schedule("gaussian_maxpool", gaussian_maxpool.ColumnsFirst,
               frontier="mirrors Halide's fastest CUDA Gaussian -> pool, cuda_columns_fused",
               why="Halide's columns_fused tile, 2x4 pooled outputs a thread, every stage inlined and unrolled: "
-                  "the vertical sums of the thread's 8 columns computed once, in registers")
+                  "the vertical sums of the thread's 8 columns computed once, in registers",
+              specialised=[verdict_shape("gaussian_maxpool")])
 def columns_fused(sch, alg):
     register_block(sch, alg, (alg.blurred, alg.column, alg.clamped), rows=4, vector=2)

@@ -1,19 +1,22 @@
 """TVM schedules of 2x2 max pooling (generators/tvm/maxpool.py's algorithm)."""
-from tvm_helpers import thread_tile
+from tvm_helpers import verdict_shape, thread_tile
 from tvm_registry import tvm_schedule
+
 
 import maxpool
 
 
 @tvm_schedule("maxpool", maxpool.Direct, frontier="the classic: one thread an output",
-              why="one thread per output (32x8 threads): four byte loads, two maxima, one byte store")
+              why="one thread per output (32x8 threads): four byte loads, two maxima, one byte store",
+              specialised=[verdict_shape("maxpool")])
 def naive(sch, alg):
     thread_tile(sch, sch.get_sblock(alg.output), tile_y=8, tile_x=32, rows=1, vector=1)
 
 
 @tvm_schedule("maxpool", maxpool.Direct, frontier="Halide's fastest CUDA max pool (cuda_vectorized) in TVM",
               why="Halide's cuda_vectorized: 4 adjacent outputs on 2 rows a thread (32x8 threads, 128x16 tile), "
-                  "the 4 outputs one vectorised loop")
+                  "the 4 outputs one vectorised loop",
+              specialised=[verdict_shape("maxpool")])
 def vectorized(sch, alg):
     c, by, bx, ty, tx, yr, xv = thread_tile(sch, sch.get_sblock(alg.output), tile_y=16, tile_x=128, rows=2,
                                              vector=4)
