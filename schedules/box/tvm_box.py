@@ -27,8 +27,7 @@ def register_rows(sch, alg):
     register_block(sch, alg, (alg.columns, alg.rows, alg.clamped), rows=8, vector=4)
 
 
-@tvm_schedule("box", box.Direct, compiled={"radius": [1]}, frontier="mirrors Halide's fastest radius-1 box, cuda_rows8",
-              why="each thread makes a 4x8 block, unrolled with the sums inlined, as Halide's rows8: each input "
+@tvm_schedule("box", box.Direct, compiled={"radius": [1]}, why="each thread makes a 4x8 block, unrolled with the sums inlined, as Halide's rows8: each input "
                   "row loaded once a thread into registers and used by every window that covers it",
               specialised=[verdict_shape("box")])
 def rows8(sch, alg):

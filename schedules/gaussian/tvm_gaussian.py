@@ -11,8 +11,7 @@ import gaussian
 
 
 @tvm_schedule("gaussian", gaussian.RowsFirst, frontier="the classic GPU tiling, one thread an output",
-              why="one thread per output, both passes and the border inlined: 25 byte loads each, L1 serves the overlap",
-              specialised=[verdict_shape("gaussian")])
+              why="one thread per output, both passes and the border inlined: 25 byte loads each, L1 serves the overlap")
 def tile(sch, alg):
     sch.compute_inline(sch.get_sblock(alg.row))
     sch.compute_inline(sch.get_sblock(alg.clamped))
@@ -27,8 +26,7 @@ def rows8(sch, alg):
     register_block(sch, alg, (alg.row, alg.clamped), rows=8, vector=4)
 
 
-@tvm_schedule("gaussian", gaussian.ColumnsFirst, frontier="mirrors Halide's columns_rows8 (columns first)",
-              why="Halide's columns_rows8 tile, 4x8 outputs a thread, every stage inlined and unrolled: the "
+@tvm_schedule("gaussian", gaussian.ColumnsFirst, why="Halide's columns_rows8 tile, 4x8 outputs a thread, every stage inlined and unrolled: the "
                   "vertical passes of a thread's columns computed once, in registers",
               specialised=[verdict_shape("gaussian")])
 def columns_rows8(sch, alg):

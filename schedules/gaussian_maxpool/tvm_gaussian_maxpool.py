@@ -12,8 +12,7 @@ import gaussian_maxpool
 
 @tvm_schedule("gaussian_maxpool", gaussian_maxpool.RowsFirst, frontier="the classic: one thread a pooled output",
               why="one thread per pooled output (32x8 threads), the blur and its passes inlined: each of its 4 "
-                  "blurred pixels sums 25 byte loads, L1 serves the overlap",
-              specialised=[verdict_shape("gaussian_maxpool")])
+                  "blurred pixels sums 25 byte loads, L1 serves the overlap")
 def inlined(sch, alg):
     for stage in (alg.blurred, alg.row, alg.clamped):
         sch.compute_inline(sch.get_sblock(stage))
@@ -29,7 +28,6 @@ def fused(sch, alg):
 
 
 @tvm_schedule("gaussian_maxpool", gaussian_maxpool.ColumnsFirst,
-              frontier="mirrors Halide's fastest CUDA Gaussian -> pool, cuda_columns_fused",
               why="Halide's columns_fused tile, 2x4 pooled outputs a thread, every stage inlined and unrolled: "
                   "the vertical sums of the thread's 8 columns computed once, in registers",
               specialised=[verdict_shape("gaussian_maxpool")])

@@ -7,8 +7,7 @@ import maxpool
 
 
 @tvm_schedule("maxpool", maxpool.Direct, frontier="the classic: one thread an output",
-              why="one thread per output (32x8 threads): four byte loads, two maxima, one byte store",
-              specialised=[verdict_shape("maxpool")])
+              why="one thread per output (32x8 threads): four byte loads, two maxima, one byte store")
 def naive(sch, alg):
     thread_tile(sch, sch.get_sblock(alg.output), tile_y=8, tile_x=32, rows=1, vector=1)
 

@@ -12,7 +12,6 @@ Tiles stay within SLACK + 1 = 33 outputs a side (nlmeans.covered).
 `symmetric` (nlmeans.Symmetric on Halide cuda_symmetric's blocks) is written
 below but not registered: TVM 0.27 does not lower it (its comment has the errors).
 """
-from tvm_helpers import verdict_shape
 from tvm_registry import tvm_schedule
 
 
@@ -69,8 +68,7 @@ def _fused(sch, alg, threads_x, threads_y, rows):
 @tvm_schedule("nlmeans", nlmeans.Direct, compiled=WINDOWS,
               frontier="the fused direct schedule: one kernel, a thread a pixel",
               why="a thread per pixel loops over the window itself, accumulators and weights in registers, "
-                  "the tile and halo staged once in shared memory",
-              specialised=[verdict_shape("nlmeans")])
+                  "the tile and halo staged once in shared memory")
 def fused(sch, alg):
     _fused(sch, alg, 32, 8, 1)
 
@@ -78,8 +76,7 @@ def fused(sch, alg):
 @tvm_schedule("nlmeans", nlmeans.Direct, compiled=WINDOWS,
               frontier="the tile of Halide's best direct GPU schedule (cuda_fused: 32x32, 4 rows a thread)",
               why="Halide cuda_fused's blocks (32x32 outputs, 32x8 threads, 4 rows each) with fused's per-thread "
-                  "search loop: the staged tile's halo is shared by 4x the outputs of fused's 32x8 blocks",
-              specialised=[verdict_shape("nlmeans")])
+                  "search loop: the staged tile's halo is shared by 4x the outputs of fused's 32x8 blocks")
 def fused_rows4(sch, alg):
     _fused(sch, alg, 32, 8, 4)
 
