@@ -3,10 +3,17 @@ import numpy as np
 import tvm
 
 
+_compiled = {}
+
+
 def run(alg, image, out_shape, scalars=()):
     """alg (unscheduled) on `image` (channels, height, width), compact strides;
-    scalars in the order of alg.scalars."""
-    f = tvm.compile(alg.func, target="llvm")
+    scalars in the order of alg.scalars. Each function is compiled once
+    (the cases build their algorithm anew for every image)."""
+    key = alg.func.script()
+    if key not in _compiled:
+        _compiled[key] = tvm.compile(alg.func, target="llvm")
+    f = _compiled[key]
     c, h, w = image.shape
     out = np.zeros(out_shape, np.uint8)
     a, b = tvm.runtime.tensor(image), tvm.runtime.tensor(out)
