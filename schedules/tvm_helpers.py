@@ -39,8 +39,8 @@ def unrolled(sch, block, levels):
 def register_block(sch, alg, stages, rows, vector, warps=4):
     """Every stage of `stages` inlined into the output, each thread `rows` x
     `vector` outputs unrolled: nvcc then finds what neighbouring outputs share
-    (an input row, a first pass), which TVM 0.27 cannot stage per thread with
-    symbolic image sizes (reports/halide/README.md, the TVM column)."""
+    (an input row, a first pass), which TVM 0.27 does not stage per thread
+    with symbolic image sizes (the ledger's TVM column says why)."""
     for stage in stages:
         sch.compute_inline(sch.get_sblock(stage))
     out = sch.get_sblock(alg.output)

@@ -8,12 +8,8 @@ loop, the patch distance and weight of each offset in registers too. The
 block's input tile plus its halo (R = p + s a side, all M = 3 channel slots,
 as float) is staged once in shared memory (the algorithm's `padded` stage).
 Tiles stay within SLACK + 1 = 33 outputs a side (nlmeans.covered).
-
-`symmetric` (nlmeans.Symmetric on Halide cuda_symmetric's blocks) is written
-below but not registered: TVM 0.27 does not lower it (its comment has the errors).
 """
 from tvm_registry import tvm_schedule
-
 
 import nlmeans
 
@@ -79,69 +75,3 @@ def fused(sch, alg):
                   "search loop: the staged tile's halo is shared by 4x the outputs of fused's 32x8 blocks")
 def fused_rows4(sch, alg):
     _fused(sch, alg, 32, 8, 4)
-
-
-# Not registered: it schedules but does not lower. Kept as the record of what
-# TVM 0.27 could not express (Halide's cuda_symmetric: 32x16 outputs, 32x4
-# threads, 4 rows each; the offset loop at the block; per offset of half the
-# window the weights of the tile and of the tile moved by -d in shared memory,
-# each read twice; accumulators in registers). compute_at does give the weight
-# stage the exact per-offset box, (16 + dy) x (32 + |dx|), but as min/max
-# expressions of the offset; CompactBufferAllocation cannot bound those by a
-# constant, keeps weight_shared at the whole image's (1073741826, 1073741828, 1)
-# and FlattenBuffer then fails: "Literal value 4294967312 exceeds range of int32"
-# (scripts/tvm_generate.py --schedule nlmeans/symmetric while registered; padded_shared alone
-# compacts, to (3, 26, 72) for p = 1, s = 2). Fusing the box's loops to spread them
-# over the threads fails earlier: compute_at of `distance` under them raises
-# "InverseAffineIterMap ... intset.HasLowerBound() && intset.HasUpperBound()"
-# (the fused index divides by the offset-dependent row length).
-def symmetric(sch, alg):
-    threads_x, threads_y, rows = 32, 4, 4
-    output = sch.get_sblock(alg.output)
-    c, y, x = sch.get_loops(output)
-    by, ty, yr = sch.split(y, [None, threads_y, rows])
-    bx, tx = sch.split(x, [None, threads_x])
-    sch.reorder(by, bx, ty, tx, yr, c)
-    sch.bind(by, "blockIdx.y")
-    sch.bind(bx, "blockIdx.x")
-    sch.bind(ty, "threadIdx.y")
-    sch.bind(tx, "threadIdx.x")
-    sch.unroll(yr)
-    sch.unroll(c)
-    # The accumulators at the block, the offsets of H outside its threads.
-    accum = sch.get_sblock(alg.accum)
-    sch.compute_at(accum, bx, preserve_unit_loops=True)
-    sch.set_scope(accum, 0, "local")
-    k, ay, ax, n = sch.get_loops(accum)[-4:]
-    aty, ayr = sch.split(ay, [threads_y, rows])
-    sch.reorder(n, aty, ax, ayr, k)
-    sch.bind(aty, "threadIdx.y")
-    sch.bind(ax, "threadIdx.x")
-    sch.unroll(ayr)
-    sch.unroll(k)
-    sch.decompose_reduction(accum, n)
-    # Per offset: the weights the tile needs (its own and those at -d) in shared memory.
-    weight = sch.get_sblock(alg.weight)
-    sch.compute_at(weight, n, preserve_unit_loops=True)
-    sch.set_scope(weight, 0, "shared")
-    # Its box's extents vary with the offset (tile + |d|): split, not fused (a fused
-    # loop divides by a varying row length, which later compute_at cannot invert).
-    wy, wx, _ = sch.get_loops(weight)[-3:]
-    wyo, sy = sch.split(wy, [None, threads_y])
-    wxo, sx = sch.split(wx, [None, threads_x])
-    sch.reorder(wyo, wxo, sy, sx)
-    sch.bind(sy, "threadIdx.y")
-    sch.bind(sx, "threadIdx.x")
-    distance = sch.get_sblock(alg.distance)
-    sch.compute_at(distance, sx, preserve_unit_loops=True)
-    sch.set_scope(distance, 0, "local")
-    for loop in sch.get_loops(distance)[-2:]:
-        sch.unroll(loop)
-    padded = sch.get_sblock(alg.padded)
-    sch.compute_at(padded, bx, preserve_unit_loops=True)
-    sch.set_scope(padded, 0, "shared")
-    pc, py, px = sch.get_loops(padded)[-3:]
-    fused = sch.fuse(py, px)
-    _, sy, sx = sch.split(fused, [None, threads_y, threads_x])
-    sch.bind(sy, "threadIdx.y")
-    sch.bind(sx, "threadIdx.x")
