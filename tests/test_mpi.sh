@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `filterlab run` over MPI ranks against one rank, bytes compared: every
 # filter, on real PNG images (through rank 0) and odd PGM/PPM (each rank
-# reading and writing its own band, MPI-IO), 2 and 3 ranks (uneven bands,
+# streaming its own rows of the files, in bands of 3 rows on 3 ranks), against
+# one rank reading the whole image; 2 and 3 ranks (uneven bands,
 # halos from both neighbours), and 4 ranks on a 5x3 image (ranks left idle);
 # a failing run ends with one error line and no output (a missing input, a
 # truncated PGM, an output folder that does not exist); `bench
@@ -61,18 +62,20 @@ for c in "${cases[@]}"; do
     read -r filter variant params <<<"$c"
     args=(--filter "$filter" --variant "$variant")
     [ -z "$params" ] || for p in $params; do args+=(--param "$p"); done
-    # PNG through rank 0; PGM and PPM read and written in bands by every rank (MPI-IO).
+    # PNG through rank 0; PGM and PPM streamed in bands by every rank.
     for image in tests/images/gray.png tests/images/rgb_small.png "$work/odd.pgm" "$work/tall.pgm" "$work/odd.ppm"; do
         ext=${image##*.}
-        "$filterlab" run "${args[@]}" -i "$image" -o "$work/one.$ext" --quiet
+        "$filterlab" run "${args[@]}" -i "$image" -o "$work/one.$ext" --quiet --whole-image
         for n in 2 3; do
-            ranks "$n" run "${args[@]}" -i "$image" -o "$work/many.$ext" --quiet
+            bands=()
+            [ "$n" = 2 ] || bands=(--band-rows 3)
+            ranks "$n" run "${args[@]}" -i "$image" -o "$work/many.$ext" --quiet "${bands[@]}"
             cmp "$work/one.$ext" "$work/many.$ext" || { echo "$filter/$variant on $image: $n ranks differ from 1"; exit 1; }
             compared=$((compared + 1))
         done
     done
     # More ranks than rows: the extra ranks idle.
-    "$filterlab" run "${args[@]}" -i "$work/tiny.pgm" -o "$work/one.pgm" --quiet
+    "$filterlab" run "${args[@]}" -i "$work/tiny.pgm" -o "$work/one.pgm" --quiet --whole-image
     ranks 4 run "${args[@]}" -i "$work/tiny.pgm" -o "$work/many.pgm" --quiet
     cmp "$work/one.pgm" "$work/many.pgm" || { echo "$filter/$variant on 5x3: 4 ranks differ from 1"; exit 1; }
     compared=$((compared + 1))
@@ -87,22 +90,23 @@ fi
 errors=$(grep -c "^filterlab: error:" "$work/err" || true)
 [ "$errors" -eq 1 ] || { echo "expected one error line, got $errors:"; cat "$work/err"; exit 1; }
 [ ! -e "$work/never.png" ] || { echo "a failed run left its output"; exit 1; }
-# The same through MPI-IO: a truncated PGM, an output folder that does not
+# The same streamed in bands: a truncated PGM, an output folder that does not
 # exist; one line, no output, no temporary left beside it.
 head -c 3000 "$work/odd.pgm" >"$work/truncated.pgm"
 for io in "$work/truncated.pgm $work/never.pgm truncated" "$work/odd.pgm $work/no/such/never.pgm folder"; do
     read -r input output why <<<"$io"
     if ranks 3 run --filter "$filter" --variant "$variant" -i "$input" -o "$output" >"$work/out" 2>"$work/err"; then
-        echo "MPI-IO: a run that must fail ($why) succeeded"; exit 1
+        echo "bands: a run that must fail ($why) succeeded"; exit 1
     fi
     errors=$(grep -c "^filterlab: error:" "$work/err" || true)
-    [ "$errors" -eq 1 ] || { echo "MPI-IO ($why): expected one error line, got $errors:"; cat "$work/err"; exit 1; }
-    grep -q "$why" "$work/err" || { echo "MPI-IO ($why): not said:"; cat "$work/err"; exit 1; }
-    if ls -A "$work" | grep -q "never"; then echo "MPI-IO ($why): a failed run left a file"; exit 1; fi
+    [ "$errors" -eq 1 ] || { echo "bands ($why): expected one error line, got $errors:"; cat "$work/err"; exit 1; }
+    grep -q "$why" "$work/err" || { echo "bands ($why): not said:"; cat "$work/err"; exit 1; }
+    if ls -A "$work" | grep -q "never"; then echo "bands ($why): a failed run left a file"; exit 1; fi
 done
-# A PGM over 2 ranks says it read and wrote its bands itself.
+# A PGM over 2 ranks says each rank streamed its own rows, with each rank's phases.
 ranks 2 run --filter "$filter" --variant "$variant" -i "$work/odd.pgm" -o "$work/banded.pgm" >"$work/out"
-grep -q "each reading and writing its own band of the files (MPI-IO)" "$work/out" || { cat "$work/out"; exit 1; }
+grep -q "each streaming its own rows of the files" "$work/out" || { cat "$work/out"; exit 1; }
+grep -q "^rank 1: read" "$work/out" || { cat "$work/out"; exit 1; }
 
 # The batch over 2 ranks (the first case's variant): each rank's row in
 # ranks.csv, the total in the summary.

@@ -1,4 +1,5 @@
 #include "commands.h"
+#include "run_bands.h"
 
 #include <algorithm>
 #include <chrono>
@@ -188,30 +189,6 @@ void write_run_outputs(const RunOptions &options, const Image &output, const Ima
     files.commit();
 }
 
-// Under mpirun, a PGM/PPM file to a PGM/PPM file (no noise added): each rank
-// reads and writes its own band of the files (mpi/file_bands.h).
-bool in_file_bands(const RunOptions &o) {
-    return o.input != kStdio && o.output != kStdio && o.noise.empty() && o.noisy_output.empty() &&
-           mpi::can_run_in_file_bands(o.input, o.output);
-}
-
-int run_in_file_bands(const RunOptions &options, const RunPlan &plan) {
-    const auto start = std::chrono::steady_clock::now();
-    mpi::FileBandTimes phases;
-    const mpi::FileBandShapes s =
-        mpi::run_file_in_bands(plan.variant, options.input, options.output, plan.params, phases);
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    if (!mpi::world().root() || options.quiet) return kExitOk;
-    fmt::print("{}/{} ({}, {}) {}: {}x{}x{} -> {} {}x{}x{} in {:.2f} ms (reading and writing the files included)\n",
-               plan.filter.name, plan.variant.name, to_string(plan.variant.backend), to_string(plan.variant.kind),
-               format_params(plan.params), s.width, s.height, s.channels, options.output, s.out_width, s.out_height,
-               s.channels, ms);
-    fmt::print("over {} ranks ({} with rows), each reading and writing its own band of the files (MPI-IO): read "
-               "{:.2f} ms, filter {:.2f} ms, write {:.2f} ms (each the slowest rank's)\n",
-               mpi::world().size(), phases.bands, 1e3 * phases.read, 1e3 * phases.filter, 1e3 * phases.write);
-    return kExitOk;
-}
-
 }  // namespace
 
 // Under mpirun the image is filtered in bands over the ranks
@@ -222,7 +199,10 @@ int run_variant_on_file(const RunOptions &options) {
     std::optional<RunPlan> planned;
     world.collective([&] { planned.emplace(plan_run(options, world.root())); });
     const RunPlan &plan = *planned;
-    if (world.distributed() && in_file_bands(options)) return run_in_file_bands(options, plan);
+    if (runs_in_bands(options, plan.variant)) {
+        return world.distributed() ? run_file_over_ranks(options, plan.variant, plan.params)
+                                   : run_streamed_file(options, plan.variant, plan.params);
+    }
     std::vector<std::string> notices;
     Image clean, input;
     world.collective([&] {

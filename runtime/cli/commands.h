@@ -27,6 +27,8 @@ struct RunOptions {
     std::string noisy_output;  // where to write the noisy input, if asked
     std::string format;        // with output "-" (standard output): png, pgm, ppm, pnm or bmp
     bool quiet = false;        // no summary line
+    int band_rows = 0;         // streamed runs: output rows a band (0: about 32 MiB of input)
+    bool whole_image = false;  // read the whole image instead of streaming it in bands
 };
 struct CheckOptionsCli {
     std::string filter, variant, images;

@@ -89,10 +89,10 @@ void add_list_verb(CLI::App &app, Options &o, Verbs &verbs) {
 }
 
 void add_run_verb(CLI::App &app, Options &o, Verbs &verbs) {
-    auto *v = verbs.run = app.add_subcommand("run", "Apply one variant to one image file (under `mpirun -n N`: in bands "
-                                                    "of rows over the ranks, byte-identical; a PGM/PPM into a PGM/PPM "
-                                                    "is read and written by each rank in its own band (MPI-IO), other "
-                                                    "formats (PNG, BMP) pass through rank 0)");
+    auto *v = verbs.run = app.add_subcommand("run", "Apply one variant to one image file (a PGM/PPM into a PGM/PPM "
+                                                    "streamed in bands of rows; under `mpirun -n N`: in bands of rows "
+                                                    "over the ranks, byte-identical, each rank streaming its own rows "
+                                                    "of a PGM/PPM, other formats (PNG, BMP) passing through rank 0)");
     v->add_option("--filter", o.run.filter, "Filter: " + filter_names())->required();
     v->add_option("--variant", o.run.variant, "Variant name (see `filterlab list`)")->default_val("reference");
     v->add_option("--input,-i", o.run.input, "Input image: PNG, binary PGM/PPM or 24-bit BMP; - reads standard input")
@@ -109,6 +109,11 @@ void add_run_verb(CLI::App &app, Options &o, Verbs &verbs) {
     v->add_option("--seed", o.run.seed, "Seed of the noise (the same seed gives the same image everywhere)")
         ->default_val(1);
     v->add_option("--noisy-output", o.run.noisy_output, "Also write the noisy input here");
+    v->add_option("--band-rows", o.run.band_rows,
+                  "A PGM/PPM into a PGM/PPM is streamed in bands of rows (reading, filtering and writing overlap; "
+                  "host memory is the bands in flight): output rows a band (default: about 32 MiB of input)")
+        ->check(CLI::Range(1, 1 << 24));
+    v->add_flag("--whole-image", o.run.whole_image, "Read the whole image into memory instead of streaming it");
 }
 
 void add_check_verb(CLI::App &app, Options &o, Verbs &verbs) {

@@ -24,12 +24,14 @@ Image decode_pnm(const std::string &name, const std::vector<uint8_t> &bytes);
 // Where the samples of a PGM/PPM sit: its rows are at computable offsets,
 // so bands of them can be read and written in place (MPI-IO,
 // runtime/mpi/file_bands.h). `header_bytes` is the file's start (all of the
-// header), `file_size` its length. Throws Error as decode_pnm does.
+// header), `file_size` its length. Throws Error as decode_pnm does; a file
+// streamed in bands (runtime/stream) may have sides up to `max_side`.
 struct PnmLayout {
     int width = 0, height = 0, channels = 0;
     std::size_t raster_start = 0;
 };
-PnmLayout pnm_layout(const std::string &name, const std::vector<uint8_t> &header_bytes, std::size_t file_size);
+PnmLayout pnm_layout(const std::string &name, const std::vector<uint8_t> &header_bytes, std::size_t file_size,
+                     long long max_side = kMaxSide);
 std::string pnm_header(int width, int height, int channels);  // what encode_pnm writes first
 void encode_pnm(std::FILE *file, const Image &image);
 

@@ -62,7 +62,8 @@ private:
 
 }  // namespace
 
-PnmLayout pnm_layout(const std::string &name, const std::vector<uint8_t> &header_bytes, std::size_t file_size) {
+PnmLayout pnm_layout(const std::string &name, const std::vector<uint8_t> &header_bytes, std::size_t file_size,
+                     long long max_side) {
     if (header_bytes.size() < 2 || header_bytes[0] != 'P' || (header_bytes[1] != '5' && header_bytes[1] != '6')) {
         throw Error(name + ": not a binary PGM/PPM (P5/P6)");
     }
@@ -75,7 +76,12 @@ PnmLayout pnm_layout(const std::string &name, const std::vector<uint8_t> &header
     if (maxval != 255) {
         throw Error(name + ": unsupported PNM maxval " + std::to_string(maxval) + " (only 8-bit, maxval 255)");
     }
-    check_shape(name, width, height, channels);
+    if (max_side == kMaxSide) {
+        check_shape(name, width, height, channels);
+    } else if (width < 1 || height < 1 || width > max_side || height > max_side) {
+        throw Error(name + ": unsupported image size " + std::to_string(width) + "x" + std::to_string(height) +
+                    " (1 to " + std::to_string(max_side) + " per side)");
+    }
     const std::size_t needed = static_cast<std::size_t>(width * height * channels);
     if (file_size - start < needed) {
         throw Error(name + ": file is truncated (" + std::to_string(file_size - start) + " of " +

@@ -1,0 +1,87 @@
+#include "run_bands.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "file_bands.h"
+#include "image_io.h"
+#include "row_files.h"
+#include "streamed_run.h"
+#include "world.h"
+
+namespace filterlab::cli {
+namespace {
+
+constexpr const char *kStdio = "-";
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+void print_summary(const Variant &v, const ParamValues &params, const RunOptions &o, const mpi::FileBandShapes &s,
+                   double ms, const std::string &how) {
+    fmt::print("{}/{} ({}, {}) {}: {}x{}x{} -> {} {}x{}x{} in {:.2f} ms (reading and writing the files included; {})\n",
+               v.filter, v.name, to_string(v.backend), to_string(v.kind), format_params(params), s.width, s.height,
+               s.channels, o.output, s.out_width, s.out_height, s.channels, ms, how);
+}
+
+// One line of phases: the host threads' busy seconds, the device's
+// milliseconds (a CPU variant: its filter's).
+std::string phases_line(const mpi::RankPhases &p, Backend backend) {
+    if (backend == Backend::cpu) {
+        return fmt::format("read {:.3f} s, filter {:.3f} s, write {:.3f} s, {} bands, {:.3f} s in all", p.read,
+                           p.kernel, p.write, p.bands, p.wall);
+    }
+    return fmt::format("read {:.3f} s, upload {:.2f} ms, kernel {:.2f} ms, download {:.2f} ms (device first to last "
+                       "{:.2f} ms), write {:.3f} s, {} bands, {:.3f} s in all",
+                       p.read, 1e3 * p.upload, 1e3 * p.kernel, 1e3 * p.download, 1e3 * p.device_span, p.write,
+                       p.bands, p.wall);
+}
+
+}  // namespace
+
+bool runs_in_bands(const RunOptions &o, const Variant &variant) {
+    if (o.whole_image || o.input == kStdio || o.output == kStdio || !o.noise.empty() || !o.noisy_output.empty()) {
+        return false;
+    }
+    if (variant.backend != Backend::cpu && variant.backend != Backend::cuda) return false;
+    return mpi::can_run_in_file_bands(o.input, o.output);
+}
+
+int run_streamed_file(const RunOptions &o, const Variant &variant, const ParamValues &params) {
+    const auto start = std::chrono::steady_clock::now();
+    const stream::PnmRowReader reader(o.input);
+    const stream::FileShape in = reader.shape();
+    check_writable(o.output, in.channels);
+    const auto [out_width, out_height] = filter_info(variant.filter).output_size(in.width, in.height);
+    stream::PnmRowWriter writer(o.output, {out_width, out_height, in.channels});
+    stream::StreamOptions options;
+    options.limits.band_rows = o.band_rows;
+    const stream::StreamTimes t = stream::run_streamed(variant, reader, writer, params, options);
+    writer.commit();
+    if (o.quiet) return kExitOk;
+    const double ms = ms_since(start);
+    print_summary(variant, params, o, {in.width, in.height, in.channels, out_width, out_height}, ms,
+                  fmt::format("streamed in {} bands{}", t.bands, t.tiles > 1 ? fmt::format(" of {} tiles", t.tiles) : ""));
+    fmt::print("phases: {}; {:.1f} MiB of host staging\n",
+               phases_line({t.wall, t.read, 1e-3 * t.upload_ms, 1e-3 * t.kernel_ms, 1e-3 * t.download_ms,
+                            1e-3 * t.device_span_ms, t.write, t.bands},
+                           variant.backend),
+               t.staging_bytes / 1048576.0);
+    return kExitOk;
+}
+
+int run_file_over_ranks(const RunOptions &o, const Variant &variant, const ParamValues &params) {
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<mpi::RankPhases> ranks;
+    const mpi::FileBandShapes s = mpi::run_file_in_bands(variant, o.input, o.output, params, o.band_rows, ranks);
+    if (!mpi::world().root() || o.quiet) return kExitOk;
+    print_summary(variant, params, o, s, ms_since(start),
+                  fmt::format("over {} ranks, each streaming its own rows of the files", ranks.size()));
+    for (std::size_t r = 0; r < ranks.size(); r++) fmt::print("rank {}: {}\n", r, phases_line(ranks[r], variant.backend));
+    return kExitOk;
+}
+
+}  // namespace filterlab::cli

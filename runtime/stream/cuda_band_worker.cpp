@@ -1,0 +1,128 @@
+// The CUDA band worker: per slot a pinned input and output, device buffers
+// and a stream, so that one band's upload, another's kernels and a third's
+// download run at once (the copy engines and the SMs are separate), while
+// the host threads read and write other bands.
+#include <algorithm>
+#include <vector>
+
+#include "band_extents.h"
+#include "cuda_staging.h"
+#include "cuda_support.h"
+#include "error.h"
+#include "image.h"
+
+namespace filterlab::stream {
+namespace {
+
+struct CudaSlot {
+    gpu::PinnedBuffer host_in, host_out;
+    gpu::DeviceBuffer device_in, device_out;
+    gpu::Stream stream;
+    std::unique_ptr<gpu::DeviceBuffer> tile;  // a tile's whole output, when a row is cut in tiles
+    gpu::Event began, uploaded, filtered, downloaded;
+    CudaSlot(std::size_t in_host, std::size_t out_host, std::size_t in_device, std::size_t out_device, std::size_t tile_device)
+        : host_in(in_host), host_out(out_host), device_in(in_device, DeviceLayout::kGuardBytes),
+          device_out(out_device, DeviceLayout::kGuardBytes) {
+        if (tile_device > 0) tile = std::make_unique<gpu::DeviceBuffer>(tile_device, DeviceLayout::kGuardBytes);
+    }
+};
+
+class CudaWorker : public BandWorker {
+public:
+    CudaWorker(const Variant &v, const ParamValues &params, const StreamPlan &plan, int slots)
+        : variant_(v), params_(params), plan_(plan), filter_(filter_info(v.filter)), extents_(filter_, plan),
+          in_pitch_(DeviceLayout::row_pitch(plan.width)), out_pitch_(DeviceLayout::row_pitch(plan.out_width)),
+          tile_pitch_(DeviceLayout::row_pitch(extents_.max_tile_out)) {
+        const std::size_t ch = plan.channels;
+        in_host_ = static_cast<std::size_t>(plan.width) * extents_.max_in_rows * ch;
+        out_host_ = static_cast<std::size_t>(plan.out_width) * extents_.max_kept_rows * ch;
+        const std::size_t in_device = in_pitch_ * extents_.max_in_rows * ch;
+        const std::size_t out_device = out_pitch_ * extents_.max_out_rows * ch;
+        const std::size_t tile_device = plan.tiles.size() > 1 ? tile_pitch_ * extents_.max_out_rows * ch : 0;
+        for (int s = 0; s < slots; s++) {
+            slots_.push_back(std::make_unique<CudaSlot>(in_host_, out_host_, in_device, out_device, tile_device));
+        }
+    }
+    uint8_t *input(int slot) override { return slots_[slot]->host_in.data(); }
+    void compute(int slot, const Span &band) override;
+    HostRows output(int slot, const Span &band) override;
+    ComputeTimes times() const override { return times_; }
+    std::size_t host_bytes() const override { return slots_.size() * (in_host_ + out_host_); }
+
+private:
+    void filter_tiles(CudaSlot &s, int rows, int out_rows);
+    const Variant &variant_;
+    const ParamValues &params_;
+    const StreamPlan &plan_;
+    const FilterInfo &filter_;
+    Extents extents_;
+    std::size_t in_pitch_, out_pitch_, tile_pitch_, in_host_ = 0, out_host_ = 0;
+    std::vector<std::unique_ptr<CudaSlot>> slots_;
+    gpu::Event first_;
+    int bands_ = 0;
+    ComputeTimes times_;
+};
+
+void CudaWorker::compute(int slot, const Span &band) {
+    CudaSlot &s = *slots_[slot];
+    const int rows = band.in_count(), out_rows = band_out_rows(filter_, plan_, rows);
+    const std::size_t ch = plan_.channels;
+    s.began.record(s.stream);
+    if (bands_++ == 0) first_.record(s.stream);
+    gpu::upload_rows(s.stream, s.device_in.data(), in_pitch_, s.host_in.data(), plan_.width, plan_.width, rows * ch);
+    s.uploaded.record(s.stream);
+    filter_tiles(s, rows, out_rows);
+    s.filtered.record(s.stream);
+    const uint8_t *kept = s.device_out.data() + kept_from(plan_, band) * out_pitch_;
+    for (std::size_t c = 0; c < ch; c++) {
+        gpu::download_rows(s.stream, s.host_out.data() + c * plan_.out_width * band.out_count, plan_.out_width,
+                           kept + c * out_pitch_ * out_rows, out_pitch_, plan_.out_width, band.out_count);
+    }
+    s.downloaded.record(s.stream);
+}
+
+void CudaWorker::filter_tiles(CudaSlot &s, int rows, int out_rows) {
+    const int ch = plan_.channels;
+    const auto in_plane = static_cast<std::ptrdiff_t>(in_pitch_) * rows;
+    const auto out_plane = static_cast<std::ptrdiff_t>(out_pitch_) * out_rows;
+    const auto pitch = static_cast<std::ptrdiff_t>(in_pitch_);
+    cuda::StreamScope scope(s.stream.get());
+    if (plan_.tiles.size() == 1) {
+        const PlanarView in{s.device_in.data(), plan_.width, rows, ch, pitch, in_plane};
+        variant_.run(in, {s.device_out.data(), plan_.out_width, out_rows, ch, static_cast<std::ptrdiff_t>(out_pitch_), out_plane},
+                     params_);
+        return;
+    }
+    const auto tile_plane = static_cast<std::ptrdiff_t>(tile_pitch_) * out_rows;
+    for (const Span &t : plan_.tiles) {
+        const PlanarView in{s.device_in.data() + t.in_first, t.in_count(), rows, ch, pitch, in_plane};
+        const int tile_out = filter_.output_size(t.in_count(), rows).first;
+        variant_.run(in, {s.tile->data(), tile_out, out_rows, ch, static_cast<std::ptrdiff_t>(tile_pitch_), tile_plane},
+                     params_);
+        const int skip = t.out_first - t.in_first / plan_.scale;
+        for (int c = 0; c < ch; c++) {
+            gpu::copy_rows(s.stream, s.device_out.data() + c * out_plane + t.out_first, out_pitch_,
+                           s.tile->data() + c * tile_plane + skip, tile_pitch_, t.out_count, out_rows);
+        }
+    }
+}
+
+HostRows CudaWorker::output(int slot, const Span &band) {
+    CudaSlot &s = *slots_[slot];
+    s.downloaded.wait();
+    times_.upload += s.uploaded.ms_since(s.began);
+    times_.kernel += s.filtered.ms_since(s.uploaded);
+    times_.download += s.downloaded.ms_since(s.filtered);
+    times_.device_span = std::max(times_.device_span, s.downloaded.ms_since(first_));
+    return {s.host_out.data(), plan_.out_width, static_cast<std::ptrdiff_t>(plan_.out_width) * band.out_count};
+}
+
+}  // namespace
+
+std::unique_ptr<BandWorker> make_cuda_band_worker(const Variant &variant, const ParamValues &params,
+                                                  const StreamPlan &plan, int slots) {
+    cuda::primary_context();
+    return std::make_unique<CudaWorker>(variant, params, plan, slots);
+}
+
+}  // namespace filterlab::stream

@@ -1,0 +1,171 @@
+#include "streamed_run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <future>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "band_workers.h"
+#include "error.h"
+#include "harness.h"
+
+namespace filterlab::stream {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// The slots a band passes through: read into (free -> loaded), filtered
+// (loaded -> filtered), written out (filtered -> free). Each stage is one
+// thread walking the bands in order; the first failure stops them all.
+class SlotRing {
+public:
+    enum class State { free, loaded, filtered };
+    struct Stopped {};
+    explicit SlotRing(int slots) : states_(slots, State::free) {}
+    int size() const { return static_cast<int>(states_.size()); }
+
+    // Runs `step(band, slot)` for every band once its slot reaches `from`,
+    // then moves the slot on to `to`. Never throws: a failure stops the ring.
+    template <typename Step>
+    void stage(int bands, State from, State to, Step step) {
+        try {
+            for (int b = 0; b < bands; b++) {
+                const int slot = b % size();
+                await(slot, from);
+                step(b, slot);
+                set(slot, to);
+            }
+        } catch (const Stopped &) {
+        } catch (...) {
+            fail(std::current_exception());
+        }
+    }
+    void rethrow() const {
+        if (error_) std::rethrow_exception(error_);
+    }
+
+private:
+    void await(int slot, State state) {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return error_ || states_[slot] == state; });
+        if (error_) throw Stopped{};
+    }
+    void set(int slot, State state) {
+        {
+            std::lock_guard lock(mutex_);
+            states_[slot] = state;
+        }
+        changed_.notify_all();
+    }
+    void fail(std::exception_ptr error) {
+        {
+            std::lock_guard lock(mutex_);
+            if (!error_) error_ = error;
+        }
+        changed_.notify_all();
+    }
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::vector<State> states_;
+    std::exception_ptr error_;
+};
+
+// `count` rows in up to `threads` runs of consecutive rows at once.
+template <typename Rows>
+void in_parallel(int count, int threads, Rows rows) {
+    const int runs = std::max(1, std::min(threads, count / 16));
+    std::vector<std::future<void>> pending;
+    for (int i = 1; i < runs; i++) {
+        const int first = static_cast<int>(static_cast<long long>(count) * i / runs);
+        const int end = static_cast<int>(static_cast<long long>(count) * (i + 1) / runs);
+        pending.push_back(std::async(std::launch::async, rows, first, end - first));
+    }
+    rows(0, static_cast<int>(static_cast<long long>(count) / runs));
+    for (auto &p : pending) p.get();
+}
+
+// Interleaved rows <-> planar ones (3 channels; 1 channel is the same bytes).
+void to_planar(const uint8_t *from, int width, int rows, uint8_t *to, std::ptrdiff_t plane) {
+    for (int y = 0; y < rows; y++)
+        for (int x = 0; x < width; x++)
+            for (int c = 0; c < 3; c++) to[c * plane + static_cast<std::ptrdiff_t>(y) * width + x] = *from++;
+}
+void to_interleaved(const HostRows &from, int width, int rows, uint8_t *to) {
+    for (int y = 0; y < rows; y++)
+        for (int x = 0; x < width; x++)
+            for (int c = 0; c < 3; c++) *to++ = from.data[c * from.plane_stride + y * from.row_stride + x];
+}
+
+}  // namespace
+
+StreamTimes run_streamed(const Variant &variant, const RowSource &source, const RowSink &sink,
+                         const ParamValues &params, const StreamOptions &options) {
+    const auto start = Clock::now();
+    const FileShape shape = source.shape();
+    check_can_run(variant, params, shape.width, shape.height);
+    const StreamPlan plan = plan_stream(filter_info(variant.filter), params, shape.width, shape.height,
+                                        shape.channels, options.limits);
+    const int bands = static_cast<int>(plan.bands.size()), slots = std::max(1, options.slots);
+    auto worker = make_band_worker(variant, params, plan, slots);
+    StreamTimes times;
+    SlotRing ring(slots);
+    std::vector<uint8_t> read_scratch, write_scratch;  // 3-channel rows as the file has them
+    const int io = std::max(1, options.io_threads);
+
+    std::thread reader([&] {
+        ring.stage(bands, SlotRing::State::free, SlotRing::State::loaded, [&](int b, int slot) {
+            const auto began = Clock::now();
+            const Span &band = plan.bands[b];
+            const std::size_t row = shape.row_bytes();
+            uint8_t *to = worker->input(slot);
+            if (shape.channels == 3) read_scratch.resize(row * band.in_count());
+            uint8_t *file_rows = shape.channels == 3 ? read_scratch.data() : to;
+            in_parallel(band.in_count(), io, [&](int first, int count) {
+                source.read_rows(band.in_first + first, count, file_rows + first * row);
+            });
+            if (shape.channels == 3) to_planar(file_rows, shape.width, band.in_count(), to,
+                                               static_cast<std::ptrdiff_t>(shape.width) * band.in_count());
+            times.read += seconds_since(began);
+        });
+    });
+    std::thread writer([&] {
+        ring.stage(bands, SlotRing::State::filtered, SlotRing::State::free, [&](int b, int slot) {
+            const Span &band = plan.bands[b];
+            const HostRows rows = worker->output(slot, band);
+            const auto began = Clock::now();
+            const std::size_t row = static_cast<std::size_t>(plan.out_width) * shape.channels;
+            const uint8_t *from = rows.data;
+            if (shape.channels == 3) {
+                write_scratch.resize(row * band.out_count);
+                to_interleaved(rows, plan.out_width, band.out_count, write_scratch.data());
+                from = write_scratch.data();
+            }
+            in_parallel(band.out_count, io, [&](int first, int count) {
+                sink.write_rows(band.out_first + first, count, from + first * row);
+            });
+            times.write += seconds_since(began);
+        });
+    });
+    ring.stage(bands, SlotRing::State::loaded, SlotRing::State::filtered,
+               [&](int b, int slot) { worker->compute(slot, plan.bands[b]); });
+    reader.join();
+    writer.join();
+    ring.rethrow();
+    const ComputeTimes compute = worker->times();
+    times.upload_ms = compute.upload;
+    times.kernel_ms = compute.kernel;
+    times.download_ms = compute.download;
+    times.device_span_ms = compute.device_span;
+    times.bands = bands;
+    times.tiles = static_cast<int>(plan.tiles.size());
+    times.staging_bytes = worker->host_bytes() + read_scratch.capacity() + write_scratch.capacity();
+    times.wall = seconds_since(start);
+    return times;
+}
+
+}  // namespace filterlab::stream

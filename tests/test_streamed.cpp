@@ -1,0 +1,143 @@
+// Streaming in bands (runtime/stream): the plan's spans cover the output once
+// with halos inside the image, and every variant of one backend, streamed in
+// bands of 1, 3 and 17 rows and cut in column tiles, writes exactly what it
+// writes for the whole image in one call — every output row, nothing else.
+// Run with --backend=cpu or --backend=cuda; without a GPU the CUDA run exits
+// 77, which CTest reports as skipped.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "band_plan.h"
+#include "cuda_support.h"
+#include "harness.h"
+#include "noise.h"
+#include "plugins.h"
+#include "streamed_run.h"
+
+using namespace filterlab;
+
+namespace {
+
+Backend selected = Backend::cpu;
+
+// An image in memory as interleaved rows, as a file holds them.
+class MemoryRows : public stream::RowSource, public stream::RowSink {
+public:
+    MemoryRows(int width, int height, int channels, std::vector<uint8_t> bytes)
+        : shape_{width, height, channels}, bytes_(std::move(bytes)) {}
+    stream::FileShape shape() const override { return shape_; }
+    void read_rows(int first, int count, uint8_t *to) const override {
+        REQUIRE(first >= 0);
+        REQUIRE(first + count <= shape_.height);
+        std::memcpy(to, bytes_.data() + first * shape_.row_bytes(), count * shape_.row_bytes());
+    }
+    void write_rows(int first, int count, const uint8_t *from) const override {
+        REQUIRE(first >= 0);
+        REQUIRE(first + count <= shape_.height);
+        std::memcpy(bytes_.data() + first * shape_.row_bytes(), from, count * shape_.row_bytes());
+    }
+    const std::vector<uint8_t> &bytes() const { return bytes_; }
+
+private:
+    stream::FileShape shape_;
+    mutable std::vector<uint8_t> bytes_;
+};
+
+// The variants a run of this suite takes: every one of the backend, not the
+// peers (other libraries) nor a sweep's points (the same code as their schedule).
+bool streamed_here(const Variant &v) {
+    return v.backend == selected && v.kind != Kind::peer && v.name.find('[') == std::string::npos &&
+           v.why_unavailable().empty();
+}
+
+// One variant on one image: whole, then streamed under each limit.
+void check_streams(const Variant &v, const ParamValues &params, const Image &input) {
+    const Image whole = run_variant(v, input, params);
+    const MemoryRows source(input.width(), input.height(), input.channels(), to_interleaved(input));
+    // A band recomputes its halo rows: bands of one row cost a slow reference
+    // (NL-means') 2 x reach + 1 times the image; such a reference takes 17.
+    const bool slow = v.kind == Kind::reference && reference_work_per_sample(filter_info(v.filter), params) > 1000;
+    for (int band_rows : slow ? std::vector<int>{17} : std::vector<int>{1, 3, 17})
+        for (int tile_width : {0, 160}) {
+            MemoryRows sink(whole.width(), whole.height(), whole.channels(),
+                            std::vector<uint8_t>(whole.size(), 0xA5));
+            stream::StreamOptions options;
+            options.limits.band_rows = band_rows;
+            options.limits.tile_width = tile_width;
+            options.slots = 2;
+            options.io_threads = 2;
+            const stream::StreamTimes times = stream::run_streamed(v, source, sink, params, options);
+            INFO(v.filter, "/", v.name, " ", format_params(params), " ", input.width(), "x", input.height(), "x",
+                 input.channels(), " bands of ", band_rows, " rows, tiles of ", tile_width, " columns");
+            CHECK(times.bands >= 1);
+            CHECK(sink.bytes() == to_interleaved(whole));
+        }
+}
+
+}  // namespace
+
+TEST_CASE("a plan's spans cover the output once, their halos inside the image, tiles aligned") {
+    for (int size : {1, 2, 7, 64, 129, 1000})
+        for (int scale : {1, 2})
+            for (int halo : {0, 2, 14})
+                for (int per_span : {1, 5, 64})
+                    for (int align : {1, 64}) {
+                        const int out = size / scale;
+                        if (out == 0) continue;
+                        const auto spans = stream::split_spans(size, 0, out, scale, halo, per_span, align);
+                        int next = 0;
+                        for (const stream::Span &s : spans) {
+                            CHECK(s.out_first == next);
+                            CHECK(s.out_count >= 1);
+                            CHECK(s.out_count <= per_span);
+                            CHECK(s.in_first % std::max(align, scale) == 0);
+                            CHECK(s.in_first <= std::max(0, s.out_first * scale - halo));
+                            CHECK(s.in_end == std::min(size, (s.out_first + s.out_count) * scale + halo));
+                            next += s.out_count;
+                        }
+                        CHECK(next == out);
+                    }
+}
+
+TEST_CASE("every variant of the backend streams byte-identical to one whole call") {
+    int variants = 0;
+    for (const Variant &v : all_variants()) {
+        if (!streamed_here(v)) continue;
+        const FilterInfo &filter = filter_info(v.filter);
+        std::vector<ParamValues> sets{filter.defaults()};
+        for (const ParamValues &p : filter.quick_check_params) {
+            ParamValues merged = filter.defaults();
+            for (const auto &[name, value] : p) merged[name] = value;
+            if (v.unsupported_reason(merged).empty()) sets.push_back(merged);
+        }
+        for (const ParamValues &params : sets) {
+            if (!v.unsupported_reason(params).empty()) continue;
+            // 203 columns are two tiles of at most 160; 67x41 is many bands
+            // (at the defaults only: the other sets run the same code).
+            for (const auto &[w, h] : {std::pair{1, 1}, {2, 2}, {5, 3}, {67, 41}, {203, 7}}) {
+                if (w < filter.min_side || h < filter.min_side || (w > 5 && params != sets.front())) continue;
+                for (int channels : {1, 3}) check_streams(v, params, random_image(w, h, channels, w * 131 + h));
+            }
+        }
+        variants++;
+    }
+    CHECK(variants > 0);
+}
+
+int main(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        if (std::strcmp(argv[i], "--backend=cuda") == 0) selected = Backend::cuda;
+    }
+    load_plugins();
+    if (selected == Backend::cuda && !cuda::gpu_info().available) {
+        std::cout << "SKIPPED: CUDA variants not streamed: no GPU (" << cuda::gpu_info().why_not << ")\n";
+        return 77;
+    }
+    doctest::Context context(argc, argv);
+    return context.run();
+}
