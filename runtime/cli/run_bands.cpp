@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cstdio>
 
@@ -40,6 +42,13 @@ std::string phases_line(const mpi::RankPhases &p, Backend backend) {
                        p.bands, p.wall);
 }
 
+// The process's peak resident memory so far, in MiB.
+double peak_rss_mib() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_maxrss / 1024.0;
+}
+
 }  // namespace
 
 bool runs_in_bands(const RunOptions &o, const Variant &variant) {
@@ -65,11 +74,11 @@ int run_streamed_file(const RunOptions &o, const Variant &variant, const ParamVa
     const double ms = ms_since(start);
     print_summary(variant, params, o, {in.width, in.height, in.channels, out_width, out_height}, ms,
                   fmt::format("streamed in {} bands{}", t.bands, t.tiles > 1 ? fmt::format(" of {} tiles", t.tiles) : ""));
-    fmt::print("phases: {}; {:.1f} MiB of host staging\n",
+    fmt::print("phases: {}; {:.1f} MiB of host staging, peak RSS {:.1f} MiB\n",
                phases_line({t.wall, t.read, 1e-3 * t.upload_ms, 1e-3 * t.kernel_ms, 1e-3 * t.download_ms,
                             1e-3 * t.device_span_ms, t.write, t.bands},
                            variant.backend),
-               t.staging_bytes / 1048576.0);
+               t.staging_bytes / 1048576.0, peak_rss_mib());
     return kExitOk;
 }
 
@@ -80,7 +89,9 @@ int run_file_over_ranks(const RunOptions &o, const Variant &variant, const Param
     if (!mpi::world().root() || o.quiet) return kExitOk;
     print_summary(variant, params, o, s, ms_since(start),
                   fmt::format("over {} ranks, each streaming its own rows of the files", ranks.size()));
-    for (std::size_t r = 0; r < ranks.size(); r++) fmt::print("rank {}: {}\n", r, phases_line(ranks[r], variant.backend));
+    for (std::size_t r = 0; r < ranks.size(); r++) {
+        fmt::print("rank {}: {}; peak RSS {:.1f} MiB\n", r, phases_line(ranks[r], variant.backend), ranks[r].peak_rss_mib);
+    }
     return kExitOk;
 }
 

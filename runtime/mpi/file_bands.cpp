@@ -1,6 +1,7 @@
 #include "file_bands.h"
 
 #include <mpi.h>
+#include <sys/resource.h>
 
 #include <array>
 #include <memory>
@@ -33,15 +34,18 @@ stream::FileShape broadcast(const stream::FileShape &shape) {
 std::vector<RankPhases> gather(const RankPhases &mine) {
     std::vector<RankPhases> ranks;
     for (const std::vector<double> &f : world().gather({mine.wall, mine.read, mine.upload, mine.kernel, mine.download,
-                                                        mine.device_span, mine.write, static_cast<double>(mine.bands)})) {
-        ranks.push_back({f[0], f[1], f[2], f[3], f[4], f[5], f[6], static_cast<int>(f[7])});
+                                                        mine.device_span, mine.write, static_cast<double>(mine.bands),
+                                                        mine.peak_rss_mib})) {
+        ranks.push_back({f[0], f[1], f[2], f[3], f[4], f[5], f[6], static_cast<int>(f[7]), f[8]});
     }
     return ranks;
 }
 
 RankPhases phases_of(const stream::StreamTimes &t) {
-    return {t.wall, t.read, 1e-3 * t.upload_ms, 1e-3 * t.kernel_ms, 1e-3 * t.download_ms, 1e-3 * t.device_span_ms,
-            t.write, t.bands};
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return {t.wall,  t.read,  1e-3 * t.upload_ms, 1e-3 * t.kernel_ms, 1e-3 * t.download_ms, 1e-3 * t.device_span_ms,
+            t.write, t.bands, usage.ru_maxrss / 1024.0};
 }
 
 }  // namespace

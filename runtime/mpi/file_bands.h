@@ -26,6 +26,7 @@ namespace filterlab::mpi {
 struct RankPhases {
     double wall = 0, read = 0, upload = 0, kernel = 0, download = 0, device_span = 0, write = 0;
     int bands = 0;  // its bands of rows (0: an idle rank)
+    double peak_rss_mib = 0;  // the rank's peak resident memory
 };
 
 struct FileBandShapes {

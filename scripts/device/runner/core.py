@@ -11,11 +11,11 @@ import tarfile
 import time
 import traceback
 
-from . import experiment, kinds_filterlab, kinds_runs, kinds_tools, machine
+from . import experiment, kinds_filterlab, kinds_runs, kinds_stream, kinds_tools, machine
 from .experiment import words
 from .paths import BIN, ROOT
 
-KINDS = {**kinds_filterlab.KINDS, **kinds_tools.KINDS, **kinds_runs.KINDS}  # kind -> function(runner, step, log)
+KINDS = {**kinds_filterlab.KINDS, **kinds_tools.KINDS, **kinds_runs.KINDS, **kinds_stream.KINDS}  # kind -> function(runner, step, log)
 
 
 class Runner:
