@@ -29,6 +29,7 @@ struct RunOptions {
     bool quiet = false;        // no summary line
     int band_rows = 0;         // streamed runs: output rows a band (0: about 32 MiB of input)
     bool whole_image = false;  // read the whole image instead of streaming it in bands
+    bool pwrite = false;       // streamed runs: write rows with pwrite, not through mapped windows
 };
 struct CheckOptionsCli {
     std::string filter, variant, images;

@@ -114,6 +114,9 @@ void add_run_verb(CLI::App &app, Options &o, Verbs &verbs) {
                   "host memory is the bands in flight): output rows a band (default: about 32 MiB of input)")
         ->check(CLI::Range(1, 1 << 24));
     v->add_flag("--whole-image", o.run.whole_image, "Read the whole image into memory instead of streaming it");
+    v->add_flag("--pwrite", o.run.pwrite,
+                "Streamed runs: write the output's rows with pwrite (one writer at a time on ext4) instead of "
+                "copying them into mapped windows of the file");
 }
 
 void add_check_verb(CLI::App &app, Options &o, Verbs &verbs) {

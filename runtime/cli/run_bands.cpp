@@ -66,6 +66,7 @@ int run_streamed_file(const RunOptions &o, const Variant &variant, const ParamVa
     check_writable(o.output, in.channels);
     const auto [out_width, out_height] = filter_info(variant.filter).output_size(in.width, in.height);
     stream::PnmRowWriter writer(o.output, {out_width, out_height, in.channels});
+    writer.use(o.pwrite ? stream::FileWrites::pwrite : stream::FileWrites::mapped);
     stream::StreamOptions options;
     options.limits.band_rows = o.band_rows;
     const stream::StreamTimes t = stream::run_streamed(variant, reader, writer, params, options);
@@ -85,7 +86,8 @@ int run_streamed_file(const RunOptions &o, const Variant &variant, const ParamVa
 int run_file_over_ranks(const RunOptions &o, const Variant &variant, const ParamValues &params) {
     const auto start = std::chrono::steady_clock::now();
     std::vector<mpi::RankPhases> ranks;
-    const mpi::FileBandShapes s = mpi::run_file_in_bands(variant, o.input, o.output, params, o.band_rows, ranks);
+    const mpi::FileBandShapes s = mpi::run_file_in_bands(variant, o.input, o.output, params, o.band_rows,
+                                                           o.pwrite ? stream::FileWrites::pwrite : stream::FileWrites::mapped, ranks);
     if (!mpi::world().root() || o.quiet) return kExitOk;
     print_summary(variant, params, o, s, ms_since(start),
                   fmt::format("over {} ranks, each streaming its own rows of the files", ranks.size()));

@@ -106,7 +106,7 @@ TempFile::TempFile(const std::string &target) : target_(target) {
         const int slot = claim_slot();
         std::memcpy(slots[slot].path, name.c_str(), name.size() + 1);
         slots[slot].state.store(kLive);
-        fd_ = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        fd_ = ::open(name.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
         if (fd_ >= 0) {
             slot_ = slot;
             path_ = name;

@@ -63,7 +63,8 @@ bool can_run_in_file_bands(const std::string &input, const std::string &output) 
 }
 
 FileBandShapes run_file_in_bands(const Variant &variant, const std::string &input, const std::string &output,
-                                 const ParamValues &params, int band_rows, std::vector<RankPhases> &ranks) {
+                                 const ParamValues &params, int band_rows, stream::FileWrites writes,
+                                 std::vector<RankPhases> &ranks) {
     const World &w = world();
     const FilterInfo &filter = filter_info(variant.filter);
     std::optional<stream::PnmRowReader> reader;
@@ -91,6 +92,7 @@ FileBandShapes run_file_in_bands(const Variant &variant, const std::string &inpu
         if (!reader) reader.emplace(input);
         std::unique_ptr<stream::PnmRowWriter> shared;
         if (!owner) shared = std::make_unique<stream::PnmRowWriter>(output, temporary, out_shape);
+        (owner ? *owner : *shared).use(writes);
         stream::StreamOptions options;
         options.limits.band_rows = band_rows;
         options.limits.out_first = me.out_first;

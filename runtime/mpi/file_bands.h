@@ -17,6 +17,7 @@
 
 #include "filters.h"
 #include "registry.h"
+#include "row_files.h"
 
 namespace filterlab::mpi {
 
@@ -44,6 +45,7 @@ bool can_run_in_file_bands(const std::string &input, const std::string &output);
 // 32 MiB of input a band). A failure on any rank throws AgreedError on all,
 // and no output file is left. `ranks` holds every rank's phases on rank 0.
 FileBandShapes run_file_in_bands(const Variant &variant, const std::string &input, const std::string &output,
-                                 const ParamValues &params, int band_rows, std::vector<RankPhases> &ranks);
+                                 const ParamValues &params, int band_rows, stream::FileWrites writes,
+                                 std::vector<RankPhases> &ranks);
 
 }  // namespace filterlab::mpi

@@ -1,6 +1,7 @@
 #include "row_files.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,6 +36,20 @@ void whole(const std::string &path, const char *what, std::size_t bytes, Call ca
         if (n == 0) throw Error(path + ": file is truncated");
         done += static_cast<std::size_t>(n);
     }
+}
+
+// `bytes` at `at` through a window of the file mapped for them alone; false
+// when its blocks cannot be allocated ahead or it cannot be mapped.
+bool write_mapped(int fd, std::size_t at, std::size_t bytes, const uint8_t *from) {
+    static const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    if (bytes == 0) return true;
+    if (::posix_fallocate(fd, static_cast<off_t>(at), static_cast<off_t>(bytes)) != 0) return false;
+    const std::size_t start = at / page * page, length = at + bytes - start;
+    void *window = ::mmap(nullptr, length, PROT_WRITE, MAP_SHARED, fd, static_cast<off_t>(start));
+    if (window == MAP_FAILED) return false;
+    std::memcpy(static_cast<uint8_t *>(window) + (at - start), from, bytes);
+    ::munmap(window, length);
+    return true;
 }
 
 }  // namespace
@@ -108,7 +123,7 @@ PnmRowWriter::PnmRowWriter(const std::string &output, const FileShape &shape)
 
 PnmRowWriter::PnmRowWriter(const std::string &output, const std::string &temporary, const FileShape &shape)
     : output_(output), temporary_(temporary), shape_(shape), raster_start_(header(shape).size()) {
-    fd_ = ::open(temporary.c_str(), O_WRONLY | O_CLOEXEC);
+    fd_ = ::open(temporary.c_str(), O_RDWR | O_CLOEXEC);  // read too: a mapping needs it
     if (fd_ < 0) throw Error(system_error(output, "cannot write"));
 }
 
@@ -119,7 +134,9 @@ PnmRowWriter::~PnmRowWriter() {
 void PnmRowWriter::write_rows(int first, int count, const uint8_t *from) const {
     const std::size_t row = shape_.row_bytes();
     const off_t at = static_cast<off_t>(raster_start_ + static_cast<std::size_t>(first) * row);
-    whole(output_, "cannot write", static_cast<std::size_t>(count) * row, [&](std::size_t done, std::size_t n) {
+    const std::size_t bytes = static_cast<std::size_t>(count) * row;
+    if (writes_ == FileWrites::mapped && write_mapped(fd_, static_cast<std::size_t>(at), bytes, from)) return;
+    whole(output_, "cannot write", bytes, [&](std::size_t done, std::size_t n) {
         return ::pwrite(fd_, from + done, n, at + static_cast<off_t>(done));
     });
 }

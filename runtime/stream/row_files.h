@@ -62,6 +62,16 @@ private:
     std::size_t raster_start_ = 0;
 };
 
+// How a writer puts rows into its file. `pwrite`: one call per run of rows;
+// the file system takes them one at a time (ext4's buffered writes hold the
+// file's lock), whatever the threads. `mapped`: each run's blocks allocated
+// first (posix_fallocate: a full disk is an error here, never a fault later),
+// then copied through a window mapped for it alone and unmapped at once (so
+// the process's memory stays the bands'): page faults of several threads
+// proceed in parallel. A run whose blocks cannot be allocated ahead, or
+// mapped, falls back to pwrite, which then reports the error.
+enum class FileWrites { mapped, pwrite };
+
 // A PGM/PPM written in place: the header, then rows at their offsets, in any
 // order, from any thread. Either it owns a temporary beside `output`
 // (renamed onto it by commit(); removed on any other path), or it writes
@@ -74,6 +84,7 @@ public:
     PnmRowWriter(const PnmRowWriter &) = delete;
     PnmRowWriter &operator=(const PnmRowWriter &) = delete;
     const std::string &temporary_path() const { return temporary_; }
+    void use(FileWrites writes) { writes_ = writes; }
     static std::string header(const FileShape &shape);
     void write_rows(int first, int count, const uint8_t *from) const override;
     void close();   // flushes the descriptor's errors; throws Error
@@ -85,6 +96,7 @@ private:
     int fd_ = -1;
     FileShape shape_;
     std::size_t raster_start_ = 0;
+    FileWrites writes_ = FileWrites::mapped;
 };
 
 }  // namespace filterlab::stream

@@ -17,7 +17,7 @@ namespace filterlab::stream {
 struct StreamOptions {
     PlanLimits limits;
     int slots = 3;       // bands in flight
-    int io_threads = 4;  // threads that read (and that write) one band's rows
+    int io_threads = 8;  // threads that read (and that write) one band's rows
 };
 
 // Seconds, except the compute side's milliseconds: read and write are the

@@ -1,7 +1,7 @@
 """The step kind stream_image: one large gray PGM of noise on local disk, each `run` line
 (filter variant params) through `filterlab run` file to file — once reading the whole image
 (`--whole-image`, where it fits), then `repeats` times streamed in bands on 1 rank and on each
-of `ranks` (mpirun, one GPU a rank), and the OpenCV peer (`peer = yes`,
+of `ranks` (mpirun, one GPU a rank), with `flags` added to each, and the OpenCV peer (`peer = yes`,
 scripts/opencv_file_peer.py) — every output compared byte for byte with the first streamed one
 (or with the run of `reference`, a variant of the same filter, where given). Wall times of the
 whole command (process start and exit included) beside filterlab's own phases."""
@@ -44,8 +44,9 @@ def mpirun(step):
 def one_line(r, step, out, work, image, cells):
     """The runs of one line; returns (misses, {label: [walls]})."""
     filter_, variant, params = cells[0], cells[1], cells[2] if len(cells) > 2 else "-"
-    args = ["run", "--filter", filter_, "-i", image, *param_args(params)]
-    shown = f"--filter {filter_} {' '.join(param_args(params))} -i in.pgm"
+    flags = words(step.get("flags", ""))
+    args = ["run", "--filter", filter_, "-i", image, *param_args(params), *flags]
+    shown = f"--filter {filter_} {' '.join(param_args(params) + flags)} -i in.pgm"
     first = os.path.join(work, "first.pgm")
     walls, misses = {}, 0
     if step.get("reference"):
@@ -56,6 +57,8 @@ def one_line(r, step, out, work, image, cells):
     plans += [(f"{n} ranks", n) for n in words(step.get("ranks", "")) for _ in range(int(step.get("repeats", 3)))]
     for label, ranks in plans:
         target = os.path.join(work, "out.pgm")
+        if os.path.exists(target):  # replacing a file of a GiB costs its unlinking: not the filter's time
+            os.unlink(target)
         command = [r.fl, *args, "--variant", variant, "-o", target, *(["--whole-image"] if label == "whole image" else [])]
         if ranks != "1":
             command = [*mpirun(step), "-n", ranks, *command]
