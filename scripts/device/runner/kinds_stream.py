@@ -1,7 +1,7 @@
 """The step kind stream_image: one large gray PGM of noise on local disk, each `run` line
 (filter variant params) through `filterlab run` file to file — once reading the whole image
 (`--whole-image`, where it fits), then `repeats` times streamed in bands on 1 rank and on each
-of `ranks` (mpirun, one GPU a rank), with `flags` added to each, and the OpenCV peer (`peer = yes`,
+of `ranks` (mpirun, one GPU a rank), with `flags` added to each and `env` set for each, and the OpenCV peer (`peer = yes`,
 scripts/opencv_file_peer.py) — every output compared byte for byte with the first streamed one
 (or with the run of `reference`, a variant of the same filter, where given). Wall times of the
 whole command (process start and exit included) beside filterlab's own phases."""
@@ -18,10 +18,10 @@ from .selection import noise_pgm, param_args
 PEER = os.path.join(os.path.dirname(__file__), "..", "..", "opencv_file_peer.py")
 
 
-def timed(r, out, command, header):
+def timed(r, out, command, header, env=None):
     """Runs one command into `out`; its wall seconds (None when it failed)."""
     start = time.time()
-    status = r.run(out, command, header=header)
+    status = r.run(out, command, header=header, env=env)
     wall = time.time() - start
     out.write(f"wall {wall:.3f} s\n")
     out.flush()
@@ -64,7 +64,7 @@ def one_line(r, step, out, work, image, cells):
             command = [*mpirun(step), "-n", ranks, *command]
         shown_cmd = ("" if ranks == "1" else f"mpirun -n {ranks} ") + f"filterlab run {shown} --variant {variant}" + \
             (" --whole-image" if label == "whole image" else "") + " -o out.pgm"
-        wall = timed(r, out, command, shown_cmd)
+        wall = timed(r, out, command, shown_cmd, env=r.pairs(step.get("env")))
         walls.setdefault(label, []).append(wall)
         if wall is None:
             misses += 1
