@@ -7,7 +7,11 @@
 
 #include <cuda_runtime_api.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 #include <cstring>
 #include <sstream>
 #include <string>
@@ -17,6 +21,7 @@
 #include "filterlab/filterlab_c.h"
 #include "error.h"
 #include "filters.h"
+#include "image_io.h"
 #include "noise.h"
 #include "variant_params.h"
 
@@ -154,6 +159,53 @@ TEST_CASE("api: failures are outcomes with a message, the output untouched") {
     fails_with(fl::box(not_device, out.ref), "not CUDA device memory");
     CHECK(fl::default_variant("blur", fl::Memory::host).empty());
     for (const fl::VariantInfo &v : fl::variants()) CHECK(v.name.rfind("npp_", 0) != 0);  // peers are not in it
+}
+
+// A PGM/PPM of `image` at `path`, as a user's file.
+void write_pnm(const std::string &path, const fl::Image &image) {
+    std::FILE *file = std::fopen(path.c_str(), "wb");
+    REQUIRE(file);
+    std::fprintf(file, "P%c\n%d %d\n255\n", image.channels() == 1 ? '5' : '6', image.width(), image.height());
+    const std::vector<uint8_t> samples = fl::to_interleaved(image);
+    std::fwrite(samples.data(), 1, samples.size(), file);
+    std::fclose(file);
+}
+
+TEST_CASE("api: run_file streams a PGM/PPM into a PGM/PPM, or fails leaving nothing") {
+    const std::string folder = std::filesystem::temp_directory_path() / ("filterlab_api_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(folder);
+    for (const std::string filter : {"box", "maxpool", "gaussian_maxpool"})
+        for (int c : {1, 3}) {
+            CAPTURE(filter);
+            CAPTURE(c);
+            const fl::FilterInfo &info = fl::filter_info(filter);
+            const fl::Image input = fl::random_image(301, 77, c, 11);
+            const std::string in = folder + "/in" + (c == 1 ? ".pgm" : ".ppm"), out = folder + "/out.pnm";
+            write_pnm(in, input);
+            fl::Options options;
+            options.variant = "reference";
+            const fl::Outcome r = fl::run_file(filter, in, out, {}, options);
+            REQUIRE_MESSAGE(r.ok, r.message);
+            const fl::Image output = fl::read_image(out);
+            CHECK(output == info.reference(input, info.defaults()));
+        }
+    // Failures: an outcome with the reason, no output file and no temporary left.
+    write_pnm(folder + "/gray.pgm", fl::random_image(40, 30, 1, 3));
+    std::filesystem::resize_file(folder + "/gray.pgm", 200);
+    const std::vector<std::pair<std::string, std::string>> failures{
+        {folder + "/gray.pgm", "truncated"}, {folder + "/missing.pgm", "cannot open"}};
+    for (const auto &[input, why] : failures) {
+        const fl::Outcome r = fl::run_file("box", input, folder + "/never.pgm");
+        CHECK_FALSE(r.ok);
+        CHECK_MESSAGE(r.message.find(why) != std::string::npos, r.message);
+    }
+    write_pnm(folder + "/ok.pgm", fl::random_image(40, 30, 1, 3));
+    CHECK_FALSE(fl::run_file("box", folder + "/ok.pgm", folder + "/no/such/never.pgm").ok);
+    CHECK_FALSE(fl::run_file("box", folder + "/ok.pgm", folder + "/never.png").ok);
+    for (const auto &entry : std::filesystem::directory_iterator(folder)) {
+        CHECK_MESSAGE(entry.path().filename().string().find("never") == std::string::npos, entry.path());
+    }
+    std::filesystem::remove_all(folder);
 }
 
 TEST_CASE("api: the C ABI") {

@@ -15,6 +15,8 @@
 #include "image_refs.h"
 #include "machine.h"
 #include "registry.h"
+#include "row_files.h"
+#include "streamed_run.h"
 
 namespace filterlab {
 namespace {
@@ -62,18 +64,25 @@ void run_variant_on(const Variant &v, const ImageRef &in, const ImageRef &out, c
     api::scatter(run_variant(v, api::gather(in, stream), params), out, stream);
 }
 
+// The contract's defaults with the given values, validated.
+ParamValues with_defaults(const FilterInfo &filter, const std::map<std::string, double> &given) {
+    ParamValues params = filter.defaults();
+    for (auto &[name, value] : given) {
+        if (!params.count(name)) throw Error(filter.name + " has no parameter '" + name + "'");
+        params[name] = value;
+    }
+    filter.validate(params);
+    return params;
+}
+
 Outcome run_checked(const std::string &filter_name, const ImageRef &in, const ImageRef &out,
                     const std::map<std::string, double> &given, const Options &o) {
     Outcome outcome;
     outcome.variant = o.variant;
     try {
         const FilterInfo &filter = filter_info(filter_name);
-        ParamValues params = filter.defaults();
-        for (auto &[name, value] : given) {
-            if (!params.count(name)) throw Error(filter.name + " has no parameter '" + name + "'");
-            params[name] = value;
-        }
-        filter.validate(params);  // the contract's words first, before any variant is chosen
+        // The contract's words first, before any variant is chosen.
+        const ParamValues params = with_defaults(filter, given);
         api::check_image(in, "input");
         api::check_image(out, "output");
         const Variant &v = choose(filter, in, params, o);
@@ -93,6 +102,35 @@ Outcome run_checked(const std::string &filter_name, const ImageRef &in, const Im
 Outcome run(const std::string &filter, const ImageRef &in, const ImageRef &out,
             const std::map<std::string, double> &params, const Options &options) {
     return run_checked(filter, in, out, params, options);
+}
+
+Outcome run_file(const std::string &filter_name, const std::string &input_path, const std::string &output_path,
+                 const std::map<std::string, double> &given, const Options &o) {
+    Outcome outcome;
+    outcome.variant = o.variant;
+    try {
+        const FilterInfo &filter = filter_info(filter_name);
+        const ParamValues params = with_defaults(filter, given);
+        const Backend backend = cuda::gpu_info().available ? Backend::cuda : Backend::cpu;
+        const Variant &v = o.variant.empty() ? default_variant(filter.name, backend, params)
+                                             : find_variant(filter.name, o.variant);
+        if (v.kind == Kind::peer) throw Error(filter.name + "/" + v.name + " is a peer, not part of the library");
+        outcome.variant = v.name;
+        const stream::PnmRowReader reader(input_path);
+        const stream::FileShape in = reader.shape();
+        if (!stream::is_pnm_output(output_path, in.channels)) {
+            throw Error(output_path + ": not a .pgm, .ppm or .pnm that holds " + std::to_string(in.channels) + " channel(s)");
+        }
+        const auto [width, height] = filter.output_size(in.width, in.height);
+        stream::PnmRowWriter writer(output_path, {width, height, in.channels});
+        stream::run_streamed(v, reader, writer, params);
+        writer.commit();
+    } catch (const std::bad_alloc &) {
+        outcome = {false, "out of memory", outcome.variant};
+    } catch (const std::exception &e) {
+        outcome = {false, e.what(), outcome.variant};
+    }
+    return outcome;
 }
 
 Outcome box(const ImageRef &in, const ImageRef &out, int radius, const Options &o) {
