@@ -75,11 +75,25 @@ ParamValues with_defaults(const FilterInfo &filter, const std::map<std::string, 
     return params;
 }
 
+// Runs `work(outcome)`, which names the variant in it once chosen: every
+// failure becomes the outcome's message, never an exception.
+template <typename Work>
+Outcome guarded(const std::string &variant, Work work) {
+    Outcome outcome;
+    outcome.variant = variant;
+    try {
+        work(outcome);
+    } catch (const std::bad_alloc &) {
+        outcome = {false, "out of memory", outcome.variant};
+    } catch (const std::exception &e) {
+        outcome = {false, e.what(), outcome.variant};
+    }
+    return outcome;
+}
+
 Outcome run_checked(const std::string &filter_name, const ImageRef &in, const ImageRef &out,
                     const std::map<std::string, double> &given, const Options &o) {
-    Outcome outcome;
-    outcome.variant = o.variant;
-    try {
+    return guarded(o.variant, [&](Outcome &outcome) {
         const FilterInfo &filter = filter_info(filter_name);
         // The contract's words first, before any variant is chosen.
         const ParamValues params = with_defaults(filter, given);
@@ -89,12 +103,7 @@ Outcome run_checked(const std::string &filter_name, const ImageRef &in, const Im
         outcome.variant = v.name;
         check_output_size(filter, in, out);
         run_variant_on(v, in, out, params, o);
-    } catch (const std::bad_alloc &) {
-        outcome = {false, "out of memory", outcome.variant};
-    } catch (const std::exception &e) {
-        outcome = {false, e.what(), outcome.variant};
-    }
-    return outcome;
+    });
 }
 
 }  // namespace
@@ -106,9 +115,7 @@ Outcome run(const std::string &filter, const ImageRef &in, const ImageRef &out,
 
 Outcome run_file(const std::string &filter_name, const std::string &input_path, const std::string &output_path,
                  const std::map<std::string, double> &given, const Options &o) {
-    Outcome outcome;
-    outcome.variant = o.variant;
-    try {
+    return guarded(o.variant, [&](Outcome &outcome) {
         const FilterInfo &filter = filter_info(filter_name);
         const ParamValues params = with_defaults(filter, given);
         const Backend backend = cuda::gpu_info().available ? Backend::cuda : Backend::cpu;
@@ -125,12 +132,7 @@ Outcome run_file(const std::string &filter_name, const std::string &input_path, 
         stream::PnmRowWriter writer(output_path, {width, height, in.channels});
         stream::run_streamed(v, reader, writer, params);
         writer.commit();
-    } catch (const std::bad_alloc &) {
-        outcome = {false, "out of memory", outcome.variant};
-    } catch (const std::exception &e) {
-        outcome = {false, e.what(), outcome.variant};
-    }
-    return outcome;
+    });
 }
 
 Outcome box(const ImageRef &in, const ImageRef &out, int radius, const Options &o) {

@@ -21,18 +21,6 @@ void require_contiguous_planes(const PlanarView &device) {
 
 }  // namespace
 
-PinnedBuffer::PinnedBuffer(std::size_t bytes) : bytes_(bytes) {
-    void *p = nullptr;
-    const cudaError_t status = cudaHostAlloc(&p, bytes, cudaHostAllocDefault);
-    if (status != cudaSuccess) {
-        cudaGetLastError();
-        throw MachineError("cannot allocate " + std::to_string(bytes >> 20) +
-                    " MiB of pinned host memory: " + cudaGetErrorString(status));
-    }
-    data_ = static_cast<uint8_t *>(p);
-}
-
-PinnedBuffer::~PinnedBuffer() { cudaFreeHost(data_); }
 
 void copy_to_device(const uint8_t *host, const PlanarView &device, void *stream) {
     require_contiguous_planes(device);

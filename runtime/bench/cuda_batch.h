@@ -8,25 +8,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "cuda_support.h"  // PinnedBuffer
 #include "image.h"
 
 namespace filterlab::cuda {
-
-// Page-locked host memory (cudaHostAlloc), so copies run by DMA at the bus's
-// rate with no staging through a driver buffer.
-class PinnedBuffer {
-public:
-    explicit PinnedBuffer(std::size_t bytes);
-    ~PinnedBuffer();
-    PinnedBuffer(const PinnedBuffer &) = delete;
-    PinnedBuffer &operator=(const PinnedBuffer &) = delete;
-    uint8_t *data() const { return data_; }
-    std::size_t size() const { return bytes_; }
-
-private:
-    uint8_t *data_ = nullptr;
-    std::size_t bytes_;
-};
 
 // Queue on the default stream a copy of a dense planar host image (rows of
 // `device.width` bytes, planes one after the other) into a device view whose

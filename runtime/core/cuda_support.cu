@@ -116,6 +116,20 @@ bool gpu_state_lost() {
 
 const char *gpu_state_lost_note() { return kGpuStateLost; }
 
+PinnedBuffer::PinnedBuffer(std::size_t bytes) : bytes_(bytes) {
+    primary_context();
+    void *p = nullptr;
+    const cudaError_t status = cudaHostAlloc(&p, bytes, cudaHostAllocDefault);
+    if (status != cudaSuccess) {
+        cudaGetLastError();
+        throw MachineError("cannot allocate " + std::to_string(bytes >> 20) +
+                    " MiB of pinned host memory: " + cudaGetErrorString(status));
+    }
+    data_ = static_cast<uint8_t *>(p);
+}
+
+PinnedBuffer::~PinnedBuffer() { cudaFreeHost(data_); }
+
 DeviceImage::DeviceImage(int width, int height, int channels)
     : width_(width), height_(height), channels_(channels), pitch_(DeviceLayout::row_pitch(width)) {
     require_gpu();

@@ -57,6 +57,22 @@ private:
 // whose settings belong to the program that links the library.
 void *scratch_pool();
 
+// Page-locked host memory (cudaHostAlloc), so copies run by DMA at the bus's
+// rate with no staging through a driver buffer, and overlap kernels.
+class PinnedBuffer {
+public:
+    explicit PinnedBuffer(std::size_t bytes);
+    ~PinnedBuffer();
+    PinnedBuffer(const PinnedBuffer &) = delete;
+    PinnedBuffer &operator=(const PinnedBuffer &) = delete;
+    uint8_t *data() const { return data_; }
+    std::size_t size() const { return bytes_; }
+
+private:
+    uint8_t *data_ = nullptr;
+    std::size_t bytes_;
+};
+
 // An image in CUDA device memory, laid out as DeviceLayout says (image.h).
 class DeviceImage {
 public:

@@ -15,7 +15,7 @@ namespace filterlab::stream {
 namespace {
 
 struct CudaSlot {
-    gpu::PinnedBuffer host_in, host_out;
+    cuda::PinnedBuffer host_in, host_out;
     gpu::DeviceBuffer device_in, device_out;
     gpu::Stream stream;
     std::unique_ptr<gpu::DeviceBuffer> tile;  // a tile's whole output, when a row is cut in tiles

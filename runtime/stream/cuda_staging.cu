@@ -18,13 +18,6 @@ void copy_2d(const Stream &stream, void *to, std::size_t to_pitch, const void *f
 
 }  // namespace
 
-PinnedBuffer::PinnedBuffer(std::size_t bytes) {
-    cuda::primary_context();
-    cuda_check(cudaHostAlloc(reinterpret_cast<void **>(&data_), bytes, cudaHostAllocPortable), "cudaHostAlloc");
-}
-
-PinnedBuffer::~PinnedBuffer() { cudaFreeHost(data_); }
-
 DeviceBuffer::DeviceBuffer(std::size_t bytes, std::size_t guard) {
     cuda::primary_context();
     cuda_check(cudaMalloc(reinterpret_cast<void **>(&base_), bytes + 2 * guard), "cudaMalloc");

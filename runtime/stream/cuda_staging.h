@@ -1,5 +1,5 @@
-// The CUDA pieces of streaming, behind a header free of CUDA types: pinned
-// host buffers, device buffers, streams, events and the row copies between
+// The CUDA pieces of streaming, behind a header free of CUDA types (pinned
+// host memory is cuda_support.h's PinnedBuffer): device buffers, streams, events and the row copies between
 // them. Every call is checked; failures throw Error (MachineError when the
 // GPU cannot go on).
 #pragma once
@@ -8,20 +8,6 @@
 #include <cstdint>
 
 namespace filterlab::stream::gpu {
-
-// Page-locked host memory: what lets a copy run at the bus's speed and
-// overlap a kernel.
-class PinnedBuffer {
-public:
-    explicit PinnedBuffer(std::size_t bytes);
-    ~PinnedBuffer();
-    PinnedBuffer(const PinnedBuffer &) = delete;
-    PinnedBuffer &operator=(const PinnedBuffer &) = delete;
-    uint8_t *data() const { return data_; }
-
-private:
-    uint8_t *data_ = nullptr;
-};
 
 // Device memory with `guard` bytes before and after what data() points at
 // (DeviceLayout's guards: a kernel reading a word past a row stays inside).
