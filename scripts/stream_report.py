@@ -19,7 +19,8 @@ CALLS = [  # file, the call's label, what it was
     ("call2_stream.txt", "2", "mapped writes, 8 I/O threads, ranks bound to a core, 2 GPUs visible"),
     ("call2_stream_pwrite.txt", "2p", "as 2, with --pwrite"),
     ("call3_all.txt", "3", "as 2, ranks unbound (--bind-to none)"),
-    ("call4_all.txt", "4", "as 2, one GPU visible (CUDA_VISIBLE_DEVICES=0): a machine with one H100"),
+    ("call4_all.txt", "4", "as 2, one GPU visible (CUDA_VISIBLE_DEVICES=0)"),
+    ("call5_stream.txt", "5", "a machine with one H100 (16 cores), the final tree, one run a line"),
 ]
 
 
