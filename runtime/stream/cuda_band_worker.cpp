@@ -14,12 +14,15 @@
 namespace filterlab::stream {
 namespace {
 
+// Its stream is its last member, so the first destroyed: ~Stream waits for the
+// slot's queued copies and kernels before any buffer they use is freed (a run
+// that fails midway leaves work in flight).
 struct CudaSlot {
     cuda::PinnedBuffer host_in, host_out;
     gpu::DeviceBuffer device_in, device_out;
-    gpu::Stream stream;
     std::unique_ptr<gpu::DeviceBuffer> tile;  // a tile's whole output, when a row is cut in tiles
     gpu::Event began, uploaded, filtered, downloaded;
+    gpu::Stream stream;
     CudaSlot(std::size_t in_host, std::size_t out_host, std::size_t in_device, std::size_t out_device, std::size_t tile_device)
         : host_in(in_host), host_out(out_host), device_in(in_device, DeviceLayout::kGuardBytes),
           device_out(out_device, DeviceLayout::kGuardBytes) {

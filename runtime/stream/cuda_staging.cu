@@ -33,7 +33,11 @@ Stream::Stream() {
     stream_ = stream;
 }
 
-Stream::~Stream() { cudaStreamDestroy(static_cast<cudaStream_t>(stream_)); }
+Stream::~Stream() {
+    // Its work done first: the buffers it reads and writes are freed next.
+    cudaStreamSynchronize(static_cast<cudaStream_t>(stream_));
+    cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
+}
 
 Event::Event() {
     cudaEvent_t event = nullptr;

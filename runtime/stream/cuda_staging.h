@@ -23,6 +23,7 @@ private:
     uint8_t *base_ = nullptr, *data_ = nullptr;
 };
 
+// A non-blocking stream; its destructor waits for what was queued on it.
 class Stream {
 public:
     Stream();
