@@ -43,13 +43,15 @@ PHASES = re.compile(r"read ([\d.]+) s, upload ([\d.]+) ms, kernel ([\d.]+) ms, d
 
 
 def phase_rows(folder, name):
-    """Mean phases per (command, rank) of one call's 32768² runs."""
-    groups, command = {}, None
+    """Mean phases per (command, rank) of one call's runs of a 32768² image."""
+    groups, command, size = {}, None, ""
     for line in read(folder, name).splitlines():
         if line.startswith("$ ") and "filterlab run" in line:
             command = re.sub(r" -o out\.pgm| -i in\.pgm", "", line[2:]).strip()
+        if ": 32768x32768x" in line or ": 100000x" in line:
+            size = line.split(": ")[1].split(" ")[0]
         m = PHASES.search(line)
-        if m and command and "32768x32768" in "".join(read(folder, name)):
+        if m and command and size.startswith("32768x32768"):
             rank = line.split(":")[0] if line.startswith("rank ") else "1 process"
             groups.setdefault((command, rank), []).append([float(v) for v in m.groups()])
     return [(c, r, [statistics.mean(col) for col in zip(*values)], len(values)) for (c, r), values in groups.items()]
@@ -57,7 +59,7 @@ def phase_rows(folder, name):
 
 def rank_ratio(folder, run):
     """Per case, the slower rank's pinned time over the faster's (batch_ranks/RUN.csv)."""
-    path = os.path.join(folder, "batch_ranks", run.replace("_", "-").replace("batch-2ranks", "batch-2ranks") + ".csv")
+    path = os.path.join(folder, "batch_ranks", run.replace("_", "-") + ".csv")
     if not os.path.exists(path):
         return {}
     times = {}

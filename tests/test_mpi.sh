@@ -67,7 +67,7 @@ for c in "${cases[@]}"; do
         ext=${image##*.}
         "$filterlab" run "${args[@]}" -i "$image" -o "$work/one.$ext" --quiet --whole-image
         for n in 2 3; do
-            bands=()
+            bands=(--pwrite)  # 2 ranks write with pwrite, 3 through mapped windows in bands of 3 rows
             [ "$n" = 2 ] || bands=(--band-rows 3)
             ranks "$n" run "${args[@]}" -i "$image" -o "$work/many.$ext" --quiet "${bands[@]}"
             cmp "$work/one.$ext" "$work/many.$ext" || { echo "$filter/$variant on $image: $n ranks differ from 1"; exit 1; }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "band_plan.h"
+#include "error.h"
 #include "cuda_support.h"
 #include "harness.h"
 #include "noise.h"
@@ -48,6 +49,25 @@ private:
     mutable std::vector<uint8_t> bytes_;
 };
 
+// Rows that fail once a row at or past `failing_row` is read or written.
+class FailingRows : public MemoryRows {
+public:
+    FailingRows(int width, int height, int channels, int failing_row)
+        : MemoryRows(width, height, channels, std::vector<uint8_t>(std::size_t(width) * height * channels, 7)),
+          failing_row_(failing_row) {}
+    void read_rows(int first, int count, uint8_t *to) const override {
+        if (first + count > failing_row_) throw Error("reading failed on purpose");
+        MemoryRows::read_rows(first, count, to);
+    }
+    void write_rows(int first, int count, const uint8_t *from) const override {
+        if (first + count > failing_row_) throw Error("writing failed on purpose");
+        MemoryRows::write_rows(first, count, from);
+    }
+
+private:
+    int failing_row_;
+};
+
 // The variants a run of this suite takes: every one of the backend, not the
 // peers (other libraries) nor a sweep's points (the same code as their schedule).
 bool streamed_here(const Variant &v) {
@@ -74,7 +94,7 @@ void check_streams(const Variant &v, const ParamValues &params, const Image &inp
             const stream::StreamTimes times = stream::run_streamed(v, source, sink, params, options);
             INFO(v.filter, "/", v.name, " ", format_params(params), " ", input.width(), "x", input.height(), "x",
                  input.channels(), " bands of ", band_rows, " rows, tiles of ", tile_width, " columns");
-            CHECK(times.bands >= 1);
+            CHECK(times.bands == (whole.height() + band_rows - 1) / band_rows);
             CHECK(sink.bytes() == to_interleaved(whole));
         }
 }
@@ -119,7 +139,7 @@ TEST_CASE("every variant of the backend streams byte-identical to one whole call
             if (!v.unsupported_reason(params).empty()) continue;
             // 203 columns are two tiles of at most 160; 67x41 is many bands
             // (at the defaults only: the other sets run the same code).
-            for (const auto &[w, h] : {std::pair{1, 1}, {2, 2}, {5, 3}, {67, 41}, {203, 7}}) {
+            for (const auto &[w, h] : {std::pair{1, 1}, {2, 2}, {5, 3}, {67, 41}, {203, 7}, {203, 3}}) {
                 if (w < filter.min_side || h < filter.min_side || (w > 5 && params != sets.front())) continue;
                 for (int channels : {1, 3}) check_streams(v, params, random_image(w, h, channels, w * 131 + h));
             }
@@ -127,6 +147,51 @@ TEST_CASE("every variant of the backend streams byte-identical to one whole call
         variants++;
     }
     CHECK(variants > 0);
+}
+
+TEST_CASE("a stage failing midway stops the run with its error, every thread ended") {
+    const Variant *v = nullptr;
+    for (const Variant &candidate : all_variants()) {
+        if (!v && streamed_here(candidate) && candidate.filter == "box") v = &candidate;
+    }
+    REQUIRE(v);
+    const ParamValues params = filter_info("box").defaults();
+    stream::StreamOptions options;
+    options.limits.band_rows = 4;
+    const FailingRows failing(64, 40, 3, 30);
+    const MemoryRows fine(64, 40, 3, std::vector<uint8_t>(64 * 40 * 3, 9));
+    MemoryRows out(64, 40, 3, std::vector<uint8_t>(64 * 40 * 3, 0));
+    CHECK_THROWS_WITH(stream::run_streamed(*v, failing, out, params, options), "reading failed on purpose");
+    CHECK_THROWS_WITH(stream::run_streamed(*v, fine, failing, params, options), "writing failed on purpose");
+}
+
+TEST_CASE("a share of the rows (one MPI rank's) writes those rows and no other") {
+    const Variant *v = nullptr;
+    for (const Variant &candidate : all_variants()) {
+        if (!v && streamed_here(candidate) && candidate.filter == "gaussian") v = &candidate;
+    }
+    REQUIRE(v);
+    const ParamValues params = filter_info("gaussian").defaults();
+    const Image input = random_image(53, 61, 3, 5);
+    const Image whole = run_variant(*v, input, params);
+    const MemoryRows source(53, 61, 3, to_interleaved(input));
+    for (const auto &[first, end] : {std::pair{0, 1}, {17, 40}, {60, 61}}) {
+        MemoryRows sink(53, 61, 3, std::vector<uint8_t>(whole.size(), 0xA5));
+        stream::StreamOptions options;
+        options.limits.band_rows = 5;
+        options.limits.out_first = first;
+        options.limits.out_end = end;
+        stream::run_streamed(*v, source, sink, params, options);
+        const std::vector<uint8_t> expected = to_interleaved(whole);
+        const std::size_t row = 53 * 3;
+        for (int y = 0; y < 61; y++) {
+            const bool mine = y >= first && y < end;
+            const auto got = std::vector<uint8_t>(sink.bytes().begin() + y * row, sink.bytes().begin() + (y + 1) * row);
+            INFO("rows ", first, "..", end, ", row ", y);
+            CHECK(got == (mine ? std::vector<uint8_t>(expected.begin() + y * row, expected.begin() + (y + 1) * row)
+                               : std::vector<uint8_t>(row, 0xA5)));
+        }
+    }
 }
 
 int main(int argc, char **argv) {

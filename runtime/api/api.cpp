@@ -12,6 +12,7 @@
 #include "error.h"
 #include "filters.h"
 #include "harness.h"
+#include "image_io.h"
 #include "image_refs.h"
 #include "machine.h"
 #include "registry.h"
@@ -128,6 +129,7 @@ Outcome run_file(const std::string &filter_name, const std::string &input_path, 
         if (!stream::is_pnm_output(output_path, in.channels)) {
             throw Error(output_path + ": not a .pgm, .ppm or .pnm that holds " + std::to_string(in.channels) + " channel(s)");
         }
+        check_writable(output_path, in.channels);  // its folder, before the work
         const auto [width, height] = filter.output_size(in.width, in.height);
         stream::PnmRowWriter writer(output_path, {width, height, in.channels});
         stream::run_streamed(v, reader, writer, params);

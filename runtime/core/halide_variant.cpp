@@ -95,6 +95,9 @@ Halide::Runtime::Buffer<T, 3> wrap_as(T *data, const halide_dimension_t (&shape)
 }
 
 Halide::Runtime::Buffer<uint8_t, 3> wrap(const PlanarView &view, Backend backend) {
+    if (view.row_stride > INT32_MAX || view.plane_stride > INT32_MAX) {
+        throw Error("an image whose rows or planes are more than 2^31 bytes apart cannot be given to Halide");
+    }
     const halide_dimension_t shape[3] = {{0, view.width, 1},
                                          {0, view.height, static_cast<int32_t>(view.row_stride)},
                                          {0, view.channels, static_cast<int32_t>(view.plane_stride)}};

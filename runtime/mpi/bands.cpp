@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "band_plan.h"
+
 namespace filterlab::mpi {
 
 int Band::keep_first() const { return out_first - in_first / scale; }
@@ -42,7 +44,7 @@ int ImageBands::with_rows() const {
 ImageBands split_image(const FilterInfo &filter, const ParamValues &params, int width, int height, int ranks) {
     ImageBands split;
     std::tie(split.out_width, split.out_height) = filter.output_size(width, height);
-    const int scale = split.out_height > 0 ? height / split.out_height : 1;
+    const int scale = stream::rows_per_output_row(filter);
     split.bands = split_rows(height, split.out_height, scale, filter.reach(params), ranks);
     return split;
 }

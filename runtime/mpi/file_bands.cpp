@@ -41,6 +41,20 @@ std::vector<RankPhases> gather(const RankPhases &mine) {
     return ranks;
 }
 
+// Whether every rank runs on one machine (one page cache). Rows written
+// through mapped windows are written back a page at a time: across nodes, a
+// page two ranks share could lose one rank's bytes on a shared file system.
+bool on_one_node() {
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int size = 0;
+    MPI_Comm_size(node, &size);
+    MPI_Comm_free(&node);
+    int mine = size == world().size() ? 1 : 0, every = 0;
+    MPI_Allreduce(&mine, &every, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return every == 1;
+}
+
 RankPhases phases_of(const stream::StreamTimes &t) {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
@@ -52,7 +66,8 @@ RankPhases phases_of(const stream::StreamTimes &t) {
 
 bool can_run_in_file_bands(const std::string &input, const std::string &output) {
     int fits = 0;
-    if (world().root() && stream::is_binary_pnm(input)) {
+    const bool pnm_output = stream::is_pnm_output(output, 1) || stream::is_pnm_output(output, 3);
+    if (world().root() && pnm_output && stream::is_binary_pnm(input)) {
         try {
             fits = stream::is_pnm_output(output, stream::PnmRowReader(input).shape().channels);
         } catch (const Error &) {  // the other path says why
@@ -85,6 +100,7 @@ FileBandShapes run_file_in_bands(const Variant &variant, const std::string &inpu
     const auto [out_width, out_height] = filter.output_size(in_shape.width, in_shape.height);
     out_shape = {out_width, out_height, in_shape.channels};
     const Band me = split_image(filter, params, in_shape.width, in_shape.height, w.size()).bands[w.rank()];
+    if (!on_one_node()) writes = stream::FileWrites::pwrite;
 
     stream::StreamTimes times;
     w.collective([&] {

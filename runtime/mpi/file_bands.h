@@ -8,7 +8,8 @@
 // So the all-or-nothing rule of one process holds: a failure on any rank ends
 // every rank with one error line and leaves no file. Halo rows come from the
 // file, not from the neighbours. The files must be visible to every rank at
-// the same path (one node, or a shared file system).
+// the same path (one node, or a shared file system; across nodes the rows are
+// written with pwrite, never through mapped pages two ranks could share).
 // Other formats (PNG, BMP) keep distributed_run.h's path through rank 0.
 #pragma once
 

@@ -34,6 +34,8 @@ std::vector<Span> split_spans(int in_size, int out_first, int out_end, int scale
     return spans;
 }
 
+int rows_per_output_row(const FilterInfo &filter) { return filter.output_size(4, 4).second == 2 ? 2 : 1; }
+
 int StreamPlan::max_band_in_rows() const {
     int rows = 0;
     for (const Span &b : bands) rows = std::max(rows, b.in_count());
@@ -57,7 +59,7 @@ StreamPlan plan_stream(const FilterInfo &filter, const ParamValues &params, int 
         throw Error(filter.name + " of a " + std::to_string(width) + "x" + std::to_string(height) +
                     " image is empty");
     }
-    plan.scale = height / plan.out_height;
+    plan.scale = rows_per_output_row(filter);
     const int halo = round_up(filter.reach(params), plan.scale);
 
     // Columns: one tile when a row fits a variant; else tiles whose input,
@@ -76,10 +78,16 @@ StreamPlan plan_stream(const FilterInfo &filter, const ParamValues &params, int 
     const std::size_t row_bytes = static_cast<std::size_t>(width) * channels * plan.scale;
     int band_rows = limits.band_rows;
     if (band_rows <= 0) band_rows = static_cast<int>(std::max<std::size_t>(1, limits.band_bytes / row_bytes));
-    // A band's tile is an image a variant takes: at most kMaxSide rows and kMaxSamples samples.
-    const long long tile_samples = static_cast<long long>(plan.max_tile_in_columns()) * channels;
-    const long long most_rows = std::min<long long>(kMaxSide, kMaxSamples / tile_samples) - 2 * halo - plan.scale;
-    band_rows = static_cast<int>(std::max<long long>(1, std::min<long long>(band_rows, most_rows / plan.scale)));
+    // A band's tile is an image a variant takes (at most kMaxSide rows), and
+    // the band's planes, whole rows wide, are addressed with 32-bit strides:
+    // at most kMaxSamples samples.
+    const long long row_samples = static_cast<long long>(width) * channels;
+    const long long most_rows = std::min<long long>(kMaxSide, kMaxSamples / row_samples) - 2 * halo - plan.scale;
+    if (most_rows < plan.scale) {
+        throw Error(filter.name + ": rows of " + std::to_string(width) + "x" + std::to_string(channels) +
+                    " samples are too wide for a band of the filter's " + std::to_string(2 * halo + 1) + " rows");
+    }
+    band_rows = static_cast<int>(std::min<long long>(band_rows, most_rows / plan.scale));
     plan.bands = split_spans(height, std::max(0, limits.out_first), out_end, plan.scale, halo, band_rows, 1);
     return plan;
 }

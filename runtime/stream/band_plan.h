@@ -48,6 +48,10 @@ struct PlanLimits {
     int out_first = 0, out_end = -1;
 };
 
+// Input rows (and columns) per output row: 2 for 2x2 pooling, else 1 (from
+// the filter's output size, not from one image's, whose odd row would skew it).
+int rows_per_output_row(const FilterInfo &filter);
+
 // Throws Error when the filter's output would be empty.
 StreamPlan plan_stream(const FilterInfo &filter, const ParamValues &params, int width, int height, int channels,
                        const PlanLimits &limits);

@@ -29,7 +29,10 @@ DeviceBuffer::~DeviceBuffer() { cudaFree(base_); }
 Stream::Stream() {
     cuda::primary_context();
     cudaStream_t stream = nullptr;
-    cuda_check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    // Blocking: ordered with the legacy default stream, on which NPP's peers
+    // launch whatever stream is current; the slots' streams still overlap
+    // each other.
+    cuda_check(cudaStreamCreate(&stream), "cudaStreamCreate");
     stream_ = stream;
 }
 

@@ -23,7 +23,8 @@ private:
     uint8_t *base_ = nullptr, *data_ = nullptr;
 };
 
-// A non-blocking stream; its destructor waits for what was queued on it.
+// A stream ordered with the legacy default stream (not with the other
+// streams); its destructor waits for what was queued on it.
 class Stream {
 public:
     Stream();

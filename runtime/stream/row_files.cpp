@@ -33,7 +33,7 @@ void whole(const std::string &path, const char *what, std::size_t bytes, Call ca
         const ssize_t n = call(done, std::min<std::size_t>(bytes - done, 1u << 30));
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) throw Error(system_error(path, what));
-        if (n == 0) throw Error(path + ": file is truncated");
+        if (n == 0) throw Error(path + (what == std::string("cannot read") ? ": file is truncated" : ": cannot write (no progress)"));
         done += static_cast<std::size_t>(n);
     }
 }
@@ -55,6 +55,10 @@ bool write_mapped(int fd, std::size_t at, std::size_t bytes, const uint8_t *from
 }  // namespace
 
 bool is_binary_pnm(const std::string &path) {
+    // Only a regular file: a pipe's first bytes, once read, would be lost to
+    // the whole-image path.
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return false;
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return false;
     char magic[2] = {};
@@ -128,7 +132,7 @@ PnmRowWriter::PnmRowWriter(const std::string &output, const std::string &tempora
 }
 
 PnmRowWriter::~PnmRowWriter() {
-    if (!owned_ && fd_ >= 0) ::close(fd_);
+    if (!owned_ && fd_ >= 0) ::close(fd_);  // an owned one is TempFile's until close()
 }
 
 void PnmRowWriter::write_rows(int first, int count, const uint8_t *from) const {
@@ -142,8 +146,9 @@ void PnmRowWriter::write_rows(int first, int count, const uint8_t *from) const {
 }
 
 void PnmRowWriter::close() {
-    if (owned_) return;  // TempFile closes its own descriptor, checked at its rename
-    const int fd = fd_;
+    // An owned temporary's descriptor is handed over by TempFile, which still
+    // removes the file unless it is renamed.
+    const int fd = owned_ && fd_ >= 0 ? owned_->release_fd() : fd_;
     fd_ = -1;
     if (fd >= 0 && ::close(fd) != 0) throw Error(system_error(output_, "cannot write"));
 }

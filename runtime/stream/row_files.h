@@ -39,7 +39,7 @@ public:
     virtual void write_rows(int first, int count, const uint8_t *from) const = 0;  // throws Error
 };
 
-// True when `path` starts as a binary PGM/PPM (P5/P6).
+// True when `path` is a regular file that starts as a binary PGM/PPM (P5/P6).
 bool is_binary_pnm(const std::string &path);
 // True when `output` names a .pgm, .ppm or .pnm that can hold `channels`.
 bool is_pnm_output(const std::string &output, int channels);

@@ -48,6 +48,13 @@ public:
     void rethrow() const {
         if (error_) std::rethrow_exception(error_);
     }
+    void fail(std::exception_ptr error) {
+        {
+            std::lock_guard lock(mutex_);
+            if (!error_) error_ = error;
+        }
+        changed_.notify_all();
+    }
 
 private:
     void await(int slot, State state) {
@@ -59,13 +66,6 @@ private:
         {
             std::lock_guard lock(mutex_);
             states_[slot] = state;
-        }
-        changed_.notify_all();
-    }
-    void fail(std::exception_ptr error) {
-        {
-            std::lock_guard lock(mutex_);
-            if (!error_) error_ = error;
         }
         changed_.notify_all();
     }
@@ -101,6 +101,91 @@ void to_interleaved(const HostRows &from, int width, int rows, uint8_t *to) {
             for (int c = 0; c < 3; c++) *to++ = from.data[c * from.plane_stride + y * from.row_stride + x];
 }
 
+// One run's three stages over the slots, with what each stage keeps.
+class Pipeline {
+public:
+    Pipeline(const Variant &variant, const RowSource &source, const RowSink &sink, const ParamValues &params,
+             const StreamOptions &options)
+        : source_(source), sink_(sink), shape_(source.shape()),
+          plan_(plan_stream(filter_info(variant.filter), params, shape_.width, shape_.height, shape_.channels,
+                            options.limits)),
+          slots_(std::max(1, options.slots)), io_(std::max(1, options.io_threads)),
+          worker_(make_band_worker(variant, params, plan_, slots_)), ring_(slots_) {}
+
+    // Reader and writer threads around the compute stage on this thread.
+    StreamTimes run() {
+        const int bands = static_cast<int>(plan_.bands.size());
+        using State = SlotRing::State;
+        std::thread reader([&] { ring_.stage(bands, State::free, State::loaded, [&](int b, int s) { read(b, s); }); });
+        std::thread writer;
+        try {
+            writer = std::thread([&] { ring_.stage(bands, State::filtered, State::free, [&](int b, int s) { write(b, s); }); });
+        } catch (...) {  // no thread to write with: stop the reader, then say why
+            ring_.fail(std::current_exception());
+            reader.join();
+            throw;
+        }
+        ring_.stage(bands, State::loaded, State::filtered, [&](int b, int s) { worker_->compute(s, plan_.bands[b]); });
+        reader.join();
+        writer.join();
+        ring_.rethrow();
+        const ComputeTimes compute = worker_->times();
+        times_.upload_ms = compute.upload;
+        times_.kernel_ms = compute.kernel;
+        times_.download_ms = compute.download;
+        times_.device_span_ms = compute.device_span;
+        times_.bands = bands;
+        times_.tiles = static_cast<int>(plan_.tiles.size());
+        times_.staging_bytes = worker_->host_bytes() + read_scratch_.capacity() + write_scratch_.capacity();
+        return times_;
+    }
+
+private:
+    // A band's rows from the source into the slot's planar input.
+    void read(int b, int slot) {
+        const auto began = Clock::now();
+        const Span &band = plan_.bands[b];
+        const std::size_t row = shape_.row_bytes();
+        uint8_t *to = worker_->input(slot);
+        if (shape_.channels == 3) read_scratch_.resize(row * band.in_count());
+        uint8_t *file_rows = shape_.channels == 3 ? read_scratch_.data() : to;
+        in_parallel(band.in_count(), io_, [&](int first, int count) {
+            source_.read_rows(band.in_first + first, count, file_rows + first * row);
+        });
+        if (shape_.channels == 3) {
+            to_planar(file_rows, shape_.width, band.in_count(), to, static_cast<std::ptrdiff_t>(shape_.width) * band.in_count());
+        }
+        times_.read += seconds_since(began);
+    }
+    // A band's kept output rows, once in host memory, into the sink.
+    void write(int b, int slot) {
+        const Span &band = plan_.bands[b];
+        const HostRows rows = worker_->output(slot, band);
+        const auto began = Clock::now();
+        const std::size_t row = static_cast<std::size_t>(plan_.out_width) * shape_.channels;
+        const uint8_t *from = rows.data;
+        if (shape_.channels == 3) {
+            write_scratch_.resize(row * band.out_count);
+            to_interleaved(rows, plan_.out_width, band.out_count, write_scratch_.data());
+            from = write_scratch_.data();
+        }
+        in_parallel(band.out_count, io_, [&](int first, int count) {
+            sink_.write_rows(band.out_first + first, count, from + first * row);
+        });
+        times_.write += seconds_since(began);
+    }
+
+    const RowSource &source_;
+    const RowSink &sink_;
+    const FileShape shape_;
+    const StreamPlan plan_;
+    const int slots_, io_;
+    std::unique_ptr<BandWorker> worker_;
+    SlotRing ring_;
+    std::vector<uint8_t> read_scratch_, write_scratch_;  // 3-channel rows as the file has them
+    StreamTimes times_;  // read by the reader, write by the writer: fields apart
+};
+
 }  // namespace
 
 StreamTimes run_streamed(const Variant &variant, const RowSource &source, const RowSink &sink,
@@ -108,62 +193,7 @@ StreamTimes run_streamed(const Variant &variant, const RowSource &source, const 
     const auto start = Clock::now();
     const FileShape shape = source.shape();
     check_can_run(variant, params, shape.width, shape.height);
-    const StreamPlan plan = plan_stream(filter_info(variant.filter), params, shape.width, shape.height,
-                                        shape.channels, options.limits);
-    const int bands = static_cast<int>(plan.bands.size()), slots = std::max(1, options.slots);
-    auto worker = make_band_worker(variant, params, plan, slots);
-    StreamTimes times;
-    SlotRing ring(slots);
-    std::vector<uint8_t> read_scratch, write_scratch;  // 3-channel rows as the file has them
-    const int io = std::max(1, options.io_threads);
-
-    std::thread reader([&] {
-        ring.stage(bands, SlotRing::State::free, SlotRing::State::loaded, [&](int b, int slot) {
-            const auto began = Clock::now();
-            const Span &band = plan.bands[b];
-            const std::size_t row = shape.row_bytes();
-            uint8_t *to = worker->input(slot);
-            if (shape.channels == 3) read_scratch.resize(row * band.in_count());
-            uint8_t *file_rows = shape.channels == 3 ? read_scratch.data() : to;
-            in_parallel(band.in_count(), io, [&](int first, int count) {
-                source.read_rows(band.in_first + first, count, file_rows + first * row);
-            });
-            if (shape.channels == 3) to_planar(file_rows, shape.width, band.in_count(), to,
-                                               static_cast<std::ptrdiff_t>(shape.width) * band.in_count());
-            times.read += seconds_since(began);
-        });
-    });
-    std::thread writer([&] {
-        ring.stage(bands, SlotRing::State::filtered, SlotRing::State::free, [&](int b, int slot) {
-            const Span &band = plan.bands[b];
-            const HostRows rows = worker->output(slot, band);
-            const auto began = Clock::now();
-            const std::size_t row = static_cast<std::size_t>(plan.out_width) * shape.channels;
-            const uint8_t *from = rows.data;
-            if (shape.channels == 3) {
-                write_scratch.resize(row * band.out_count);
-                to_interleaved(rows, plan.out_width, band.out_count, write_scratch.data());
-                from = write_scratch.data();
-            }
-            in_parallel(band.out_count, io, [&](int first, int count) {
-                sink.write_rows(band.out_first + first, count, from + first * row);
-            });
-            times.write += seconds_since(began);
-        });
-    });
-    ring.stage(bands, SlotRing::State::loaded, SlotRing::State::filtered,
-               [&](int b, int slot) { worker->compute(slot, plan.bands[b]); });
-    reader.join();
-    writer.join();
-    ring.rethrow();
-    const ComputeTimes compute = worker->times();
-    times.upload_ms = compute.upload;
-    times.kernel_ms = compute.kernel;
-    times.download_ms = compute.download;
-    times.device_span_ms = compute.device_span;
-    times.bands = bands;
-    times.tiles = static_cast<int>(plan.tiles.size());
-    times.staging_bytes = worker->host_bytes() + read_scratch.capacity() + write_scratch.capacity();
+    StreamTimes times = Pipeline(variant, source, sink, params, options).run();
     times.wall = seconds_since(start);
     return times;
 }
