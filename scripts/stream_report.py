@@ -20,7 +20,8 @@ CALLS = [  # file, the call's label, what it was
     ("call2_stream_pwrite.txt", "2p", "as 2, with --pwrite"),
     ("call3_all.txt", "3", "as 2, ranks unbound (--bind-to none)"),
     ("call4_all.txt", "4", "as 2, one GPU visible (CUDA_VISIBLE_DEVICES=0)"),
-    ("call5_stream.txt", "5", "a machine with one H100 (16 cores), the final tree, one run a line"),
+    ("call5_stream.txt", "5", "a machine with one H100 (16 cores), tree of 77b3527, one run a line"),
+    ("call6_stream.txt", "6", "as 5, the final tree (blocking streams, after the review)"),
 ]
 
 
