@@ -204,6 +204,10 @@ int run_variant_on_file(const RunOptions &options) {
                                    : run_streamed_file(options, plan.variant, plan.params);
     }
     std::vector<std::string> notices;
+    if ((options.band_rows > 0 || options.pwrite) && !options.whole_image) {
+        notices.push_back("--band-rows and --pwrite apply to a PGM/PPM streamed into a PGM/PPM by a CPU or CUDA "
+                          "variant; this run reads the whole image");
+    }
     Image clean, input;
     world.collective([&] {
         if (!world.root()) return;
