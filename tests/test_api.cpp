@@ -201,7 +201,11 @@ TEST_CASE("api: run_file streams a PGM/PPM into a PGM/PPM, or fails leaving noth
     }
     write_pnm(folder + "/ok.pgm", fl::random_image(40, 30, 1, 3));
     CHECK_FALSE(fl::run_file("box", folder + "/ok.pgm", folder + "/no/such/never.pgm").ok);
-    CHECK_FALSE(fl::run_file("box", folder + "/ok.pgm", folder + "/never.png").ok);
+    CHECK_FALSE(fl::run_file("box", folder + "/ok.pgm", folder + "/never.bmp").ok);
+    // A PNG output, written row by row.
+    REQUIRE(fl::run_file("box", folder + "/ok.pgm", folder + "/ok_out.png").ok);
+    const fl::FilterInfo &box = fl::filter_info("box");
+    CHECK(fl::read_image(folder + "/ok_out.png") == box.reference(fl::read_image(folder + "/ok.pgm"), box.defaults()));
     for (const auto &entry : std::filesystem::directory_iterator(folder)) {
         CHECK_MESSAGE(entry.path().filename().string().find("never") == std::string::npos, entry.path());
     }

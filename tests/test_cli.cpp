@@ -151,7 +151,10 @@ TEST_CASE("run: every bad input ends cleanly, without an output file") {
     std::ofstream(dir() / "cut.pgm") << "P5\n10 10\n255\nabc";
     expect_failure("run --filter box --input " + (dir() / "cut.pgm").string() + io, "truncated", out);
     std::ofstream(dir() / "huge.pgm") << "P5\n100000 100000\n255\n";
-    expect_failure("run --filter box --input " + (dir() / "huge.pgm").string() + io, "too large", out);
+    // Read whole, its size is refused; streamed (a PGM), its missing samples.
+    expect_failure("run --whole-image --filter box --input " + (dir() / "huge.pgm").string() + io, "too large", out);
+    expect_failure("run --filter box --input " + (dir() / "huge.pgm").string() + io,
+                   "file is truncated (0 of 10000000000 sample bytes)", out);
     expect_failure("run --filter box --input " + gray_small + io + " --param radius=16", "radius must be", out);
     expect_failure("run --filter box --input " + gray_small + io + " --param radius", "NAME=VALUE", out);
     expect_failure("run --filter box --input " + gray_small + io + " --param size=3", "no parameter", out);

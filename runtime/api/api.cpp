@@ -16,7 +16,7 @@
 #include "image_refs.h"
 #include "machine.h"
 #include "registry.h"
-#include "row_files.h"
+#include "output_file.h"
 #include "streamed_run.h"
 
 namespace filterlab {
@@ -126,14 +126,12 @@ Outcome run_file(const std::string &filter_name, const std::string &input_path, 
         outcome.variant = v.name;
         const stream::PnmRowReader reader(input_path);
         const stream::FileShape in = reader.shape();
-        if (!stream::is_pnm_output(output_path, in.channels)) {
-            throw Error(output_path + ": not a .pgm, .ppm or .pnm that holds " + std::to_string(in.channels) + " channel(s)");
-        }
+        check_can_run(v, params, in.width, in.height);
         check_writable(output_path, in.channels);  // its folder, before the work
         const auto [width, height] = filter.output_size(in.width, in.height);
-        stream::PnmRowWriter writer(output_path, {width, height, in.channels});
-        stream::run_streamed(v, reader, writer, params);
-        writer.commit();
+        const stream::OutputFile output(output_path, {width, height, in.channels});
+        stream::run_streamed(v, reader, output.sink(), params);
+        output.commit();
     });
 }
 

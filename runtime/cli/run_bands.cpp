@@ -8,7 +8,9 @@
 #include <cstdio>
 
 #include "file_bands.h"
+#include "harness.h"
 #include "image_io.h"
+#include "output_file.h"
 #include "row_files.h"
 #include "streamed_run.h"
 #include "world.h"
@@ -56,6 +58,8 @@ bool runs_in_bands(const RunOptions &o, const Variant &variant) {
         return false;
     }
     if (variant.backend != Backend::cpu && variant.backend != Backend::cuda) return false;
+    // One process may write a PNG row by row; ranks write PGM/PPM rows by offset.
+    if (!mpi::world().distributed() && stream::is_png_output(o.output)) return stream::is_binary_pnm(o.input);
     return mpi::can_run_in_file_bands(o.input, o.output);
 }
 
@@ -63,14 +67,15 @@ int run_streamed_file(const RunOptions &o, const Variant &variant, const ParamVa
     const auto start = std::chrono::steady_clock::now();
     const stream::PnmRowReader reader(o.input);
     const stream::FileShape in = reader.shape();
+    check_can_run(variant, params, in.width, in.height);  // before an output exists
     check_writable(o.output, in.channels);
     const auto [out_width, out_height] = filter_info(variant.filter).output_size(in.width, in.height);
-    stream::PnmRowWriter writer(o.output, {out_width, out_height, in.channels});
-    writer.use(o.pwrite ? stream::FileWrites::pwrite : stream::FileWrites::mapped);
+    const stream::OutputFile output(o.output, {out_width, out_height, in.channels},
+                                    o.pwrite ? stream::FileWrites::pwrite : stream::FileWrites::mapped);
     stream::StreamOptions options;
     options.limits.band_rows = o.band_rows;
-    const stream::StreamTimes t = stream::run_streamed(variant, reader, writer, params, options);
-    writer.commit();
+    const stream::StreamTimes t = stream::run_streamed(variant, reader, output.sink(), params, options);
+    output.commit();
     if (o.quiet) return kExitOk;
     const double ms = ms_since(start);
     print_summary(variant, params, o, {in.width, in.height, in.channels, out_width, out_height}, ms,

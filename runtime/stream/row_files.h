@@ -37,6 +37,8 @@ class RowSink {
 public:
     virtual ~RowSink() = default;
     virtual void write_rows(int first, int count, const uint8_t *from) const = 0;  // throws Error
+    // True when rows must come in order, from one thread (a PNG).
+    virtual bool sequential() const { return false; }
 };
 
 // True when `path` is a regular file that starts as a binary PGM/PPM (P5/P6).

@@ -169,7 +169,7 @@ private:
             to_interleaved(rows, plan_.out_width, band.out_count, write_scratch_.data());
             from = write_scratch_.data();
         }
-        in_parallel(band.out_count, io_, [&](int first, int count) {
+        in_parallel(band.out_count, sink_.sequential() ? 1 : io_, [&](int first, int count) {
             sink_.write_rows(band.out_first + first, count, from + first * row);
         });
         times_.write += seconds_since(began);

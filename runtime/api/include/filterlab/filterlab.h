@@ -86,8 +86,8 @@ Outcome nlmeans(const ImageRef &in, const ImageRef &out, int patch = 3, int sear
 Outcome run(const std::string &filter, const ImageRef &in, const ImageRef &out,
             const std::map<std::string, double> &params = {}, const Options &options = {});
 
-// A binary PGM/PPM file into a PGM/PPM file (`.pgm`, `.ppm` or `.pnm`),
-// streamed in bands of rows as `filterlab run` streams it: reading, the
+// A binary PGM/PPM file into a PGM/PPM file (`.pgm`, `.ppm` or `.pnm`) or a
+// PNG (written row by row), streamed in bands of rows as `filterlab run` streams it: reading, the
 // variant's work (for a CUDA variant: its copies and kernels on streams of
 // its own) and writing overlap, and host memory stays a few bands, not the
 // image, so a file larger than memory can be filtered (sides up to 2^24;
