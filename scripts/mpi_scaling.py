@@ -118,6 +118,10 @@ def big_image_section(folder):
 def tables_text(batch_rows, halves_rows, big_rows):
     """The report's measured part: its title, how it was made, and the three tables."""
     return ["# One GPU against two over MPI (2 × H200)\n",
+            "> Since issue 44 a PGM/PPM is streamed in bands, on one rank and on each of several:\n"
+            "> the one-file rows below are the path before it (the whole image read, and through\n"
+            "> rank 0). The runs, phases per rank and the model re-fitted to them:\n"
+            "> [streaming.md](streaming.md).\n",
             "Made by `python3 scripts/mpi_scaling.py reports/mpi` from the files of the device experiment `mpi_scaling` "
             "(`python3 scripts/device/run.py mpi_scaling OUT`) "
             "(machine: `machine.txt`; `mpirun -n 2`, Open MPI 4.1.6, one GPU per rank) and the two runs of the image "
