@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cstdio>
 
@@ -44,13 +42,6 @@ std::string phases_line(const mpi::RankPhases &p, Backend backend) {
                        p.bands, p.wall);
 }
 
-// The process's peak resident memory so far, in MiB.
-double peak_rss_mib() {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return usage.ru_maxrss / 1024.0;
-}
-
 }  // namespace
 
 bool runs_in_bands(const RunOptions &o, const Variant &variant) {
@@ -81,10 +72,7 @@ int run_streamed_file(const RunOptions &o, const Variant &variant, const ParamVa
     print_summary(variant, params, o, {in.width, in.height, in.channels, out_width, out_height}, ms,
                   fmt::format("streamed in {} bands{}", t.bands, t.tiles > 1 ? fmt::format(" of {} tiles", t.tiles) : ""));
     fmt::print("phases: {}; {:.1f} MiB of host staging, peak RSS {:.1f} MiB\n",
-               phases_line({t.wall, t.read, 1e-3 * t.upload_ms, 1e-3 * t.kernel_ms, 1e-3 * t.download_ms,
-                            1e-3 * t.device_span_ms, t.write, t.bands},
-                           variant.backend),
-               t.staging_bytes / 1048576.0, peak_rss_mib());
+               phases_line(mpi::phases_of(t), variant.backend), t.staging_bytes / 1048576.0, t.peak_rss_mib);
     return kExitOk;
 }
 

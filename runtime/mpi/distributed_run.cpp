@@ -52,7 +52,7 @@ Image run_in_bands(const Variant &variant, const Image &input, const ParamValues
     const FilterInfo &filter = filter_info(variant.filter);
     // Rank 0's image shape, to every rank.
     std::array<int, 3> shape{input.width(), input.height(), input.channels()};
-    MPI_Bcast(shape.data(), 3, MPI_INT, 0, MPI_COMM_WORLD);
+    w.broadcast(shape.data(), 3);
     const auto [width, height, channels] = shape;
     const ImageBands split = split_image(filter, params, width, height, w.size());
     const std::vector<Band> &bands = split.bands;

@@ -1,7 +1,6 @@
 #include "file_bands.h"
 
 #include <mpi.h>
-#include <sys/resource.h>
 
 #include <array>
 #include <memory>
@@ -16,17 +15,10 @@
 namespace filterlab::mpi {
 namespace {
 
-// Rank 0's answer to every rank.
-void broadcast(std::string &text) {
-    int length = static_cast<int>(text.size());
-    MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    text.resize(static_cast<std::size_t>(length));
-    MPI_Bcast(text.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
-}
-
+// Rank 0's shape to every rank.
 stream::FileShape broadcast(const stream::FileShape &shape) {
     std::array<int, 3> s{shape.width, shape.height, shape.channels};
-    MPI_Bcast(s.data(), 3, MPI_INT, 0, MPI_COMM_WORLD);
+    world().broadcast(s.data(), 3);
     return {s[0], s[1], s[2]};
 }
 
@@ -55,14 +47,12 @@ bool on_one_node() {
     return every == 1;
 }
 
-RankPhases phases_of(const stream::StreamTimes &t) {
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return {t.wall,  t.read,  1e-3 * t.upload_ms, 1e-3 * t.kernel_ms, 1e-3 * t.download_ms, 1e-3 * t.device_span_ms,
-            t.write, t.bands, usage.ru_maxrss / 1024.0};
-}
-
 }  // namespace
+
+RankPhases phases_of(const stream::StreamTimes &t) {
+    return {t.wall,  t.read,  1e-3 * t.upload_ms, 1e-3 * t.kernel_ms, 1e-3 * t.download_ms, 1e-3 * t.device_span_ms,
+            t.write, t.bands, t.peak_rss_mib};
+}
 
 bool can_run_in_file_bands(const std::string &input, const std::string &output) {
     int fits = 0;
@@ -73,7 +63,7 @@ bool can_run_in_file_bands(const std::string &input, const std::string &output) 
         } catch (const Error &) {  // the other path says why
         }
     }
-    if (world().distributed()) MPI_Bcast(&fits, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    world().broadcast(&fits, 1);
     return fits != 0;
 }
 
@@ -96,7 +86,7 @@ FileBandShapes run_file_in_bands(const Variant &variant, const std::string &inpu
         temporary = owner->temporary_path();
     });
     in_shape = broadcast(in_shape);
-    broadcast(temporary);
+    w.broadcast(temporary);
     const auto [out_width, out_height] = filter.output_size(in_shape.width, in_shape.height);
     out_shape = {out_width, out_height, in_shape.channels};
     const Band me = split_image(filter, params, in_shape.width, in_shape.height, w.size()).bands[w.rank()];

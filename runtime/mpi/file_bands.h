@@ -19,6 +19,7 @@
 #include "filters.h"
 #include "registry.h"
 #include "row_files.h"
+#include "streamed_run.h"
 
 namespace filterlab::mpi {
 
@@ -30,6 +31,9 @@ struct RankPhases {
     int bands = 0;  // its bands of rows (0: an idle rank)
     double peak_rss_mib = 0;  // the rank's peak resident memory
 };
+
+// A streamed run's times as one rank's phases.
+RankPhases phases_of(const stream::StreamTimes &times);
 
 struct FileBandShapes {
     int width = 0, height = 0, channels = 0;  // the input's

@@ -79,11 +79,19 @@ void World::collective(const std::function<void()> &work) const {
     int first = size_;
     MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (first == size_) return;
-    int length = static_cast<int>(message.size());
-    MPI_Bcast(&length, 1, MPI_INT, first, MPI_COMM_WORLD);
-    message.resize(length);
-    MPI_Bcast(message.data(), length, MPI_CHAR, first, MPI_COMM_WORLD);
+    broadcast(message, first);
     throw AgreedError(first == 0 ? message : fmt::format("rank {}: {}", first, message));
+}
+
+void World::broadcast(int *values, int count, int root) const {
+    if (distributed()) MPI_Bcast(values, count, MPI_INT, root, MPI_COMM_WORLD);
+}
+
+void World::broadcast(std::string &text, int root) const {
+    int length = static_cast<int>(text.size());
+    broadcast(&length, 1, root);
+    text.resize(static_cast<std::size_t>(length));
+    if (distributed()) MPI_Bcast(text.data(), length, MPI_CHAR, root, MPI_COMM_WORLD);
 }
 
 void World::barrier() const {

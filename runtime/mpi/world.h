@@ -32,6 +32,9 @@ public:
     // `work`, whose exceptions pass unchanged.
     void collective(const std::function<void()> &work) const;
     void barrier() const;
+    // Rank `root`'s values, or text, to every rank (nothing without MPI).
+    void broadcast(int *values, int count, int root = 0) const;
+    void broadcast(std::string &text, int root = 0) const;
     // Every rank's values (all the same length) on rank 0, by rank; empty elsewhere.
     std::vector<std::vector<double>> gather(const std::vector<double> &mine) const;
     double seconds() const;  // MPI_Wtime, or a steady clock without MPI

@@ -25,8 +25,9 @@ struct Extents {
     }
 };
 
-// The first output row of a band's variant output that the band keeps.
-inline int kept_from(const StreamPlan &plan, const Span &band) { return band.out_first - band.in_first / plan.scale; }
+// The first output row of a band's variant output that the band keeps (or,
+// for a tile, the first output column).
+inline int kept_from(const StreamPlan &plan, const Span &span) { return span.out_first - span.in_first / plan.scale; }
 
 std::unique_ptr<BandWorker> make_cuda_band_worker(const Variant &variant, const ParamValues &params,
                                                   const StreamPlan &plan, int slots);

@@ -37,7 +37,7 @@ public:
             }
             const std::ptrdiff_t tile_plane = static_cast<std::ptrdiff_t>(tile_out) * out_rows;
             variant_.run(in, {tile_.data(), tile_out, out_rows, ch, tile_out, tile_plane}, params_);
-            const int skip = t.out_first - t.in_first / plan_.scale;
+            const int skip = kept_from(plan_, t);
             for (int c = 0; c < ch; c++)
                 for (int y = 0; y < out_rows; y++) {
                     std::memcpy(out_[slot].data() + c * out_plane + static_cast<std::ptrdiff_t>(y) * plan_.out_width + t.out_first,

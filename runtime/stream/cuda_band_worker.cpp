@@ -102,7 +102,7 @@ void CudaWorker::filter_tiles(CudaSlot &s, int rows, int out_rows) {
         const int tile_out = filter_.output_size(t.in_count(), rows).first;
         variant_.run(in, {s.tile->data(), tile_out, out_rows, ch, static_cast<std::ptrdiff_t>(tile_pitch_), tile_plane},
                      params_);
-        const int skip = t.out_first - t.in_first / plan_.scale;
+        const int skip = kept_from(plan_, t);
         for (int c = 0; c < ch; c++) {
             gpu::copy_rows(s.stream, s.device_out.data() + c * out_plane + t.out_first, out_pitch_,
                            s.tile->data() + c * tile_plane + skip, tile_pitch_, t.out_count, out_rows);

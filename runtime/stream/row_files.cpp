@@ -21,19 +21,22 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr std::size_t kHeaderBytes = 4096;  // more than any PGM/PPM header needs, comments included
+constexpr const char *kTruncated = "file is truncated";
+constexpr const char *kNoProgress = "cannot write (no progress)";
 
 std::string system_error(const std::string &path, const char *what) {
     return path + ": " + what + " (" + std::strerror(errno) + ")";
 }
 
-// pread/pwrite move at most about 2 GiB a call: loop until done.
+// pread/pwrite move at most about 2 GiB a call: loop until done. A call
+// that moves nothing ends it with `at_end` (a read past the file's end).
 template <typename Call>
-void whole(const std::string &path, const char *what, std::size_t bytes, Call call) {
+void whole(const std::string &path, const char *what, const char *at_end, std::size_t bytes, Call call) {
     for (std::size_t done = 0; done < bytes;) {
         const ssize_t n = call(done, std::min<std::size_t>(bytes - done, 1u << 30));
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) throw Error(system_error(path, what));
-        if (n == 0) throw Error(path + (what == std::string("cannot read") ? ": file is truncated" : ": cannot write (no progress)"));
+        if (n == 0) throw Error(path + ": " + at_end);
         done += static_cast<std::size_t>(n);
     }
 }
@@ -83,7 +86,7 @@ PnmRowReader::PnmRowReader(const std::string &path) : path_(path) {
     const auto size = static_cast<std::size_t>(info.st_size);
     std::vector<uint8_t> head(std::min(size, kHeaderBytes));
     try {
-        whole(path, "cannot read", head.size(), [&](std::size_t at, std::size_t n) {
+        whole(path, "cannot read", kTruncated, head.size(), [&](std::size_t at, std::size_t n) {
             return ::pread(fd_, head.data() + at, n, static_cast<off_t>(at));
         });
         const codecs::PnmLayout layout = codecs::pnm_layout(path, head, size, kMaxStreamedSide);
@@ -102,7 +105,7 @@ PnmRowReader::~PnmRowReader() {
 void PnmRowReader::read_rows(int first, int count, uint8_t *to) const {
     const std::size_t row = shape_.row_bytes();
     const off_t at = static_cast<off_t>(raster_start_ + static_cast<std::size_t>(first) * row);
-    whole(path_, "cannot read", static_cast<std::size_t>(count) * row, [&](std::size_t done, std::size_t n) {
+    whole(path_, "cannot read", kTruncated, static_cast<std::size_t>(count) * row, [&](std::size_t done, std::size_t n) {
         return ::pread(fd_, to + done, n, at + static_cast<off_t>(done));
     });
 }
@@ -117,7 +120,7 @@ PnmRowWriter::PnmRowWriter(const std::string &output, const FileShape &shape)
     fd_ = owned_->fd();
     const std::string head = header(shape);
     raster_start_ = head.size();
-    whole(output_, "cannot write", head.size(), [&](std::size_t at, std::size_t n) {
+    whole(output_, "cannot write", kNoProgress, head.size(), [&](std::size_t at, std::size_t n) {
         return ::pwrite(fd_, head.data() + at, n, static_cast<off_t>(at));
     });
     // The whole length at once (sparse): rows may then land in any order.
@@ -140,7 +143,7 @@ void PnmRowWriter::write_rows(int first, int count, const uint8_t *from) const {
     const off_t at = static_cast<off_t>(raster_start_ + static_cast<std::size_t>(first) * row);
     const std::size_t bytes = static_cast<std::size_t>(count) * row;
     if (writes_ == FileWrites::mapped && write_mapped(fd_, static_cast<std::size_t>(at), bytes, from)) return;
-    whole(output_, "cannot write", bytes, [&](std::size_t done, std::size_t n) {
+    whole(output_, "cannot write", kNoProgress, bytes, [&](std::size_t done, std::size_t n) {
         return ::pwrite(fd_, from + done, n, at + static_cast<off_t>(done));
     });
 }

@@ -1,5 +1,7 @@
 #include "streamed_run.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -195,6 +197,9 @@ StreamTimes run_streamed(const Variant &variant, const RowSource &source, const 
     check_can_run(variant, params, shape.width, shape.height);
     StreamTimes times = Pipeline(variant, source, sink, params, options).run();
     times.wall = seconds_since(start);
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    times.peak_rss_mib = usage.ru_maxrss / 1024.0;
     return times;
 }
 

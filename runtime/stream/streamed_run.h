@@ -29,6 +29,7 @@ struct StreamTimes {
     double upload_ms = 0, kernel_ms = 0, download_ms = 0, device_span_ms = 0;
     int bands = 0, tiles = 0;
     std::size_t staging_bytes = 0;  // host memory held for the bands in flight
+    double peak_rss_mib = 0;        // the process's peak resident memory at the end
 };
 
 // Throws Error (on any stage's failure: the first, after every thread has

@@ -37,11 +37,15 @@ class Runner:
             out[k] = v
         return out
 
+    @staticmethod
+    def mpirun(*options):
+        """mpirun's command, allowed to run as root where it is root, with `options`."""
+        return ["mpirun", *(["--allow-run-as-root"] if os.geteuid() == 0 else []), *options]
+
     def expand(self, text):
         """{filterlab} {bin} {out} {root} {mpirun} in a step's text."""
-        mpirun = "mpirun --allow-run-as-root" if os.geteuid() == 0 else "mpirun"
         return (text.replace("{filterlab}", self.fl).replace("{bin}", BIN).replace("{out}", self.out)
-                .replace("{root}", ROOT).replace("{mpirun}", mpirun))
+                .replace("{root}", ROOT).replace("{mpirun}", " ".join(self.mpirun())))
 
     # ------------------------------------------------------------- commands
     def show(self, cmd):

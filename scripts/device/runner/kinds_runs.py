@@ -71,8 +71,7 @@ def cmd(r, step, log):
 def big_image_line(r, step, out, work, image, cells):
     """One `run` line of big_image (filter variant params) on 1 rank, then on each of `ranks`:
     how many outputs differ from 1 rank's."""
-    mpirun = ["mpirun", *(["--oversubscribe"] if step.get("oversubscribe") == "yes" else []),
-              *(["--allow-run-as-root"] if os.geteuid() == 0 else [])]
+    mpirun = r.mpirun(*(["--oversubscribe"] if step.get("oversubscribe") == "yes" else []))
     args = ["run", "--filter", cells[0], "--variant", cells[1], "-i", image,
             *param_args(cells[2] if len(cells) > 2 else "-")]
     shown = " ".join(args).replace(image, "in.pgm")

@@ -37,10 +37,6 @@ def same(r, out, a, b, what):
     return equal
 
 
-def mpirun(step):
-    return ["mpirun", *(["--allow-run-as-root"] if os.geteuid() == 0 else []), *words(step.get("mpi_args", ""))]
-
-
 def one_line(r, step, out, work, image, cells):
     """The runs of one line; returns (misses, {label: [walls]})."""
     filter_, variant, params = cells[0], cells[1], cells[2] if len(cells) > 2 else "-"
@@ -61,7 +57,7 @@ def one_line(r, step, out, work, image, cells):
             os.unlink(target)
         command = [r.fl, *args, "--variant", variant, "-o", target, *(["--whole-image"] if label == "whole image" else [])]
         if ranks != "1":
-            command = [*mpirun(step), "-n", ranks, *command]
+            command = [*r.mpirun(*words(step.get("mpi_args", ""))), "-n", ranks, *command]
         shown_cmd = ("" if ranks == "1" else f"mpirun -n {ranks} ") + f"filterlab run {shown} --variant {variant}" + \
             (" --whole-image" if label == "whole image" else "") + " -o out.pgm"
         wall = timed(r, out, command, shown_cmd, env=r.pairs(step.get("env")))
