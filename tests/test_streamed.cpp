@@ -75,6 +75,14 @@ bool streamed_here(const Variant &v) {
            v.why_unavailable().empty();
 }
 
+// The first variant of `filter` this run streams; nullptr when none.
+const Variant *first_streamed(const std::string &filter) {
+    for (const Variant &v : all_variants()) {
+        if (streamed_here(v) && v.filter == filter) return &v;
+    }
+    return nullptr;
+}
+
 // One variant on one image: whole, then streamed under each limit.
 void check_streams(const Variant &v, const ParamValues &params, const Image &input) {
     const Image whole = run_variant(v, input, params);
@@ -150,10 +158,7 @@ TEST_CASE("every variant of the backend streams byte-identical to one whole call
 }
 
 TEST_CASE("a stage failing midway stops the run with its error, every thread ended") {
-    const Variant *v = nullptr;
-    for (const Variant &candidate : all_variants()) {
-        if (!v && streamed_here(candidate) && candidate.filter == "box") v = &candidate;
-    }
+    const Variant *v = first_streamed("box");
     REQUIRE(v);
     const ParamValues params = filter_info("box").defaults();
     stream::StreamOptions options;
@@ -166,10 +171,7 @@ TEST_CASE("a stage failing midway stops the run with its error, every thread end
 }
 
 TEST_CASE("a share of the rows (one MPI rank's) writes those rows and no other") {
-    const Variant *v = nullptr;
-    for (const Variant &candidate : all_variants()) {
-        if (!v && streamed_here(candidate) && candidate.filter == "gaussian") v = &candidate;
-    }
+    const Variant *v = first_streamed("gaussian");
     REQUIRE(v);
     const ParamValues params = filter_info("gaussian").defaults();
     const Image input = random_image(53, 61, 3, 5);
