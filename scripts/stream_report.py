@@ -21,7 +21,8 @@ CALLS = [  # file, the call's label, what it was
     ("call3_all.txt", "3", "as 2, ranks unbound (--bind-to none)"),
     ("call4_all.txt", "4", "as 2, one GPU visible (CUDA_VISIBLE_DEVICES=0)"),
     ("call5_stream.txt", "5", "a machine with one H100 (16 cores), tree of 77b3527, one run a line"),
-    ("call6_stream.txt", "6", "as 5, the final tree (blocking streams, after the review)"),
+    ("call6_stream.txt", "6", "as 5, tree of a66e28e (blocking streams, after the review)"),
+    ("call7_stream.txt", "7", "as 5, the final tree (PNG outputs; one owner for broadcasts and phases)"),
 ]
 
 
