@@ -115,7 +115,7 @@ void add_run_verb(CLI::App &app, Options &o, Verbs &verbs) {
         ->check(CLI::Range(1, 1 << 24));
     v->add_flag("--whole-image", o.run.whole_image, "Read the whole image into memory instead of streaming it");
     v->add_flag("--pwrite", o.run.pwrite,
-                "Streamed runs: write the output's rows with pwrite (one writer at a time on ext4) instead of "
+                "Streamed runs: write the output's rows with pwrite (measured slower into one ext4 file) instead of "
                 "copying them into mapped windows of the file");
 }
 

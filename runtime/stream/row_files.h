@@ -65,8 +65,7 @@ private:
 };
 
 // How a writer puts rows into its file. `pwrite`: one call per run of rows;
-// the file system takes them one at a time (ext4's buffered writes hold the
-// file's lock), whatever the threads. `mapped`: each run's blocks allocated
+// into one ext4 file they did not go faster with more threads. `mapped`: each run's blocks allocated
 // first (posix_fallocate: a full disk is an error here, never a fault later),
 // then copied through a window mapped for it alone and unmapped at once (so
 // the process's memory stays the bands'): page faults of several threads
