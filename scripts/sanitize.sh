@@ -13,7 +13,7 @@ root=$PWD
 mode=${1:-address}
 case $mode in
 address) build=$root/build-sanitize label=sanitizers targets=() ;;
-thread) build=$root/build-tsan label=tsan targets=(--target test_concurrency test_threads test_halide_launch) ;;  # what its tests run
+thread) build=$root/build-tsan label=tsan targets=(--target test_concurrency test_threads test_halide_launch test_streamed) ;;  # what its tests run
 *) echo "sanitize: the mode is address or thread, not '$mode'" >&2; exit 2 ;;
 esac
 bash scripts/setup.sh  # the main build, whose Halide libraries are linked here

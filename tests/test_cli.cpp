@@ -170,6 +170,7 @@ TEST_CASE("run: every bad input ends cleanly, without an output file") {
     if (!cuda::gpu_info().available) {
         expect_failure("run --filter box --variant cuda_tile --input " + gray_small + io, "no GPU", out);
     }
+    expect_failure("run --filter box --variant reference --gpus 2 --input " + gray_small + io, "not a CUDA variant", out);
     // Command-line errors: one line, status 1, like the others.
     expect_usage_error("run --filter box", "--input is required");
     expect_usage_error("frobnicate", "unknown command");

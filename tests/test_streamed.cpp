@@ -83,8 +83,9 @@ const Variant *first_streamed(const std::string &filter) {
     return nullptr;
 }
 
-// One variant on one image: whole, then streamed under each limit.
-void check_streams(const Variant &v, const ParamValues &params, const Image &input) {
+// One variant on one image: whole, then streamed under each limit (a CUDA
+// variant's bands over `gpus` devices).
+void check_streams(const Variant &v, const ParamValues &params, const Image &input, int gpus = 1) {
     const Image whole = run_variant(v, input, params);
     const MemoryRows source(input.width(), input.height(), input.channels(), to_interleaved(input));
     // A band recomputes its halo rows: bands of one row cost a slow reference
@@ -99,9 +100,12 @@ void check_streams(const Variant &v, const ParamValues &params, const Image &inp
             options.limits.tile_width = tile_width;
             options.slots = 2;
             options.io_threads = 2;
+            options.gpus = gpus;
             const stream::StreamTimes times = stream::run_streamed(v, source, sink, params, options);
             INFO(v.filter, "/", v.name, " ", format_params(params), " ", input.width(), "x", input.height(), "x",
-                 input.channels(), " bands of ", band_rows, " rows, tiles of ", tile_width, " columns");
+                 input.channels(), " bands of ", band_rows, " rows, tiles of ", tile_width, " columns on ", gpus,
+                 " GPUs");
+            CHECK(times.gpus == gpus);
             CHECK(times.bands == (whole.height() + band_rows - 1) / band_rows);
             CHECK(sink.bytes() == to_interleaved(whole));
         }
@@ -152,6 +156,33 @@ TEST_CASE("every variant of the backend streams byte-identical to one whole call
                 for (int channels : {1, 3}) check_streams(v, params, random_image(w, h, channels, w * 131 + h));
             }
         }
+        variants++;
+    }
+    CHECK(variants > 0);
+}
+
+// Band b on GPU b mod N: every CUDA variant's bands over every visible GPU
+// (on a machine with two or more), each device's module and memory its own.
+// With one GPU, or for a CPU variant, asking for two is refused.
+TEST_CASE("bands spread over several GPUs write what one call writes") {
+    const int gpus = selected == Backend::cuda ? cuda::device_count() : 0;
+    const Variant *v = first_streamed("box");
+    REQUIRE(v);
+    const MemoryRows rows(8, 8, 1, std::vector<uint8_t>(64, 1));
+    MemoryRows out(8, 8, 1, std::vector<uint8_t>(64, 0));
+    stream::StreamOptions two;
+    two.gpus = 2;
+    if (gpus < 2) {
+        CHECK_THROWS_AS(stream::run_streamed(*v, rows, out, filter_info("box").defaults(), two), Error);
+        MESSAGE("fewer than two GPUs visible: bands over several are checked only to be refused");
+        return;
+    }
+    int variants = 0;
+    for (const Variant &each : all_variants()) {
+        if (!streamed_here(each)) continue;
+        const ParamValues params = filter_info(each.filter).defaults();
+        if (!each.unsupported_reason(params).empty()) continue;
+        for (int channels : {1, 3}) check_streams(each, params, random_image(67, 41, channels, 67 + channels), gpus);
         variants++;
     }
     CHECK(variants > 0);

@@ -130,7 +130,9 @@ Outcome run_file(const std::string &filter_name, const std::string &input_path, 
         check_writable(output_path, in.channels);  // its folder, before the work
         const auto [width, height] = filter.output_size(in.width, in.height);
         const stream::OutputFile output(output_path, {width, height, in.channels});
-        stream::run_streamed(v, reader, output.sink(), params);
+        stream::StreamOptions streaming;
+        streaming.gpus = o.gpus;
+        stream::run_streamed(v, reader, output.sink(), params, streaming);
         output.commit();
     });
 }

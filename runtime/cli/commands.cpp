@@ -170,6 +170,16 @@ RunPlan plan_run(const RunOptions &options, bool files) {
     if (!seed) throw Error("--seed: '" + options.seed + "' is not an integer in 0.." + std::to_string(UINT64_MAX));
     if (variant.backend == Backend::cuda) cuda::require_gpu();
     if (variant.backend == Backend::opencl) opencl::require_device();
+    if (options.gpus != 1 && mpi::world().distributed()) {
+        throw Error("--gpus is for one process: under mpirun each rank drives the GPU it is given");
+    }
+    if (options.gpus != 1 && variant.backend != Backend::cuda) {
+        throw Error("--gpus: " + filter.name + "/" + variant.name + " is not a CUDA variant");
+    }
+    if (options.gpus > 1 && options.gpus > cuda::device_count()) {
+        throw Error("--gpus " + std::to_string(options.gpus) + ": " + std::to_string(cuda::device_count()) +
+                    " GPUs visible");
+    }
     return {filter, variant, params, *seed};
 }
 
@@ -204,9 +214,9 @@ int run_variant_on_file(const RunOptions &options) {
                                    : run_streamed_file(options, plan.variant, plan.params);
     }
     std::vector<std::string> notices;
-    if ((options.band_rows > 0 || options.pwrite) && !options.whole_image) {
-        notices.push_back("--band-rows and --pwrite apply to a PGM/PPM streamed into a PGM/PPM by a CPU or CUDA "
-                          "variant; this run reads the whole image");
+    if ((options.band_rows > 0 || options.pwrite || options.gpus != 1) && !options.whole_image) {
+        notices.push_back("--band-rows, --pwrite and --gpus apply to a PGM/PPM streamed into a PGM/PPM by a CPU or CUDA "
+                          "variant; this run reads the whole image (on one GPU)");
     }
     Image clean, input;
     world.collective([&] {

@@ -30,6 +30,7 @@ struct RunOptions {
     int band_rows = 0;         // streamed runs: output rows a band (0: about 32 MiB of input)
     bool whole_image = false;  // read the whole image instead of streaming it in bands
     bool pwrite = false;       // streamed runs: write rows with pwrite, not through mapped windows
+    int gpus = 1;              // streamed runs of a CUDA variant in one process: GPUs its bands go to (0: all)
 };
 struct CheckOptionsCli {
     std::string filter, variant, images;

@@ -117,6 +117,10 @@ void add_run_verb(CLI::App &app, Options &o, Verbs &verbs) {
     v->add_flag("--pwrite", o.run.pwrite,
                 "Streamed runs: write the output's rows with pwrite (measured slower into one ext4 file) instead of "
                 "copying them into mapped windows of the file");
+    v->add_option("--gpus", o.run.gpus,
+                  "Streamed runs of a CUDA variant in one process: spread the bands over this many visible GPUs, "
+                  "band b on GPU b mod N (0: every visible one)")
+        ->check(CLI::Range(0, 64));
 }
 
 void add_check_verb(CLI::App &app, Options &o, Verbs &verbs) {

@@ -65,12 +65,14 @@ int run_streamed_file(const RunOptions &o, const Variant &variant, const ParamVa
                                     o.pwrite ? stream::FileWrites::pwrite : stream::FileWrites::mapped);
     stream::StreamOptions options;
     options.limits.band_rows = o.band_rows;
+    options.gpus = o.gpus;
     const stream::StreamTimes t = stream::run_streamed(variant, reader, output.sink(), params, options);
     output.commit();
     if (o.quiet) return kExitOk;
     const double ms = ms_since(start);
     print_summary(variant, params, o, {in.width, in.height, in.channels, out_width, out_height}, ms,
-                  fmt::format("streamed in {} bands{}", t.bands, t.tiles > 1 ? fmt::format(" of {} tiles", t.tiles) : ""));
+                  fmt::format("streamed in {} bands{}{}", t.bands, t.tiles > 1 ? fmt::format(" of {} tiles", t.tiles) : "",
+                              t.gpus > 1 ? fmt::format(" over {} GPUs", t.gpus) : ""));
     fmt::print("phases: {}; {:.1f} MiB of host staging, peak RSS {:.1f} MiB\n",
                phases_line(mpi::phases_of(t), variant.backend), t.staging_bytes / 1048576.0, t.peak_rss_mib);
     return kExitOk;

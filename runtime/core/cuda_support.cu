@@ -4,8 +4,11 @@
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "cuda_errors.h"
 #include "error.h"
@@ -30,6 +33,7 @@ GpuInfo probe() {
         info.why_not = "no CUDA device found";
         return info;
     }
+    info.device_count = count;
     cudaDeviceProp prop{};
     status = cudaGetDeviceProperties(&prop, 0);
     if (status != cudaSuccess) {
@@ -62,29 +66,60 @@ void require_gpu() {
     if (!gpu_info().available) throw Error("no GPU: " + gpu_info().why_not);
 }
 
-void *primary_context() {
-    static void *context = [] {
-        require_gpu();
-        cuda_check(cudaSetDevice(0), "cudaSetDevice");
-        if (const cudaError_t status = cudaFree(nullptr); status != cudaSuccess) {
-            cudaGetLastError();
-            throw MachineError(std::string("cannot create the CUDA context: ") + cudaGetErrorString(status));
-        }
-        // The runtime API has no call for the CUcontext; ask the driver through
-        // the runtime, so the binary needs no link against libcuda.
-        void *entry = nullptr;
-        cudaDriverEntryPointQueryResult found{};
-        cuda_check(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &entry, 12000, cudaEnableDefault, &found),
-              "cudaGetDriverEntryPointByVersion");
-        if (found != cudaDriverEntryPointSuccess || !entry) throw Error("CUDA driver lacks cuCtxGetCurrent");
-        CUcontext ctx = nullptr;
-        if (reinterpret_cast<CUresult (*)(CUcontext *)>(entry)(&ctx) != CUDA_SUCCESS || !ctx) {
-            throw Error("cannot get the CUDA primary context");
-        }
-        return static_cast<void *>(ctx);
-    }();
-    return context;
+namespace {
+
+// The primary context of the calling thread's current device, made current
+// (cudaFree(nullptr) creates it); asked of the driver through the runtime,
+// so the binary needs no link against libcuda.
+void *make_primary_context() {
+    if (const cudaError_t status = cudaFree(nullptr); status != cudaSuccess) {
+        cudaGetLastError();
+        throw MachineError(std::string("cannot create the CUDA context: ") + cudaGetErrorString(status));
+    }
+    void *entry = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    cuda_check(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &entry, 12000, cudaEnableDefault, &found),
+               "cudaGetDriverEntryPointByVersion");
+    if (found != cudaDriverEntryPointSuccess || !entry) throw Error("CUDA driver lacks cuCtxGetCurrent");
+    CUcontext ctx = nullptr;
+    if (reinterpret_cast<CUresult (*)(CUcontext *)>(entry)(&ctx) != CUDA_SUCCESS || !ctx) {
+        throw Error("cannot get the CUDA primary context");
+    }
+    return static_cast<void *>(ctx);
 }
+
+constexpr int kMaxDevices = 64;
+
+int current_device() {
+    int device = 0;
+    cuda_check(cudaGetDevice(&device), "cudaGetDevice");
+    return device;
+}
+
+}  // namespace
+
+void *primary_context() {
+    require_gpu();
+    const int device = current_device();
+    // Asked at every Halide call: a lock only while a device's is first made.
+    static std::atomic<void *> contexts[kMaxDevices];
+    static std::mutex making;
+    if (device >= kMaxDevices) throw Error("device " + std::to_string(device) + ": at most 64 devices are used");
+    if (void *known = contexts[device].load(std::memory_order_acquire)) return known;
+    std::lock_guard lock(making);
+    if (!contexts[device].load()) contexts[device].store(make_primary_context(), std::memory_order_release);
+    return contexts[device].load();
+}
+
+int device_count() { return gpu_info().available ? gpu_info().device_count : 0; }
+
+DeviceScope::DeviceScope(int device) : previous_(current_device()) {
+    if (device < 0 || device >= device_count()) {
+        throw Error("no CUDA device " + std::to_string(device) + " (" + std::to_string(device_count()) + " visible)");
+    }
+    cuda_check(cudaSetDevice(device), "cudaSetDevice");
+}
+DeviceScope::~DeviceScope() { cudaSetDevice(previous_); }
 
 void synchronize(const char *what) {
     cuda_check(cudaGetLastError(), what);
@@ -92,19 +127,20 @@ void synchronize(const char *what) {
 }
 
 void *scratch_pool() {
-    static cudaMemPool_t pool = [] {
-        primary_context();
-        cudaMemPoolProps props{};
-        props.allocType = cudaMemAllocationTypePinned;
-        props.location = {cudaMemLocationTypeDevice, 0};
-        cudaMemPool_t made = nullptr;
-        cuda_check(cudaMemPoolCreate(&made, &props), "cudaMemPoolCreate");
-        std::uint64_t keep_all = ~std::uint64_t{0};
-        cuda_check(cudaMemPoolSetAttribute(made, cudaMemPoolAttrReleaseThreshold, &keep_all),
-                   "cudaMemPoolSetAttribute");
-        return made;
-    }();
-    return pool;
+    primary_context();
+    const int device = current_device();
+    static std::mutex mutex;
+    static std::vector<cudaMemPool_t> pools(gpu_info().device_count, nullptr);
+    std::lock_guard lock(mutex);
+    if (pools.at(device)) return pools[device];
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location = {cudaMemLocationTypeDevice, device};
+    cudaMemPool_t made = nullptr;
+    cuda_check(cudaMemPoolCreate(&made, &props), "cudaMemPoolCreate");
+    std::uint64_t keep_all = ~std::uint64_t{0};
+    cuda_check(cudaMemPoolSetAttribute(made, cudaMemPoolAttrReleaseThreshold, &keep_all), "cudaMemPoolSetAttribute");
+    return pools[device] = made;
 }
 
 bool gpu_state_lost() {

@@ -15,6 +15,7 @@ struct GpuInfo {
     bool available = false;
     std::string why_not;  // when not available
     std::string name;
+    int device_count = 0;  // visible devices; the rest describes device 0
     int sm_count = 0, compute_major = 0, compute_minor = 0;
     std::size_t memory_bytes = 0, l2_bytes = 0;
     int driver_version = 0, runtime_version = 0;  // e.g. 13000
@@ -25,8 +26,25 @@ struct GpuInfo {
 const GpuInfo &gpu_info();
 // Throws Error("no GPU: ...") when no usable GPU is present.
 void require_gpu();
-// The primary context of device 0 (a CUcontext), shared with Halide's CUDA runtime.
+// The primary context (a CUcontext) of the calling thread's current device
+// (device 0 unless a DeviceScope chose another), shared with Halide's CUDA
+// runtime, which asks for it at each call: a Halide variant runs on the
+// device of the thread that calls it.
 void *primary_context();
+// The devices a process may use (CUDA_VISIBLE_DEVICES's); 0 without a GPU.
+int device_count();
+// Makes `device` the calling thread's current device for the scope's length
+// (cudaSetDevice), then the one before; throws Error for a device not visible.
+class DeviceScope {
+public:
+    explicit DeviceScope(int device);
+    ~DeviceScope();
+    DeviceScope(const DeviceScope &) = delete;
+    DeviceScope &operator=(const DeviceScope &) = delete;
+
+private:
+    int previous_;
+};
 void synchronize(const char *what);  // cudaDeviceSynchronize + error check
 // Whether an earlier error left this process's CUDA context unusable (asked
 // after a failure that did not come from a CUDA runtime call of ours, such as
@@ -49,7 +67,7 @@ private:
     void *previous_;
 };
 
-// FilterLab's stream-ordered memory pool (a cudaMemPool_t of device 0) for the
+// FilterLab's stream-ordered memory pool (a cudaMemPool_t of the current device) for the
 // scratch memory of one call (cudaMallocFromPoolAsync / cudaFreeAsync on the
 // call's stream). It keeps what is freed (its release threshold is unbounded),
 // so a call's scratch after the first is served without mapping memory again:

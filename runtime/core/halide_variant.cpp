@@ -47,9 +47,16 @@ private:
     std::string *previous_;
 };
 
+// The calling thread's current device's (cuda::DeviceScope picks it). No
+// exception may cross Halide's C runtime: a failure is its error code.
 int acquire_primary_context(void *, void **context, bool) {
-    *context = cuda::primary_context();
-    return 0;
+    try {
+        *context = cuda::primary_context();
+        return 0;
+    } catch (const std::exception &e) {
+        record_error(nullptr, e.what());
+        return halide_error_code_generic_error;
+    }
 }
 int release_context(void *) { return 0; }
 int current_stream(void *, void *, void **stream) {

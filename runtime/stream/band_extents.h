@@ -30,6 +30,6 @@ struct Extents {
 inline int kept_from(const StreamPlan &plan, const Span &span) { return span.out_first - span.in_first / plan.scale; }
 
 std::unique_ptr<BandWorker> make_cuda_band_worker(const Variant &variant, const ParamValues &params,
-                                                  const StreamPlan &plan, int slots);
+                                                  const StreamPlan &plan, int slots, int devices);
 
 }  // namespace filterlab::stream

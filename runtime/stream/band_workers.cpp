@@ -21,6 +21,7 @@ public:
         }
         if (plan.tiles.size() > 1) tile_.resize(static_cast<std::size_t>(extents_.max_tile_out) * extents_.max_out_rows * ch);
     }
+    int slots() const override { return static_cast<int>(in_.size()); }
     uint8_t *input(int slot) override { return in_[slot].data(); }
     void compute(int slot, const Span &band) override {
         const auto start = std::chrono::steady_clock::now();
@@ -71,9 +72,12 @@ private:
 }  // namespace
 
 std::unique_ptr<BandWorker> make_band_worker(const Variant &variant, const ParamValues &params,
-                                             const StreamPlan &plan, int slots) {
+                                             const StreamPlan &plan, int slots, int gpus) {
+    if (variant.backend == Backend::cpu && gpus != 1) {
+        throw Error(variant.filter + "/" + variant.name + " runs on the CPU: only a CUDA variant's bands go to GPUs");
+    }
     if (variant.backend == Backend::cpu) return std::make_unique<HostWorker>(variant, params, plan, slots);
-    if (variant.backend == Backend::cuda) return make_cuda_band_worker(variant, params, plan, slots);
+    if (variant.backend == Backend::cuda) return make_cuda_band_worker(variant, params, plan, slots, gpus);
     throw Error(variant.filter + "/" + variant.name + ": " + to_string(variant.backend) +
                 " variants are not streamed in bands");
 }

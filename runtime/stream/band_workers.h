@@ -30,6 +30,8 @@ struct ComputeTimes {
 class BandWorker {
 public:
     virtual ~BandWorker() = default;
+    virtual int slots() const = 0;   // bands in flight
+    virtual int devices() const { return 1; }  // the GPUs they go to
     // Where the reader puts a band's input: planar, each plane width x
     // band.in_count() packed.
     virtual uint8_t *input(int slot) = 0;
@@ -42,9 +44,11 @@ public:
     virtual std::size_t host_bytes() const = 0;  // the staging memory it holds
 };
 
-// For a CPU or CUDA variant; throws Error for another backend or when memory
-// for `slots` bands cannot be had.
+// For a CPU or CUDA variant, with `slots` bands in flight (a CUDA variant:
+// on each of `gpus` devices, 0: every visible one, band b on device b mod
+// gpus); throws Error for another backend, for more than one GPU but a CPU
+// variant or too few visible, or when memory for the slots cannot be had.
 std::unique_ptr<BandWorker> make_band_worker(const Variant &variant, const ParamValues &params,
-                                             const StreamPlan &plan, int slots);
+                                             const StreamPlan &plan, int slots, int gpus = 1);
 
 }  // namespace filterlab::stream

@@ -1,8 +1,13 @@
 // The CUDA band worker: per slot a pinned input and output, device buffers
 // and a stream, so that one band's upload, another's kernels and a third's
 // download run at once (the copy engines and the SMs are separate), while
-// the host threads read and write other bands.
+// the host threads read and write other bands. Over several GPUs each device
+// has its own slots, taken in turn: band b runs on device b mod N, queued by
+// the one compute thread (each call only queues work), so N devices' copies
+// and kernels overlap as one device's slots do.
 #include <algorithm>
+#include <exception>
+#include <string>
 #include <vector>
 
 #include "band_extents.h"
@@ -18,13 +23,15 @@ namespace {
 // slot's queued copies and kernels before any buffer they use is freed (a run
 // that fails midway leaves work in flight).
 struct CudaSlot {
+    int device;
     cuda::PinnedBuffer host_in, host_out;
     gpu::DeviceBuffer device_in, device_out;
     std::unique_ptr<gpu::DeviceBuffer> tile;  // a tile's whole output, when a row is cut in tiles
     gpu::Event began, uploaded, filtered, downloaded;
     gpu::Stream stream;
-    CudaSlot(std::size_t in_host, std::size_t out_host, std::size_t in_device, std::size_t out_device, std::size_t tile_device)
-        : host_in(in_host), host_out(out_host), device_in(in_device, DeviceLayout::kGuardBytes),
+    CudaSlot(int on, std::size_t in_host, std::size_t out_host, std::size_t in_device, std::size_t out_device,
+             std::size_t tile_device)
+        : device(on), host_in(in_host), host_out(out_host), device_in(in_device, DeviceLayout::kGuardBytes),
           device_out(out_device, DeviceLayout::kGuardBytes) {
         if (tile_device > 0) tile = std::make_unique<gpu::DeviceBuffer>(tile_device, DeviceLayout::kGuardBytes);
     }
@@ -32,20 +39,37 @@ struct CudaSlot {
 
 class CudaWorker : public BandWorker {
 public:
-    CudaWorker(const Variant &v, const ParamValues &params, const StreamPlan &plan, int slots)
+    CudaWorker(const Variant &v, const ParamValues &params, const StreamPlan &plan, int slots, int devices)
         : variant_(v), params_(params), plan_(plan), filter_(filter_info(v.filter)), extents_(filter_, plan),
           in_pitch_(DeviceLayout::row_pitch(plan.width)), out_pitch_(DeviceLayout::row_pitch(plan.out_width)),
-          tile_pitch_(DeviceLayout::row_pitch(extents_.max_tile_out)) {
+          tile_pitch_(DeviceLayout::row_pitch(extents_.max_tile_out)), devices_(devices) {
         const std::size_t ch = plan.channels;
         in_host_ = static_cast<std::size_t>(plan.width) * extents_.max_in_rows * ch;
         out_host_ = static_cast<std::size_t>(plan.out_width) * extents_.max_kept_rows * ch;
         const std::size_t in_device = in_pitch_ * extents_.max_in_rows * ch;
         const std::size_t out_device = out_pitch_ * extents_.max_out_rows * ch;
         const std::size_t tile_device = plan.tiles.size() > 1 ? tile_pitch_ * extents_.max_out_rows * ch : 0;
-        for (int s = 0; s < slots; s++) {
-            slots_.push_back(std::make_unique<CudaSlot>(in_host_, out_host_, in_device, out_device, tile_device));
+        for (int d = 0; d < devices; d++) {
+            cuda::DeviceScope on(d);  // a slot's stream, events and device memory are its device's
+            firsts_.push_back(std::make_unique<gpu::Event>());
+        }
+        for (int s = 0; s < slots * devices; s++) {
+            cuda::DeviceScope on(s % devices);
+            slots_.push_back(std::make_unique<CudaSlot>(s % devices, in_host_, out_host_, in_device, out_device, tile_device));
         }
     }
+    ~CudaWorker() override {
+        for (auto &slot : slots_) {  // its stream waited for and its memory freed on its own device
+            try {
+                cuda::DeviceScope on(slot->device);
+                slot.reset();
+            } catch (const std::exception &) {
+                slot.reset();
+            }
+        }
+    }
+    int slots() const override { return static_cast<int>(slots_.size()); }
+    int devices() const override { return devices_; }
     uint8_t *input(int slot) override { return slots_[slot]->host_in.data(); }
     void compute(int slot, const Span &band) override;
     HostRows output(int slot, const Span &band) override;
@@ -60,18 +84,20 @@ private:
     const FilterInfo &filter_;
     Extents extents_;
     std::size_t in_pitch_, out_pitch_, tile_pitch_, in_host_ = 0, out_host_ = 0;
+    const int devices_;
+    std::vector<std::unique_ptr<gpu::Event>> firsts_;  // each device's first upload
     std::vector<std::unique_ptr<CudaSlot>> slots_;
-    gpu::Event first_;
     int bands_ = 0;
     ComputeTimes times_;
 };
 
 void CudaWorker::compute(int slot, const Span &band) {
     CudaSlot &s = *slots_[slot];
+    cuda::DeviceScope on(s.device);  // the variant runs on the current device
     const int rows = band.in_count(), out_rows = band_out_rows(filter_, plan_, rows);
     const std::size_t ch = plan_.channels;
     s.began.record(s.stream);
-    if (bands_++ == 0) first_.record(s.stream);
+    if (bands_++ < devices_) firsts_[s.device]->record(s.stream);
     gpu::upload_rows(s.stream, s.device_in.data(), in_pitch_, s.host_in.data(), plan_.width, plan_.width, rows * ch);
     s.uploaded.record(s.stream);
     filter_tiles(s, rows, out_rows);
@@ -116,16 +142,25 @@ HostRows CudaWorker::output(int slot, const Span &band) {
     times_.upload += s.uploaded.ms_since(s.began);
     times_.kernel += s.filtered.ms_since(s.uploaded);
     times_.download += s.downloaded.ms_since(s.filtered);
-    times_.device_span = std::max(times_.device_span, s.downloaded.ms_since(first_));
+    times_.device_span = std::max(times_.device_span, s.downloaded.ms_since(*firsts_[s.device]));
     return {s.host_out.data(), plan_.out_width, static_cast<std::ptrdiff_t>(plan_.out_width) * band.out_count};
 }
 
 }  // namespace
 
 std::unique_ptr<BandWorker> make_cuda_band_worker(const Variant &variant, const ParamValues &params,
-                                                  const StreamPlan &plan, int slots) {
+                                                  const StreamPlan &plan, int slots, int devices) {
     cuda::primary_context();
-    return std::make_unique<CudaWorker>(variant, params, plan, slots);
+    const int visible = cuda::device_count();
+    if (devices == 0) devices = visible;
+    if (devices < 0 || devices > visible) {
+        throw Error("cannot spread the bands over " + std::to_string(devices) + " GPUs: " + std::to_string(visible) +
+                    " visible");
+    }
+    if (devices > 1 && variant.kind == Kind::peer) {
+        throw Error(variant.filter + "/" + variant.name + " is a peer whose library keeps one device: it runs on one GPU");
+    }
+    return std::make_unique<CudaWorker>(variant, params, plan, slots, devices);
 }
 
 }  // namespace filterlab::stream

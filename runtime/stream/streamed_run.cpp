@@ -111,8 +111,9 @@ public:
         : source_(source), sink_(sink), shape_(source.shape()),
           plan_(plan_stream(filter_info(variant.filter), params, shape_.width, shape_.height, shape_.channels,
                             options.limits)),
-          slots_(std::max(1, options.slots)), io_(std::max(1, options.io_threads)),
-          worker_(make_band_worker(variant, params, plan_, slots_)), ring_(slots_) {}
+          io_(std::max(1, options.io_threads)),
+          worker_(make_band_worker(variant, params, plan_, std::max(1, options.slots), options.gpus)),
+          ring_(worker_->slots()) {}
 
     // Reader and writer threads around the compute stage on this thread.
     StreamTimes run() {
@@ -138,6 +139,7 @@ public:
         times_.device_span_ms = compute.device_span;
         times_.bands = bands;
         times_.tiles = static_cast<int>(plan_.tiles.size());
+        times_.gpus = worker_->devices();
         times_.staging_bytes = worker_->host_bytes() + read_scratch_.capacity() + write_scratch_.capacity();
         return times_;
     }
@@ -181,7 +183,7 @@ private:
     const RowSink &sink_;
     const FileShape shape_;
     const StreamPlan plan_;
-    const int slots_, io_;
+    const int io_;
     std::unique_ptr<BandWorker> worker_;
     SlotRing ring_;
     std::vector<uint8_t> read_scratch_, write_scratch_;  // 3-channel rows as the file has them

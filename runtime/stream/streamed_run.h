@@ -16,8 +16,9 @@ namespace filterlab::stream {
 
 struct StreamOptions {
     PlanLimits limits;
-    int slots = 3;       // bands in flight
+    int slots = 3;       // bands in flight (a CUDA variant's: on each GPU)
     int io_threads = 8;  // threads that read (and that write) one band's rows
+    int gpus = 1;        // a CUDA variant's bands spread over devices 0..gpus-1 (0: every visible one)
 };
 
 // Seconds, except the compute side's milliseconds: read and write are the
@@ -27,7 +28,7 @@ struct StreamOptions {
 struct StreamTimes {
     double wall = 0, read = 0, write = 0;
     double upload_ms = 0, kernel_ms = 0, download_ms = 0, device_span_ms = 0;
-    int bands = 0, tiles = 0;
+    int bands = 0, tiles = 0, gpus = 1;
     std::size_t staging_bytes = 0;  // host memory held for the bands in flight
     double peak_rss_mib = 0;        // the process's peak resident memory at the end
 };

@@ -63,6 +63,9 @@ struct Options {
     std::string variant;
     // A cudaStream_t for device images; nullptr: the legacy default stream.
     void *cuda_stream = nullptr;
+    // run_file with a CUDA variant: the visible GPUs its bands are spread
+    // over, band b on GPU b mod gpus (0: every visible one).
+    int gpus = 1;
 };
 
 struct Outcome {
