@@ -65,6 +65,34 @@ TEST_CASE("api cuda: every CUDA variant on device images, in place and on a stre
     cudaStreamDestroy(stream);
 }
 
+// A caller whose thread's current device is not 0 (cudaSetDevice): each of
+// its variants runs there (Halide's runtime gets that device's context), in
+// place and staged. Needs two GPUs; with one there is nothing to check.
+TEST_CASE("api cuda: on the calling thread's current device") {
+    int devices = 0;
+    REQUIRE(cudaGetDeviceCount(&devices) == cudaSuccess);
+    if (devices < 2) {
+        MESSAGE("one GPU visible: the second device's case needs two");
+        return;
+    }
+    REQUIRE(cudaSetDevice(1) == cudaSuccess);
+    cudaStream_t stream;
+    REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
+    int ran = 0;
+    for (const fl::VariantInfo &v : fl::variants()) {
+        if (!v.cuda) continue;
+        check_on_device(v, fl::Layout::planar, 3, stream);
+        check_on_device(v, fl::Layout::interleaved, 0, nullptr);
+        ran++;
+    }
+    CHECK(ran >= 30);
+    int current = -1;
+    CHECK(cudaGetDevice(&current) == cudaSuccess);
+    CHECK(current == 1);  // the library left the caller's device as it was
+    cudaStreamDestroy(stream);
+    REQUIRE(cudaSetDevice(0) == cudaSuccess);
+}
+
 TEST_CASE("api cuda: copied when the layout needs it; host images on CUDA variants; the default") {
     for (const fl::FilterInfo &f : fl::all_filters()) {
         const fl::VariantInfo by_default{f.name, ""};  // the default variant, at the defaults

@@ -1,7 +1,7 @@
 """The step kind stream_image: one large gray PGM of noise on local disk, each `run` line
 (filter variant params) through `filterlab run` file to file — once reading the whole image
-(`--whole-image`, where it fits), then `repeats` times streamed in bands on 1 rank and on each
-of `ranks` (mpirun, one GPU a rank), with `flags` added to each and `env` set for each, and the OpenCV peer (`peer = yes`,
+(`--whole-image`, where it fits), then `repeats` times streamed in bands on 1 rank, on each
+of `gpus` in one process (`--gpus N`) and on each of `ranks` (mpirun, one GPU a rank), with `flags` added to each and `env` set for each, and the OpenCV peer (`peer = yes`,
 scripts/opencv_file_peer.py) — every output compared byte for byte with the first streamed one
 (or with the run of `reference`, a variant of the same filter, where given). Wall times of the
 whole command (process start and exit included) beside filterlab's own phases."""
@@ -48,18 +48,21 @@ def one_line(r, step, out, work, image, cells):
     if step.get("reference"):
         timed(r, out, [r.fl, *args, "--variant", step["reference"], "-o", first],
               f"filterlab run {shown} --variant {step['reference']} -o first.pgm")
-    plans = [("whole image", "1")] if step.get("whole") == "yes" else []
-    plans += [("streamed", "1")] * int(step.get("repeats", 3))
-    plans += [(f"{n} ranks", n) for n in words(step.get("ranks", "")) for _ in range(int(step.get("repeats", 3)))]
-    for label, ranks in plans:
+    repeats = int(step.get("repeats", 3))
+    plans = [("whole image", "1", [])] if step.get("whole") == "yes" else []
+    plans += [("streamed", "1", [])] * repeats
+    plans += [(f"{n} GPUs, one process", "1", ["--gpus", n]) for n in words(step.get("gpus", "")) for _ in range(repeats)]
+    plans += [(f"{n} ranks", n, []) for n in words(step.get("ranks", "")) for _ in range(repeats)]
+    for label, ranks, more in plans:
         target = os.path.join(work, "out.pgm")
         if os.path.exists(target):  # replacing a file of a GiB costs its unlinking: not the filter's time
             os.unlink(target)
-        command = [r.fl, *args, "--variant", variant, "-o", target, *(["--whole-image"] if label == "whole image" else [])]
+        command = [r.fl, *args, "--variant", variant, "-o", target, *more,
+                   *(["--whole-image"] if label == "whole image" else [])]
         if ranks != "1":
             command = [*r.mpirun(*words(step.get("mpi_args", ""))), "-n", ranks, *command]
         shown_cmd = ("" if ranks == "1" else f"mpirun -n {ranks} ") + f"filterlab run {shown} --variant {variant}" + \
-            (" --whole-image" if label == "whole image" else "") + " -o out.pgm"
+            (" --whole-image" if label == "whole image" else "") + "".join(" " + m for m in more) + " -o out.pgm"
         wall = timed(r, out, command, shown_cmd, env=r.pairs(step.get("env")))
         walls.setdefault(label, []).append(wall)
         if wall is None:
