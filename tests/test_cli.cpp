@@ -142,6 +142,22 @@ TEST_CASE("run: a filtered image equal to the reference, in every output format"
     }
 }
 
+// A PNG input is read row by row into a PNG or a PGM (the summary says
+// "streamed"); a BMP output keeps the whole-image path. Each is exact.
+TEST_CASE("run: a PNG input streamed in bands, exact in every output format") {
+    const Image expected = reference::median(read_image(gray_small), 5);
+    for (const char *ext : {".png", ".pgm", ".bmp"}) {
+        const fs::path out = dir() / (std::string("median_bands") + ext);
+        const Result r = run_cli("run --filter median --variant reference --param size=5 --band-rows 3 --input " +
+                                 gray_small + " --output " + out.string());
+        INFO(r.err);
+        REQUIRE(r.status == 0);
+        CHECK((r.out.find("streamed in") != std::string::npos) == (std::string(ext) != ".bmp"));
+        const Image actual = read_image(out.string());
+        CHECK(std::equal(expected.samples().begin(), expected.samples().end(), actual.samples().begin()));
+    }
+}
+
 TEST_CASE("run: every bad input ends cleanly, without an output file") {
     const fs::path out = dir() / "never.png";
     const std::string io = " --output " + out.string();
@@ -183,6 +199,14 @@ TEST_CASE("run: every bad input ends cleanly, without an output file") {
                    "no such folder", dir() / "first.png");
     expect_failure("run --filter box --input " + gray_small + " --output " + (dir() / "gray.ppm").string(),
                    "holds RGB images only", dir() / "gray.ppm");
+    // A PNG whose image data is corrupt halfway: the streamed run stops at
+    // that row and leaves no output.
+    std::ifstream png_in(gray_small, std::ios::binary);
+    std::string png((std::istreambuf_iterator<char>(png_in)), {});
+    for (std::size_t i = png.size() / 2; i < png.size() / 2 + 64; i++) png[i] = static_cast<char>(png[i] ^ 0x5a);
+    std::ofstream(dir() / "corrupt.png", std::ios::binary) << png;
+    expect_failure("run --filter box --band-rows 4 --input " + (dir() / "corrupt.png").string() + io, "corrupt PNG",
+                   out);
 }
 
 TEST_CASE("run --noise: the median removes salt-and-pepper noise, and says by how much") {

@@ -22,25 +22,6 @@ namespace {
 
 using namespace image_io_test;
 
-// Writes a PNG of any libpng layout, for the conversion tests.
-void write_png_raw(const fs::path &p, int w, int h, int color, int depth, const std::vector<uint8_t> &rows,
-                   bool palette = false) {
-    FILE *f = std::fopen(p.c_str(), "wb");
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
-    png_infop info = png_create_info_struct(png);
-    png_init_io(png, f);
-    png_set_IHDR(png, info, w, h, depth, color, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
-                 PNG_FILTER_TYPE_DEFAULT);
-    png_color colors[2] = {{10, 20, 30}, {200, 100, 50}};
-    if (palette) png_set_PLTE(png, info, colors, 2);
-    png_write_info(png, info);
-    const std::size_t row_bytes = rows.size() / h;
-    for (int y = 0; y < h; y++) png_write_row(png, const_cast<uint8_t *>(rows.data() + y * row_bytes));
-    png_write_end(png, nullptr);
-    png_destroy_write_struct(&png, &info);
-    std::fclose(f);
-}
-
 // Palette PNGs, without and with transparency (tRNS): expanded to RGB.
 void check_palette_conversions(std::vector<std::string> &notices) {
     // Palette: expanded to RGB.

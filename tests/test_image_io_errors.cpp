@@ -36,11 +36,6 @@ namespace {
 
 using namespace image_io_test;
 
-std::vector<uint8_t> slurp(const fs::path &p) {
-    std::ifstream in(p, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 void expect_error(const fs::path &p, const std::string &fragment) {
     INFO("file: ", p.string(), " expecting: ", fragment);
     try {

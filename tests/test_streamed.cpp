@@ -7,7 +7,10 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -18,6 +21,8 @@
 #include "harness.h"
 #include "noise.h"
 #include "plugins.h"
+#include "image_io.h"
+#include "stream_files.h"
 #include "streamed_run.h"
 
 using namespace filterlab;
@@ -186,6 +191,33 @@ TEST_CASE("bands spread over several GPUs write what one call writes") {
         variants++;
     }
     CHECK(variants > 0);
+}
+
+// A PNG read row by row (stream::PngRowReader): each band's halo rows come
+// from the rows kept of the band before; gray and RGB, bands of 1 to 17 rows.
+TEST_CASE("a PNG streamed row by row gives what its whole image gives") {
+    const Variant *v = first_streamed("median");
+    REQUIRE(v);
+    ParamValues params = filter_info("median").defaults();
+    params["size"] = 5;
+    if (!v->unsupported_reason(params).empty()) params = filter_info("median").defaults();
+    for (int channels : {1, 3}) {
+        const Image input = random_image(45, 38, channels, 17 + channels);
+        const std::string path = (std::filesystem::temp_directory_path() /
+                                  ("filterlab_streamed_" + std::to_string(::getpid()) + ".png")).string();
+        write_image(path, input);
+        const std::vector<uint8_t> expected = to_interleaved(run_variant(*v, input, params));
+        for (int band_rows : {1, 3, 17}) {
+            const stream::InputFile file(path);
+            MemoryRows sink(45, 38, channels, std::vector<uint8_t>(expected.size(), 0xA5));
+            stream::StreamOptions options;
+            options.limits.band_rows = band_rows;
+            stream::run_streamed(*v, file.source(), sink, params, options);
+            INFO(v->name, " ", channels, " channels, bands of ", band_rows);
+            CHECK(sink.bytes() == expected);
+        }
+        std::filesystem::remove(path);
+    }
 }
 
 TEST_CASE("a stage failing midway stops the run with its error, every thread ended") {

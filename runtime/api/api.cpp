@@ -16,7 +16,7 @@
 #include "image_refs.h"
 #include "machine.h"
 #include "registry.h"
-#include "output_file.h"
+#include "stream_files.h"
 #include "streamed_run.h"
 
 namespace filterlab {
@@ -124,7 +124,7 @@ Outcome run_file(const std::string &filter_name, const std::string &input_path, 
                                              : find_variant(filter.name, o.variant);
         if (v.kind == Kind::peer) throw Error(filter.name + "/" + v.name + " is a peer, not part of the library");
         outcome.variant = v.name;
-        const stream::PnmRowReader reader(input_path);
+        const stream::InputFile reader(input_path);
         const stream::FileShape in = reader.shape();
         check_can_run(v, params, in.width, in.height);
         check_writable(output_path, in.channels);  // its folder, before the work
@@ -132,7 +132,7 @@ Outcome run_file(const std::string &filter_name, const std::string &input_path, 
         const stream::OutputFile output(output_path, {width, height, in.channels});
         stream::StreamOptions streaming;
         streaming.gpus = o.gpus;
-        stream::run_streamed(v, reader, output.sink(), params, streaming);
+        stream::run_streamed(v, reader.source(), output.sink(), params, streaming);
         output.commit();
     });
 }

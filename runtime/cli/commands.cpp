@@ -215,8 +215,8 @@ int run_variant_on_file(const RunOptions &options) {
     }
     std::vector<std::string> notices;
     if ((options.band_rows > 0 || options.pwrite || options.gpus != 1) && !options.whole_image) {
-        notices.push_back("--band-rows, --pwrite and --gpus apply to a PGM/PPM streamed into a PGM/PPM by a CPU or CUDA "
-                          "variant; this run reads the whole image (on one GPU)");
+        notices.push_back("--band-rows, --pwrite and --gpus apply to a streamed run (a PGM/PPM or non-interlaced PNG into "
+                          "a PGM/PPM or PNG, by a CPU or CUDA variant); this run reads the whole image (on one GPU)");
     }
     Image clean, input;
     world.collective([&] {

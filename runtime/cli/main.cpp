@@ -110,7 +110,7 @@ void add_run_verb(CLI::App &app, Options &o, Verbs &verbs) {
         ->default_val(1);
     v->add_option("--noisy-output", o.run.noisy_output, "Also write the noisy input here");
     v->add_option("--band-rows", o.run.band_rows,
-                  "A PGM/PPM into a PGM/PPM is streamed in bands of rows (reading, filtering and writing overlap; "
+                  "A PGM/PPM or non-interlaced PNG into a PGM/PPM or PNG is streamed in bands of rows (reading, filtering and writing overlap; "
                   "host memory is the bands in flight): output rows a band (default: about 32 MiB of input)")
         ->check(CLI::Range(1, 1 << 24));
     v->add_flag("--whole-image", o.run.whole_image, "Read the whole image into memory instead of streaming it");

@@ -8,7 +8,7 @@
 #include "file_bands.h"
 #include "harness.h"
 #include "image_io.h"
-#include "output_file.h"
+#include "stream_files.h"
 #include "row_files.h"
 #include "streamed_run.h"
 #include "world.h"
@@ -49,15 +49,26 @@ bool runs_in_bands(const RunOptions &o, const Variant &variant) {
         return false;
     }
     if (variant.backend != Backend::cpu && variant.backend != Backend::cuda) return false;
-    // One process may write a PNG row by row; ranks write PGM/PPM rows by offset.
-    if (!mpi::world().distributed() && stream::is_png_output(o.output)) return stream::is_binary_pnm(o.input);
-    return mpi::can_run_in_file_bands(o.input, o.output);
+    // Ranks read and write PGM/PPM rows by offset; one process may also read
+    // and write PNG rows in order.
+    if (mpi::world().distributed() || stream::is_binary_pnm(o.input)) {
+        return (!mpi::world().distributed() && stream::is_png_output(o.output)) ||
+               mpi::can_run_in_file_bands(o.input, o.output);
+    }
+    if (!codecs::is_sequential_png(o.input)) return false;
+    if (stream::is_png_output(o.output)) return true;
+    try {  // a PGM/PPM output that holds its channels; else the whole-image path says why
+        return stream::is_pnm_output(o.output, stream::PngRowReader(o.input).shape().channels);
+    } catch (const Error &) {
+        return false;
+    }
 }
 
 int run_streamed_file(const RunOptions &o, const Variant &variant, const ParamValues &params) {
     const auto start = std::chrono::steady_clock::now();
-    const stream::PnmRowReader reader(o.input);
+    const stream::InputFile reader(o.input);
     const stream::FileShape in = reader.shape();
+    for (const std::string &notice : reader.notices(o.input)) fmt::print(stderr, "filterlab: notice: {}\n", notice);
     check_can_run(variant, params, in.width, in.height);  // before an output exists
     check_writable(o.output, in.channels);
     const auto [out_width, out_height] = filter_info(variant.filter).output_size(in.width, in.height);
@@ -66,7 +77,7 @@ int run_streamed_file(const RunOptions &o, const Variant &variant, const ParamVa
     stream::StreamOptions options;
     options.limits.band_rows = o.band_rows;
     options.gpus = o.gpus;
-    const stream::StreamTimes t = stream::run_streamed(variant, reader, output.sink(), params, options);
+    const stream::StreamTimes t = stream::run_streamed(variant, reader.source(), output.sink(), params, options);
     output.commit();
     if (o.quiet) return kExitOk;
     const double ms = ms_since(start);

@@ -2,15 +2,43 @@
 
 #include <png.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 
 #include "error.h"
+#include "png_row_decoder.h"
 #include "temp_files.h"
 
 namespace filterlab::stream {
+
+PngRowReader::PngRowReader(const std::string &path)
+    : decoder_(std::make_unique<codecs::PngRowDecoder>(path, kMaxStreamedSide)),
+      shape_{decoder_->width(), decoder_->height(), decoder_->channels()} {}
+
+PngRowReader::~PngRowReader() = default;
+
+const std::vector<std::string> &PngRowReader::notices() const { return decoder_->notices(); }
+
+void PngRowReader::read_rows(int first, int count, uint8_t *to) const {
+    const std::size_t row = shape_.row_bytes();
+    if (first < kept_first_ || first + count > shape_.height) throw Error("PNG rows must be read in order");
+    // Rows kept from the last call (the band before's last rows: this band's halo).
+    const int reused = std::max(0, std::min(first + count, kept_first_ + kept_count_) - first);
+    if (reused > 0) std::memcpy(to, kept_.data() + (first - kept_first_) * row, reused * row);
+    // Rows between the last call's and this one's are decoded and dropped.
+    std::vector<uint8_t> skipped;
+    while (decoder_->next_row() < first) {
+        skipped.resize(row);
+        decoder_->read_rows(1, skipped.data());
+    }
+    decoder_->read_rows(count - reused, to + reused * row);
+    kept_.assign(to, to + count * row);
+    kept_first_ = first;
+    kept_count_ = count;
+}
 
 // Everything libpng's longjmp may reach lives here, outside the frames that
 // call setjmp (which hold no object with a destructor).

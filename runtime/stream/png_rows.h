@@ -1,15 +1,43 @@
-// A PNG written row by row, for streaming: rows must come in order (the
-// writer stage walks the bands in order; `sequential()` keeps it to one
-// thread), each compressed as it comes, so memory stays a row's. Written to a
-// temporary beside the output, renamed by commit() once complete.
+// PNGs read and written row by row, for streaming: rows come in order (the
+// reader and writer stages walk the bands in order; `sequential()` keeps each
+// to one thread), each decompressed or compressed as it comes, so memory stays
+// a band's. Written to a temporary beside the output, renamed by commit()
+// once complete.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "row_files.h"
 
+namespace filterlab::codecs {
+class PngRowDecoder;
+}
+
 namespace filterlab::stream {
+
+// A non-interlaced PNG (codecs::is_sequential_png), decoded as its rows are
+// asked. The rows of the last call are kept, so the next band's halo rows,
+// which it read already, are not decoded again: memory is a band's.
+class PngRowReader : public RowSource {
+public:
+    explicit PngRowReader(const std::string &path);  // sides up to kMaxStreamedSide; throws Error
+    ~PngRowReader() override;
+    PngRowReader(const PngRowReader &) = delete;
+    PngRowReader &operator=(const PngRowReader &) = delete;
+    FileShape shape() const override { return shape_; }
+    bool sequential() const override { return true; }
+    // Rows [first, first + count): first at or after the last call's first.
+    void read_rows(int first, int count, uint8_t *to) const override;
+    const std::vector<std::string> &notices() const;  // conversions made (16-bit, palette, alpha...)
+
+private:
+    std::unique_ptr<codecs::PngRowDecoder> decoder_;
+    FileShape shape_;
+    mutable std::vector<uint8_t> kept_;  // the last call's rows
+    mutable int kept_first_ = 0, kept_count_ = 0;
+};
 
 class PngRowWriter : public RowSink {
 public:

@@ -32,6 +32,9 @@ public:
     virtual ~RowSource() = default;
     virtual FileShape shape() const = 0;
     virtual void read_rows(int first, int count, uint8_t *to) const = 0;  // count x row_bytes; throws Error
+    // True when rows must be asked in order, from one thread: each call's
+    // first row at or after the last call's (bands overlap by their halos).
+    virtual bool sequential() const { return false; }
 };
 class RowSink {
 public:

@@ -153,7 +153,7 @@ private:
         uint8_t *to = worker_->input(slot);
         if (shape_.channels == 3) read_scratch_.resize(row * band.in_count());
         uint8_t *file_rows = shape_.channels == 3 ? read_scratch_.data() : to;
-        in_parallel(band.in_count(), io_, [&](int first, int count) {
+        in_parallel(band.in_count(), source_.sequential() ? 1 : io_, [&](int first, int count) {
             source_.read_rows(band.in_first + first, count, file_rows + first * row);
         });
         if (shape_.channels == 3) {

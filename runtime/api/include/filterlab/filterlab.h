@@ -89,15 +89,18 @@ Outcome nlmeans(const ImageRef &in, const ImageRef &out, int patch = 3, int sear
 Outcome run(const std::string &filter, const ImageRef &in, const ImageRef &out,
             const std::map<std::string, double> &params = {}, const Options &options = {});
 
-// A binary PGM/PPM file into a PGM/PPM file (`.pgm`, `.ppm` or `.pnm`) or a
-// PNG (written row by row), streamed in bands of rows as `filterlab run` streams it: reading, the
+// A binary PGM/PPM file, or a non-interlaced PNG (read row by row, converted
+// to 8-bit gray or RGB as `filterlab run` converts it), into a PGM/PPM file
+// (`.pgm`, `.ppm` or `.pnm`) or a PNG (written row by row), streamed in bands
+// of rows as `filterlab run` streams it: reading, the
 // variant's work (for a CUDA variant: its copies and kernels on streams of
 // its own) and writing overlap, and host memory stays a few bands, not the
 // image, so a file larger than memory can be filtered (sides up to 2^24;
 // rows wider than 65536 are cut into column tiles). The output appears
 // complete or not at all. Options::variant names a CPU or CUDA variant; empty:
 // the default for device images where there is a GPU, else for host images.
-// Options::cuda_stream is not used (the bands have their own streams).
+// Options::cuda_stream is not used (the bands have their own streams);
+// Options::gpus spreads a CUDA variant's bands over several GPUs.
 Outcome run_file(const std::string &filter, const std::string &input_path, const std::string &output_path,
                  const std::map<std::string, double> &params = {}, const Options &options = {});
 
