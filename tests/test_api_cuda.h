@@ -49,20 +49,27 @@ void check_on_device(const fl::VariantInfo &v, fl::Layout layout, int pad, cudaS
     CHECK(out.padding_untouched());
 }
 
-}  // namespace
-
-TEST_CASE("api cuda: every CUDA variant on device images, in place and on a stream") {
+// Every CUDA variant on device images of the current device, in place on a
+// stream of its own (rows of 61 + 3 = 64 bytes, 16-byte aligned), and, when
+// `staged_too`, interleaved (copied to a layout it takes and back).
+void check_every_cuda_variant(bool staged_too) {
     cudaStream_t stream;
     REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
     int ran = 0;
     for (const fl::VariantInfo &v : fl::variants()) {
         if (!v.cuda) continue;
-        // Rows of 61 + 3 = 64 bytes, 16-byte aligned: the variant works in place.
         check_on_device(v, fl::Layout::planar, 3, stream);
+        if (staged_too) check_on_device(v, fl::Layout::interleaved, 0, nullptr);
         ran++;
     }
     CHECK(ran >= 30);
     cudaStreamDestroy(stream);
+}
+
+}  // namespace
+
+TEST_CASE("api cuda: every CUDA variant on device images, in place and on a stream") {
+    check_every_cuda_variant(false);
 }
 
 // A caller whose thread's current device is not 0 (cudaSetDevice): each of
@@ -76,20 +83,10 @@ TEST_CASE("api cuda: on the calling thread's current device") {
         return;
     }
     REQUIRE(cudaSetDevice(1) == cudaSuccess);
-    cudaStream_t stream;
-    REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
-    int ran = 0;
-    for (const fl::VariantInfo &v : fl::variants()) {
-        if (!v.cuda) continue;
-        check_on_device(v, fl::Layout::planar, 3, stream);
-        check_on_device(v, fl::Layout::interleaved, 0, nullptr);
-        ran++;
-    }
-    CHECK(ran >= 30);
+    check_every_cuda_variant(true);
     int current = -1;
     CHECK(cudaGetDevice(&current) == cudaSuccess);
     CHECK(current == 1);  // the library left the caller's device as it was
-    cudaStreamDestroy(stream);
     REQUIRE(cudaSetDevice(0) == cudaSuccess);
 }
 

@@ -11,6 +11,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -218,6 +219,29 @@ TEST_CASE("a PNG streamed row by row gives what its whole image gives") {
         }
         std::filesystem::remove(path);
     }
+}
+
+// Pooling never reads an odd image's last row: the reader still decodes it
+// and the file's end, so a damaged tail fails as it fails a whole read.
+TEST_CASE("a PNG's tail no band reads is still checked") {
+    const Variant *v = first_streamed("maxpool");
+    REQUIRE(v);
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("filterlab_tail_" + std::to_string(::getpid()) + ".png")).string();
+    write_image(path, random_image(64, 63, 1, 4));
+    {
+        std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+        file.seekg(0, std::ios::end);
+        const auto size = static_cast<std::streamoff>(file.tellg());
+        file.seekp(size - 12 - 4 - 3);  // in the last image data, before its CRC and IEND
+        file.put('\x5a');
+    }
+    const ParamValues params = filter_info("maxpool").defaults();
+    const stream::InputFile input(path);
+    MemoryRows sink(32, 31, 1, std::vector<uint8_t>(32 * 31, 0));
+    CHECK_THROWS_AS(stream::run_streamed(*v, input.source(), sink, params), Error);
+    CHECK_THROWS_AS(read_image(path), Error);
+    std::filesystem::remove(path);
 }
 
 TEST_CASE("a stage failing midway stops the run with its error, every thread ended") {

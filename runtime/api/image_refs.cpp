@@ -86,14 +86,17 @@ void check_image(const ImageRef &i, const char *which) {
                                 row_pitch(i) * i.height));
     }
     if (i.memory == Memory::cuda_device) {
-        // Device 0's memory only: Halide's CUDA runtime works in its primary context.
+        // The calling thread's current device's memory only: the variants run
+        // there (Halide's CUDA runtime in that device's primary context).
         cudaPointerAttributes a{};
         const cudaError_t status = cudaPointerGetAttributes(&a, i.data);
         cudaGetLastError();  // a failed query is answered here, not by the next CUDA call
         if (loses_gpu_state(status)) cuda_check(status, "cudaPointerGetAttributes");  // says the state is lost
+        int current = 0;
+        if (status == cudaSuccess) cuda_check(cudaGetDevice(&current), "cudaGetDevice");
         if (status != cudaSuccess || (a.type != cudaMemoryTypeDevice && a.type != cudaMemoryTypeManaged) ||
-            a.device != 0) {
-            throw Error(fmt::format("{} image: not CUDA device memory of device 0", which));
+            a.device != current) {
+            throw Error(fmt::format("{} image: not CUDA device memory of the current device", which));
         }
     }
 }

@@ -10,7 +10,7 @@
 namespace filterlab::api {
 
 // Throws Error when `image` cannot describe an image (null data, sizes beyond
-// the contract's, pitches below a row or plane, device memory not of device 0).
+// the contract's, pitches below a row or plane, device memory not of the calling thread's current device).
 void check_image(const ImageRef &image, const char *which);
 // Bytes from the first sample to one past the last.
 std::ptrdiff_t extent_bytes(const ImageRef &image);

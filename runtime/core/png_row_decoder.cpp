@@ -39,15 +39,30 @@ struct PngRowDecoder::State : png::ReadState {
     }
 };
 
-bool is_sequential_png(const std::string &path) {
+namespace {
+
+// The first `n` bytes of a regular file; false when there are fewer, or no such file.
+bool file_starts(const std::string &path, uint8_t *head, std::size_t n) {
     std::FILE *file = std::fopen(path.c_str(), "rb");
     if (!file) return false;
     struct stat info {};
-    uint8_t head[29];
     const bool regular = fstat(fileno(file), &info) == 0 && S_ISREG(info.st_mode);
-    const bool read = regular && std::fread(head, 1, sizeof head, file) == sizeof head;
+    const bool read = regular && std::fread(head, 1, n, file) == n;
     std::fclose(file);
-    return read && std::memcmp(head, kSignature, 8) == 0 && std::memcmp(head + 12, "IHDR", 4) == 0 && head[28] == 0;
+    return read;
+}
+
+}  // namespace
+
+bool has_png_signature(const std::string &path) {
+    uint8_t head[8];
+    return file_starts(path, head, sizeof head) && std::memcmp(head, kSignature, 8) == 0;
+}
+
+bool is_sequential_png(const std::string &path) {
+    uint8_t head[29];
+    return file_starts(path, head, sizeof head) && std::memcmp(head, kSignature, 8) == 0 &&
+           std::memcmp(head + 12, "IHDR", 4) == 0 && head[28] == 0;
 }
 
 PngRowDecoder::PngRowDecoder(const std::string &path, long long max_side) : name_(path), state_(std::make_unique<State>()) {

@@ -16,8 +16,10 @@
 
 namespace filterlab::codecs {
 
-// True when `path` is a regular file whose PNG header says its rows are
-// stored one after the other (not interlaced).
+// True when `path` is a regular file that starts with PNG's signature.
+bool has_png_signature(const std::string &path);
+// True when `path` is a regular file whose PNG header (its first chunk, as
+// libpng reads it) says its rows are stored one after the other (not interlaced).
 bool is_sequential_png(const std::string &path);
 
 class PngRowDecoder {

@@ -22,7 +22,7 @@ struct HostRows {
 
 // Milliseconds of the compute side, summed over bands (CUDA: events; CPU:
 // the host clock, all in `kernel`); `device_span` from the first upload's
-// start to the last download's end.
+// start to the last download's end (over several GPUs: the longest device's).
 struct ComputeTimes {
     double upload = 0, kernel = 0, download = 0, device_span = 0;
 };

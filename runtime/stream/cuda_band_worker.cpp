@@ -37,6 +37,20 @@ struct CudaSlot {
     }
 };
 
+// Frees a slot on its own device (its stream waited for, its memory released
+// there), also when a worker's construction fails midway.
+struct OnItsDevice {
+    void operator()(CudaSlot *slot) const {
+        try {
+            cuda::DeviceScope on(slot->device);
+            delete slot;
+        } catch (const std::exception &) {  // the device cannot be made current: freed from the caller's
+            delete slot;
+        }
+    }
+};
+using SlotOnDevice = std::unique_ptr<CudaSlot, OnItsDevice>;
+
 class CudaWorker : public BandWorker {
 public:
     CudaWorker(const Variant &v, const ParamValues &params, const StreamPlan &plan, int slots, int devices)
@@ -53,19 +67,12 @@ public:
             cuda::DeviceScope on(d);  // a slot's stream, events and device memory are its device's
             firsts_.push_back(std::make_unique<gpu::Event>());
         }
+        // Slot s on device s mod N: the ring gives band b slot b mod (slots x N),
+        // so band b runs on device b mod N (compute() relies on it).
         for (int s = 0; s < slots * devices; s++) {
             cuda::DeviceScope on(s % devices);
-            slots_.push_back(std::make_unique<CudaSlot>(s % devices, in_host_, out_host_, in_device, out_device, tile_device));
-        }
-    }
-    ~CudaWorker() override {
-        for (auto &slot : slots_) {  // its stream waited for and its memory freed on its own device
-            try {
-                cuda::DeviceScope on(slot->device);
-                slot.reset();
-            } catch (const std::exception &) {
-                slot.reset();
-            }
+            SlotOnDevice slot(new CudaSlot(s % devices, in_host_, out_host_, in_device, out_device, tile_device));
+            slots_.push_back(std::move(slot));
         }
     }
     int slots() const override { return static_cast<int>(slots_.size()); }
@@ -86,7 +93,7 @@ private:
     std::size_t in_pitch_, out_pitch_, tile_pitch_, in_host_ = 0, out_host_ = 0;
     const int devices_;
     std::vector<std::unique_ptr<gpu::Event>> firsts_;  // each device's first upload
-    std::vector<std::unique_ptr<CudaSlot>> slots_;
+    std::vector<SlotOnDevice> slots_;
     int bands_ = 0;
     ComputeTimes times_;
 };
@@ -97,7 +104,7 @@ void CudaWorker::compute(int slot, const Span &band) {
     const int rows = band.in_count(), out_rows = band_out_rows(filter_, plan_, rows);
     const std::size_t ch = plan_.channels;
     s.began.record(s.stream);
-    if (bands_++ < devices_) firsts_[s.device]->record(s.stream);
+    if (bands_++ < devices_) firsts_[s.device]->record(s.stream);  // bands 0..N-1: one on each device
     gpu::upload_rows(s.stream, s.device_in.data(), in_pitch_, s.host_in.data(), plan_.width, plan_.width, rows * ch);
     s.uploaded.record(s.stream);
     filter_tiles(s, rows, out_rows);

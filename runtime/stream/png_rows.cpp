@@ -20,6 +20,12 @@ PngRowReader::PngRowReader(const std::string &path)
 
 PngRowReader::~PngRowReader() = default;
 
+void PngRowReader::finish() const {
+    std::vector<uint8_t> row(shape_.row_bytes());
+    while (decoder_->next_row() < shape_.height) decoder_->read_rows(1, row.data());
+    kept_ = {};
+}
+
 const std::vector<std::string> &PngRowReader::notices() const { return decoder_->notices(); }
 
 void PngRowReader::read_rows(int first, int count, uint8_t *to) const {
@@ -34,6 +40,7 @@ void PngRowReader::read_rows(int first, int count, uint8_t *to) const {
         skipped.resize(row);
         decoder_->read_rows(1, skipped.data());
     }
+    if (decoder_->next_row() != first + reused) throw Error("PNG rows must be read in order");
     decoder_->read_rows(count - reused, to + reused * row);
     kept_.assign(to, to + count * row);
     kept_first_ = first;

@@ -30,6 +30,9 @@ public:
     bool sequential() const override { return true; }
     // Rows [first, first + count): first at or after the last call's first.
     void read_rows(int first, int count, uint8_t *to) const override;
+    // Decodes the rows left and the file's end, so a damaged tail fails here
+    // as it fails the whole-image reader.
+    void finish() const override;
     const std::vector<std::string> &notices() const;  // conversions made (16-bit, palette, alpha...)
 
 private:

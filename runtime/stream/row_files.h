@@ -35,6 +35,9 @@ public:
     // True when rows must be asked in order, from one thread: each call's
     // first row at or after the last call's (bands overlap by their halos).
     virtual bool sequential() const { return false; }
+    // Called once the last band is read: a file read in order checks the rest
+    // of itself (rows no band reached, as pooling's odd last row, and its end).
+    virtual void finish() const {}
 };
 class RowSink {
 public:

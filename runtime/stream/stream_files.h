@@ -8,29 +8,21 @@
 #include <string>
 #include <vector>
 
-#include "error.h"
 #include "png_row_decoder.h"
 #include "png_rows.h"
 #include "row_files.h"
 
 namespace filterlab::stream {
 
-// True when `path` can be read in bands: a binary PGM/PPM, or a PNG whose
-// rows are stored in order (an interlaced one is read whole).
-inline bool is_streamable_input(const std::string &path) {
-    return is_binary_pnm(path) || codecs::is_sequential_png(path);
-}
-
 class InputFile {
 public:
-    // Throws Error for a file that is neither (is_streamable_input), or a bad one.
+    // A PNG by its signature, else a PGM/PPM. Throws Error: the file cannot be
+    // opened, is neither, is interlaced, or is bad.
     explicit InputFile(const std::string &path) {
-        if (is_binary_pnm(path)) {
-            pnm_ = std::make_unique<PnmRowReader>(path);
-        } else if (codecs::is_sequential_png(path)) {
+        if (codecs::has_png_signature(path)) {
             png_ = std::make_unique<PngRowReader>(path);
         } else {
-            throw Error(path + ": a streamed input is a binary PGM/PPM or a non-interlaced PNG");
+            pnm_ = std::make_unique<PnmRowReader>(path);
         }
     }
     const RowSource &source() const { return png_ ? static_cast<const RowSource &>(*png_) : *pnm_; }

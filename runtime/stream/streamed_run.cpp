@@ -159,6 +159,7 @@ private:
         if (shape_.channels == 3) {
             to_planar(file_rows, shape_.width, band.in_count(), to, static_cast<std::ptrdiff_t>(shape_.width) * band.in_count());
         }
+        if (b + 1 == static_cast<int>(plan_.bands.size())) source_.finish();
         times_.read += seconds_since(began);
     }
     // A band's kept output rows, once in host memory, into the sink.

@@ -9,7 +9,8 @@
 //
 // Images are 8-bit, 1 or 3 channels as planes or interleaved samples, any row
 // pitch of at least a row's bytes, at most 65536 on a side, in host memory or
-// CUDA device memory of device 0; allocate row_pitch x height bytes (per
+// CUDA device memory of the calling thread's current device (device 0 unless
+// it called cudaSetDevice; other devices not yet run on a GPU); allocate row_pitch x height bytes (per
 // plane): the fastest kernels read whole 16-byte words of a row's padding.
 // Input and output may overlap (they are then copied first). A call never
 // aborts the process: every failure comes back as an Outcome with a message.
