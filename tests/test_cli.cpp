@@ -187,6 +187,11 @@ TEST_CASE("run: every bad input ends cleanly, without an output file") {
         expect_failure("run --filter box --variant cuda_tile --input " + gray_small + io, "no GPU", out);
     }
     expect_failure("run --filter box --variant reference --gpus 2 --input " + gray_small + io, "not a CUDA variant", out);
+    if (cuda::device_count() > 0) {  // more GPUs than are visible
+        expect_failure("run --filter box --variant cuda_tile --gpus " + std::to_string(cuda::device_count() + 1) +
+                           " --input " + gray_small + io,
+                       "GPUs visible", out);
+    }
     // Command-line errors: one line, status 1, like the others.
     expect_usage_error("run --filter box", "--input is required");
     expect_usage_error("frobnicate", "unknown command");

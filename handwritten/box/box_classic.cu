@@ -79,8 +79,9 @@ void run_one_block(const PlanarView &in, const PlanarView &out, const ParamValue
 }
 
 void run_grid_stride(const PlanarView &in, const PlanarView &out, const ParamValues &) {
-    int sms = 0;
-    cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "SM count");
+    int device = 0, sms = 0;  // the device it launches on: the calling thread's
+    cuda_check(cudaGetDevice(&device), "cudaGetDevice");
+    cuda_check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "SM count");
     for_each_plane(in, out, "box grid_stride_kernel", [&](const Plane &p) { grid_stride_kernel<<<sms * 8, 256, 0, stream()>>>(p); });
 }
 

@@ -199,6 +199,38 @@ void write_run_outputs(const RunOptions &options, const Image &output, const Ima
     files.commit();
 }
 
+// What a whole-image run prints: PSNR (with --noise), the summary line and,
+// under mpirun, each phase's slowest rank. With the image on standard
+// output, the words go to standard error.
+struct RunImages {
+    const Image &clean, &input, &output;
+};
+void print_whole_run(const RunOptions &options, const RunPlan &plan, const RunImages &images, double ms,
+                     const mpi::PhaseTimes &phases) {
+    std::FILE *words = options.output == kStdio ? stderr : stdout;
+    const Image &clean = images.clean, &input = images.input, &output = images.output;
+    if (!options.noise.empty()) {
+        const auto clean_size = plan.filter.output_size(clean.width(), clean.height());
+        if (clean_size.first == clean.width() && clean_size.second == clean.height()) {
+            fmt::print(words, "PSNR against the clean image ({} noise, seed {}): noisy input {:.2f} dB, filtered {:.2f} dB\n",
+                       options.noise, plan.seed, psnr(clean, input), psnr(clean, output));
+        } else {
+            fmt::print(words, "PSNR not reported: {} changes the image size\n", plan.filter.name);
+        }
+    }
+    if (options.quiet) return;
+    fmt::print(words, "{}/{} ({}, {}) {}: {}x{}x{} -> {} {}x{}x{} in {:.2f} ms (transfers included)\n", plan.filter.name,
+               plan.variant.name, to_string(plan.variant.backend), to_string(plan.variant.kind),
+               format_params(plan.params), input.width(), input.height(), input.channels(), options.output,
+               output.width(), output.height(), output.channels(), ms);
+    if (mpi::world().distributed()) {
+        fmt::print(words, "over {} ranks ({} with rows): scatter {:.2f} ms, halo exchange {:.2f} ms, filter {:.2f} ms, "
+                          "gather {:.2f} ms (each the slowest rank's)\n",
+                   mpi::world().size(), phases.bands, 1e3 * phases.scatter, 1e3 * phases.halo, 1e3 * phases.filter,
+                   1e3 * phases.gather);
+    }
+}
+
 }  // namespace
 
 // Under mpirun the image is filtered in bands over the ranks
@@ -240,28 +272,7 @@ int run_variant_on_file(const RunOptions &options) {
     });
     if (!world.root()) return kExitOk;
     print_notices(notices);
-    // With the image on standard output, the words go to standard error.
-    std::FILE *words = options.output == kStdio ? stderr : stdout;
-    if (!options.noise.empty()) {
-        const auto clean_size = plan.filter.output_size(clean.width(), clean.height());
-        if (clean_size.first == clean.width() && clean_size.second == clean.height()) {
-            fmt::print(words, "PSNR against the clean image ({} noise, seed {}): noisy input {:.2f} dB, filtered {:.2f} dB\n",
-                       options.noise, plan.seed, psnr(clean, input), psnr(clean, output));
-        } else {
-            fmt::print(words, "PSNR not reported: {} changes the image size\n", plan.filter.name);
-        }
-    }
-    if (options.quiet) return kExitOk;
-    fmt::print(words, "{}/{} ({}, {}) {}: {}x{}x{} -> {} {}x{}x{} in {:.2f} ms (transfers included)\n", plan.filter.name,
-               plan.variant.name, to_string(plan.variant.backend), to_string(plan.variant.kind),
-               format_params(plan.params), input.width(), input.height(), input.channels(), options.output,
-               output.width(), output.height(), output.channels(), ms);
-    if (world.distributed()) {
-        fmt::print(words, "over {} ranks ({} with rows): scatter {:.2f} ms, halo exchange {:.2f} ms, filter {:.2f} ms, "
-                          "gather {:.2f} ms (each the slowest rank's)\n",
-                   world.size(), phases.bands, 1e3 * phases.scatter, 1e3 * phases.halo, 1e3 * phases.filter,
-                   1e3 * phases.gather);
-    }
+    print_whole_run(options, plan, {clean, input, output}, ms, phases);
     return kExitOk;
 }
 

@@ -73,7 +73,7 @@ private:
 
 std::unique_ptr<BandWorker> make_band_worker(const Variant &variant, const ParamValues &params,
                                              const StreamPlan &plan, int slots, int gpus) {
-    if (variant.backend == Backend::cpu && gpus != 1) {
+    if (variant.backend == Backend::cpu && gpus > 1) {  // 0, every visible GPU: none needed
         throw Error(variant.filter + "/" + variant.name + " runs on the CPU: only a CUDA variant's bands go to GPUs");
     }
     if (variant.backend == Backend::cpu) return std::make_unique<HostWorker>(variant, params, plan, slots);

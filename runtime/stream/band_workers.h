@@ -46,8 +46,9 @@ public:
 
 // For a CPU or CUDA variant, with `slots` bands in flight (a CUDA variant:
 // on each of `gpus` devices, 0: every visible one, band b on device b mod
-// gpus); throws Error for another backend, for more than one GPU but a CPU
-// variant or too few visible, or when memory for the slots cannot be had.
+// gpus; a CPU variant ignores 0); throws Error for another backend, for more
+// than one GPU but a CPU variant or too few visible, or when memory for the
+// slots cannot be had.
 std::unique_ptr<BandWorker> make_band_worker(const Variant &variant, const ParamValues &params,
                                              const StreamPlan &plan, int slots, int gpus = 1);
 

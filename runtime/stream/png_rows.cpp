@@ -43,6 +43,7 @@ void PngRowReader::read_rows(int first, int count, uint8_t *to) const {
     if (decoder_->next_row() != first + reused) throw Error("PNG rows must be read in order");
     decoder_->read_rows(count - reused, to + reused * row);
     kept_.assign(to, to + count * row);
+    most_kept_ = std::max(most_kept_, kept_.capacity());
     kept_first_ = first;
     kept_count_ = count;
 }

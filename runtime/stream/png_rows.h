@@ -33,6 +33,7 @@ public:
     // Decodes the rows left and the file's end, so a damaged tail fails here
     // as it fails the whole-image reader.
     void finish() const override;
+    std::size_t held_bytes() const override { return most_kept_; }
     const std::vector<std::string> &notices() const;  // conversions made (16-bit, palette, alpha...)
 
 private:
@@ -40,6 +41,7 @@ private:
     FileShape shape_;
     mutable std::vector<uint8_t> kept_;  // the last call's rows
     mutable int kept_first_ = 0, kept_count_ = 0;
+    mutable std::size_t most_kept_ = 0;
 };
 
 class PngRowWriter : public RowSink {

@@ -38,6 +38,8 @@ public:
     // Called once the last band is read: a file read in order checks the rest
     // of itself (rows no band reached, as pooling's odd last row, and its end).
     virtual void finish() const {}
+    // The most memory it held at once for rows (a PNG reader's kept band).
+    virtual std::size_t held_bytes() const { return 0; }
 };
 class RowSink {
 public:

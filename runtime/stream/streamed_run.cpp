@@ -140,7 +140,8 @@ public:
         times_.bands = bands;
         times_.tiles = static_cast<int>(plan_.tiles.size());
         times_.gpus = worker_->devices();
-        times_.staging_bytes = worker_->host_bytes() + read_scratch_.capacity() + write_scratch_.capacity();
+        times_.staging_bytes =
+            worker_->host_bytes() + read_scratch_.capacity() + write_scratch_.capacity() + source_.held_bytes();
         return times_;
     }
 
