@@ -45,6 +45,54 @@ def rounded(total):
     return T.Cast("uint8", T.shift_right(total + 32768, 16))
 
 
+# The stages the algorithms share (and gaussian_maxpool.py's), as TVMScript
+# macros: each call writes its loops and named block into the calling function.
+
+@T.macro
+def clamped_stage(border, input, channels, height, width):
+    """`clamped`: the input with its 2-sample clamp border."""
+    for c, y, x in T.grid(channels, extended(height), extended(width)):
+        with T.sblock("clamped"):
+            vc, vy, vx = T.axis.remap("SSS", [c, y, x])
+            border[vc, vy, vx] = input[vc, clamp(vy - 2, height), clamp(vx - 2, width)]
+
+
+@T.macro
+def row_pass(rows, border, channels, height, width, w0, w1, w2):
+    """`row`: the horizontal pass on the bordered bytes, every bordered row, in 16 bits."""
+    for c, y, x in T.grid(channels, extended(height), width):
+        with T.sblock("row"):
+            vc, vy, vx = T.axis.remap("SSS", [c, y, x])
+            rows[vc, vy, vx] = T.Cast("uint16", taps(lambda k: byte(border, vc, vy, vx + 2 + k), w0, w1, w2))
+
+
+@T.macro
+def column_pass(columns, border, channels, height, width, w0, w1, w2):
+    """`column`: the vertical pass on the bordered bytes, every bordered column, in 16 bits."""
+    for c, y, x in T.grid(channels, height, extended(width)):
+        with T.sblock("column"):
+            vc, vy, vx = T.axis.remap("SSS", [c, y, x])
+            columns[vc, vy, vx] = T.Cast("uint16", taps(lambda k: byte(border, vc, vy + 2 + k, vx), w0, w1, w2))
+
+
+@T.macro
+def vertical_rounded(name, out, rows, channels, height, width, w0, w1, w2):
+    """Block `name`: the vertical pass on the row sums, rounded to bytes."""
+    for c, y, x in T.grid(channels, height, width):
+        with T.sblock(name):
+            vc, vy, vx = T.axis.remap("SSS", [c, y, x])
+            out[vc, vy, vx] = rounded(taps(lambda k: T.Cast("int32", rows[vc, vy + 2 + k, vx]), w0, w1, w2))
+
+
+@T.macro
+def horizontal_rounded(name, out, columns, channels, height, width, w0, w1, w2):
+    """Block `name`: the horizontal pass on the column sums, rounded to bytes."""
+    for c, y, x in T.grid(channels, height, width):
+        with T.sblock(name):
+            vc, vy, vx = T.axis.remap("SSS", [c, y, x])
+            out[vc, vy, vx] = rounded(taps(lambda k: T.Cast("int32", columns[vc, vy, vx + 2 + k]), w0, w1, w2))
+
+
 class RowsFirst(Algorithm):
     """`row` (horizontal pass, uint16), then `output` (vertical pass in int32, rounded)."""
     contract = "rows_first"
@@ -61,19 +109,9 @@ class RowsFirst(Algorithm):
             output = T.match_buffer(output_h, (channels, height, width), "uint8", strides=(out_plane, out_row, 1))
             border = T.sblock_alloc_buffer((channels, extended(height), extended(width)), "uint8")
             rows = T.sblock_alloc_buffer((channels, extended(height), width), "uint16")
-            for c, y, x in T.grid(channels, extended(height), extended(width)):
-                with T.sblock("clamped"):
-                    vc, vy, vx = T.axis.remap("SSS", [c, y, x])
-                    border[vc, vy, vx] = input[vc, clamp(vy - 2, height), clamp(vx - 2, width)]
-            for c, y, x in T.grid(channels, extended(height), width):
-                with T.sblock("row"):
-                    vc, vy, vx = T.axis.remap("SSS", [c, y, x])
-                    rows[vc, vy, vx] = T.Cast("uint16", taps(lambda k: byte(border, vc, vy, vx + 2 + k), w0, w1, w2))
-            for c, y, x in T.grid(channels, height, width):
-                with T.sblock("output"):
-                    vc, vy, vx = T.axis.remap("SSS", [c, y, x])
-                    output[vc, vy, vx] = rounded(taps(
-                        lambda k: T.Cast("int32", rows[vc, vy + 2 + k, vx]), w0, w1, w2))
+            clamped_stage(border, input, channels, height, width)
+            row_pass(rows, border, channels, height, width, w0, w1, w2)
+            vertical_rounded("output", output, rows, channels, height, width, w0, w1, w2)
 
         super().__init__(gaussian_rows_first, list(SCALARS))
 
@@ -94,19 +132,9 @@ class ColumnsFirst(Algorithm):
             output = T.match_buffer(output_h, (channels, height, width), "uint8", strides=(out_plane, out_row, 1))
             border = T.sblock_alloc_buffer((channels, extended(height), extended(width)), "uint8")
             columns = T.sblock_alloc_buffer((channels, height, extended(width)), "uint16")
-            for c, y, x in T.grid(channels, extended(height), extended(width)):
-                with T.sblock("clamped"):
-                    vc, vy, vx = T.axis.remap("SSS", [c, y, x])
-                    border[vc, vy, vx] = input[vc, clamp(vy - 2, height), clamp(vx - 2, width)]
-            for c, y, x in T.grid(channels, height, extended(width)):
-                with T.sblock("column"):
-                    vc, vy, vx = T.axis.remap("SSS", [c, y, x])
-                    columns[vc, vy, vx] = T.Cast("uint16", taps(lambda k: byte(border, vc, vy + 2 + k, vx), w0, w1, w2))
-            for c, y, x in T.grid(channels, height, width):
-                with T.sblock("output"):
-                    vc, vy, vx = T.axis.remap("SSS", [c, y, x])
-                    output[vc, vy, vx] = rounded(taps(
-                        lambda k: T.Cast("int32", columns[vc, vy, vx + 2 + k]), w0, w1, w2))
+            clamped_stage(border, input, channels, height, width)
+            column_pass(columns, border, channels, height, width, w0, w1, w2)
+            horizontal_rounded("output", output, columns, channels, height, width, w0, w1, w2)
 
         super().__init__(gaussian_columns_first, list(SCALARS))
 
@@ -130,10 +158,7 @@ class Direct(Algorithm):
             output = T.match_buffer(output_h, (channels, height, width), "uint8", strides=(out_plane, out_row, 1))
             border = T.sblock_alloc_buffer((channels, extended(height), extended(width)), "uint8")
             sums = T.sblock_alloc_buffer((channels, height, width), "int32")
-            for c, y, x in T.grid(channels, extended(height), extended(width)):
-                with T.sblock("clamped"):
-                    vc, vy, vx = T.axis.remap("SSS", [c, y, x])
-                    border[vc, vy, vx] = input[vc, clamp(vy - 2, height), clamp(vx - 2, width)]
+            clamped_stage(border, input, channels, height, width)
             for c, y, x, i, j in T.grid(channels, height, width, 5, 5):
                 with T.sblock("sum"):
                     vc, vy, vx, vi, vj = T.axis.remap("SSSRR", [c, y, x, i, j])

@@ -11,9 +11,9 @@ allocate, cuda_source.py). The scalars are the Gaussian's: w0, w1, w2.
 """
 from tvm.script import tirx as T
 
-from gaussian import SCALARS, byte, extended, rounded, taps
+from gaussian import SCALARS, clamped_stage, column_pass, extended, horizontal_rounded, row_pass, vertical_rounded
 from maxpool import pooled
-from plane import Algorithm, clamp
+from plane import Algorithm
 
 
 class RowsFirst(Algorithm):
@@ -36,19 +36,9 @@ class RowsFirst(Algorithm):
             border = T.sblock_alloc_buffer((channels, extended(height), extended(width)), "uint8")
             rows = T.sblock_alloc_buffer((channels, extended(height), width), "uint16")
             blur = T.sblock_alloc_buffer((channels, height, width), "uint8")
-            for c, y, x in T.grid(channels, extended(height), extended(width)):
-                with T.sblock("clamped"):
-                    vc, vy, vx = T.axis.remap("SSS", [c, y, x])
-                    border[vc, vy, vx] = input[vc, clamp(vy - 2, height), clamp(vx - 2, width)]
-            for c, y, x in T.grid(channels, extended(height), width):
-                with T.sblock("row"):
-                    vc, vy, vx = T.axis.remap("SSS", [c, y, x])
-                    rows[vc, vy, vx] = T.Cast("uint16", taps(lambda k: byte(border, vc, vy, vx + 2 + k), w0, w1, w2))
-            for c, y, x in T.grid(channels, height, width):
-                with T.sblock("blurred"):
-                    vc, vy, vx = T.axis.remap("SSS", [c, y, x])
-                    blur[vc, vy, vx] = rounded(taps(
-                        lambda k: T.Cast("int32", rows[vc, vy + 2 + k, vx]), w0, w1, w2))
+            clamped_stage(border, input, channels, height, width)
+            row_pass(rows, border, channels, height, width, w0, w1, w2)
+            vertical_rounded("blurred", blur, rows, channels, height, width, w0, w1, w2)
             for c, y, x in T.grid(channels, height // 2, width // 2):
                 with T.sblock("output"):
                     vc, vy, vx = T.axis.remap("SSS", [c, y, x])
@@ -77,19 +67,9 @@ class ColumnsFirst(Algorithm):
             border = T.sblock_alloc_buffer((channels, extended(height), extended(width)), "uint8")
             columns = T.sblock_alloc_buffer((channels, height, extended(width)), "uint16")
             blur = T.sblock_alloc_buffer((channels, height, width), "uint8")
-            for c, y, x in T.grid(channels, extended(height), extended(width)):
-                with T.sblock("clamped"):
-                    vc, vy, vx = T.axis.remap("SSS", [c, y, x])
-                    border[vc, vy, vx] = input[vc, clamp(vy - 2, height), clamp(vx - 2, width)]
-            for c, y, x in T.grid(channels, height, extended(width)):
-                with T.sblock("column"):
-                    vc, vy, vx = T.axis.remap("SSS", [c, y, x])
-                    columns[vc, vy, vx] = T.Cast("uint16", taps(lambda k: byte(border, vc, vy + 2 + k, vx), w0, w1, w2))
-            for c, y, x in T.grid(channels, height, width):
-                with T.sblock("blurred"):
-                    vc, vy, vx = T.axis.remap("SSS", [c, y, x])
-                    blur[vc, vy, vx] = rounded(taps(
-                        lambda k: T.Cast("int32", columns[vc, vy, vx + 2 + k]), w0, w1, w2))
+            clamped_stage(border, input, channels, height, width)
+            column_pass(columns, border, channels, height, width, w0, w1, w2)
+            horizontal_rounded("blurred", blur, columns, channels, height, width, w0, w1, w2)
             for c, y, x in T.grid(channels, height // 2, width // 2):
                 with T.sblock("output"):
                     vc, vy, vx = T.axis.remap("SSS", [c, y, x])
