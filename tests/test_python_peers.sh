@@ -50,6 +50,11 @@ PY
 page="$work/report/report.md"
 grep -q "from 2 runs on 1 machine" "$page" || { echo "the peers run is not of the bench's machine"; exit 1; }
 # In the same time table as the bench's reference (median size=3 at 64²).
-awk '/^## median/,0' "$page" | grep -q '^| `py_cv2_median_blur` | peer |' || { echo "no peer row in the tables"; exit 1; }
+awk '/^## median/,0' "$page" | grep -q '^| `py_cv2_median_blur` | peer |' || {
+    echo "no peer row in the tables; the page's median section and the peers' rows:"
+    awk '/^## median/,0' "$page" | head -40
+    cat "$run/results.csv"
+    exit 1
+}
 grep -q '^| `reference` | reference (serial CPU) |' "$page"
 echo "python peers: every CPU peer's rows in the bench's format, none wrong, merged by the report with a bench run"
