@@ -183,10 +183,6 @@ RunPlan plan_run(const RunOptions &options, bool files) {
     return {filter, variant, params, *seed};
 }
 
-void print_notices(std::vector<std::string> &notices) {
-    for (auto &n : notices) fmt::print(stderr, "filterlab: notice: {}\n", n);
-    notices.clear();
-}
 
 // All or nothing: the files are written to temporaries; standard output, if
 // it is the output, is written next; the files are renamed only then.
@@ -232,6 +228,11 @@ void print_whole_run(const RunOptions &options, const RunPlan &plan, const RunIm
 }
 
 }  // namespace
+
+void print_notices(std::vector<std::string> &notices) {
+    for (auto &n : notices) fmt::print(stderr, "filterlab: notice: {}\n", n);
+    notices.clear();
+}
 
 // Under mpirun the image is filtered in bands over the ranks
 // (mpi::run_in_bands); rank 0 alone reads, writes and prints, and every step

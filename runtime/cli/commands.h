@@ -43,6 +43,8 @@ int list_variants(const ListOptions &options);
 int run_variant_on_file(const RunOptions &options);
 int check_variants(const CheckOptionsCli &options);
 int show_info(bool json);
+// Each notice as one `filterlab: notice:` line on standard error; then none are left.
+void print_notices(std::vector<std::string> &notices);
 
 // The folder of real images: $FILTERLAB_IMAGES, else the bundled tests/images
 // (looked up beside the sources, then under the current directory).

@@ -68,7 +68,8 @@ int run_streamed_file(const RunOptions &o, const Variant &variant, const ParamVa
     const auto start = std::chrono::steady_clock::now();
     const stream::InputFile reader(o.input);
     const stream::FileShape in = reader.shape();
-    for (const std::string &notice : reader.notices(o.input)) fmt::print(stderr, "filterlab: notice: {}\n", notice);
+    std::vector<std::string> notices = reader.notices(o.input);
+    print_notices(notices);
     check_can_run(variant, params, in.width, in.height);  // before an output exists
     check_writable(o.output, in.channels);
     const auto [out_width, out_height] = filter_info(variant.filter).output_size(in.width, in.height);

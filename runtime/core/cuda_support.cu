@@ -88,7 +88,17 @@ void *make_primary_context() {
     return static_cast<void *>(ctx);
 }
 
-constexpr int kMaxDevices = 64;
+// A stream-ordered pool of `device` that keeps what is freed (scratch_pool).
+void *make_scratch_pool(int device) {
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location = {cudaMemLocationTypeDevice, device};
+    cudaMemPool_t made = nullptr;
+    cuda_check(cudaMemPoolCreate(&made, &props), "cudaMemPoolCreate");
+    std::uint64_t keep_all = ~std::uint64_t{0};
+    cuda_check(cudaMemPoolSetAttribute(made, cudaMemPoolAttrReleaseThreshold, &keep_all), "cudaMemPoolSetAttribute");
+    return made;
+}
 
 int current_device() {
     int device = 0;
@@ -96,19 +106,32 @@ int current_device() {
     return device;
 }
 
+// One value a device, made when the calling thread's current device first
+// asks; later asks take no lock (the primary context is asked at every Halide call).
+class PerDevice {
+public:
+    template <typename Make>
+    void *get(Make make) {
+        const int device = current_device();
+        if (device >= kMaxDevices) throw Error("device " + std::to_string(device) + ": at most 64 devices are used");
+        if (void *known = values_[device].load(std::memory_order_acquire)) return known;
+        std::lock_guard lock(making_);
+        if (!values_[device].load()) values_[device].store(make(device), std::memory_order_release);
+        return values_[device].load();
+    }
+
+private:
+    static constexpr int kMaxDevices = 64;
+    std::atomic<void *> values_[kMaxDevices] = {};
+    std::mutex making_;
+};
+
 }  // namespace
 
 void *primary_context() {
     require_gpu();
-    const int device = current_device();
-    // Asked at every Halide call: a lock only while a device's is first made.
-    static std::atomic<void *> contexts[kMaxDevices];
-    static std::mutex making;
-    if (device >= kMaxDevices) throw Error("device " + std::to_string(device) + ": at most 64 devices are used");
-    if (void *known = contexts[device].load(std::memory_order_acquire)) return known;
-    std::lock_guard lock(making);
-    if (!contexts[device].load()) contexts[device].store(make_primary_context(), std::memory_order_release);
-    return contexts[device].load();
+    static PerDevice contexts;
+    return contexts.get([](int) { return make_primary_context(); });
 }
 
 int device_count() { return gpu_info().available ? gpu_info().device_count : 0; }
@@ -128,19 +151,8 @@ void synchronize(const char *what) {
 
 void *scratch_pool() {
     primary_context();
-    const int device = current_device();
-    static std::mutex mutex;
-    static std::vector<cudaMemPool_t> pools(gpu_info().device_count, nullptr);
-    std::lock_guard lock(mutex);
-    if (pools.at(device)) return pools[device];
-    cudaMemPoolProps props{};
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location = {cudaMemLocationTypeDevice, device};
-    cudaMemPool_t made = nullptr;
-    cuda_check(cudaMemPoolCreate(&made, &props), "cudaMemPoolCreate");
-    std::uint64_t keep_all = ~std::uint64_t{0};
-    cuda_check(cudaMemPoolSetAttribute(made, cudaMemPoolAttrReleaseThreshold, &keep_all), "cudaMemPoolSetAttribute");
-    return pools[device] = made;
+    static PerDevice pools;
+    return pools.get(make_scratch_pool);
 }
 
 bool gpu_state_lost() {

@@ -105,6 +105,14 @@ void PngRowDecoder::start(long long max_side) {
     if (d.passes != 1) throw Error(name_ + ": an interlaced PNG cannot be read row by row");
 }
 
+void PngRowDecoder::skip_to(int row) {
+    std::vector<uint8_t> dropped;
+    while (next_ < row) {
+        dropped.resize(static_cast<std::size_t>(width()) * channels());
+        read_rows(1, dropped.data());
+    }
+}
+
 int PngRowDecoder::width() const { return state_->width; }
 int PngRowDecoder::height() const { return state_->height; }
 int PngRowDecoder::channels() const { return state_->channels; }

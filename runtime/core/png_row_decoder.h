@@ -39,6 +39,9 @@ public:
     // The next `count` rows, interleaved (width x channels bytes each); after
     // the last row the file's end is read and checked. Throws Error.
     void read_rows(int count, uint8_t *to);
+    // Decodes and drops the rows before `row` not yet read (none when
+    // next_row() is already there). Throws Error.
+    void skip_to(int row);
     const std::vector<std::string> &notices() const;  // the conversions made, libpng's warnings
 
 private:

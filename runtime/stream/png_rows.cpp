@@ -21,8 +21,7 @@ PngRowReader::PngRowReader(const std::string &path)
 PngRowReader::~PngRowReader() = default;
 
 void PngRowReader::finish() const {
-    std::vector<uint8_t> row(shape_.row_bytes());
-    while (decoder_->next_row() < shape_.height) decoder_->read_rows(1, row.data());
+    decoder_->skip_to(shape_.height);
     kept_ = {};
 }
 
@@ -34,12 +33,7 @@ void PngRowReader::read_rows(int first, int count, uint8_t *to) const {
     // Rows kept from the last call (the band before's last rows: this band's halo).
     const int reused = std::max(0, std::min(first + count, kept_first_ + kept_count_) - first);
     if (reused > 0) std::memcpy(to, kept_.data() + (first - kept_first_) * row, reused * row);
-    // Rows between the last call's and this one's are decoded and dropped.
-    std::vector<uint8_t> skipped;
-    while (decoder_->next_row() < first) {
-        skipped.resize(row);
-        decoder_->read_rows(1, skipped.data());
-    }
+    decoder_->skip_to(first);  // rows between the last call's and this one's
     if (decoder_->next_row() != first + reused) throw Error("PNG rows must be read in order");
     decoder_->read_rows(count - reused, to + reused * row);
     kept_.assign(to, to + count * row);
