@@ -23,6 +23,7 @@ CALLS = [  # file, the call's label, what it was
     ("call5_stream.txt", "5", "a machine with one H100 (16 cores), tree of 77b3527, one run a line"),
     ("call6_stream.txt", "6", "as 5, tree of a66e28e (blocking streams, after the review)"),
     ("call7_stream.txt", "7", "as 5, the final tree (PNG outputs; one owner for broadcasts and phases)"),
+    ("call8_gpus.txt", "8", "2 GPUs visible, tree of 9c1ce06: one process on one GPU, then on both (--gpus 2)"),
 ]
 
 
@@ -41,7 +42,8 @@ def wall_tables(folder):
 
 
 PHASES = re.compile(r"read ([\d.]+) s, upload ([\d.]+) ms, kernel ([\d.]+) ms, download ([\d.]+) ms "
-                    r"\(device first to last ([\d.]+) ms\), write ([\d.]+) s, (\d+) bands, ([\d.]+) s in all")
+                    r"\(device first to last ([\d.]+) ms\), write ([\d.]+) s, (\d+) bands, ([\d.]+) s in all"
+                    r"(?: \(setup ([\d.]+) s\))?")
 
 
 def phase_rows(folder, name):
@@ -55,7 +57,7 @@ def phase_rows(folder, name):
         m = PHASES.search(line)
         if m and command and size.startswith("32768x32768"):
             rank = line.split(":")[0] if line.startswith("rank ") else "1 process"
-            groups.setdefault((command, rank), []).append([float(v) for v in m.groups()])
+            groups.setdefault((command, rank), []).append([float(v) if v else float("nan") for v in m.groups()])
     return [(c, r, [statistics.mean(col) for col in zip(*values)], len(values)) for (c, r), values in groups.items()]
 
 
@@ -105,15 +107,22 @@ def main():
         print(f"Bus limit for one GiB one way at {PCIE_GBPS:.0f} GB/s: {bus_ms:.1f} ms "
               f"(a rank of 2 moves half a GiB each way: {bus_ms / 2:.1f} ms).\n")
         print("| command | rank | read s | upload ms | kernel ms | download ms | device first→last ms | write s | "
-              "bands | in all s | runs |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+              "bands | in all s | of it setup s | runs |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for command, rank, v, n in phase_rows(folder, name):
             print(f"| `{command}` | {rank} | {v[0]:.3f} | {v[1]:.1f} | {v[2]:.2f} | {v[3]:.1f} | {v[4]:.0f} | "
-                  f"{v[5]:.3f} | {v[6]:.0f} | {v[7]:.3f} | {n} |")
+                  f"{v[5]:.3f} | {v[6]:.0f} | {v[7]:.3f} | {'—' if v[8] != v[8] else f'{v[8]:.3f}'} | {n} |")
     print("\n### The batch: 20 RGB 4096×2304 images, 2 ranks against 1 in the same call (pinned, end to end)\n")
     print("| run | case | speed-up | slower rank / faster |\n| --- | --- | ---: | ---: |")
     for name in ("call3_all.txt", "call4_all.txt"):
         for run, case, speedup, ratio in batch_rows(folder, name):
             print(f"| {run} | `{case}` | {speedup:.2f} | {ratio:.2f} |")
+    copies = read(folder, "call8_copies.txt")
+    print("\n### What two GPUs' pinned copies share (call 8, `scripts/copy_sharing.py`)\n")
+    for line in copies.splitlines():
+        if line.startswith(("2 GPUs", "host memory")):
+            print(f"{line}\n")
+        elif line.startswith("|"):
+            print(line)
     huge = read(folder, "call2_huge.txt")
     print("\n### 100000 × 100000 (10 GB), one GPU of two\n")
     for line in huge.splitlines():

@@ -33,13 +33,13 @@ void print_summary(const Variant &v, const ParamValues &params, const RunOptions
 // milliseconds (a CPU variant: its filter's).
 std::string phases_line(const mpi::RankPhases &p, Backend backend) {
     if (backend == Backend::cpu) {
-        return fmt::format("read {:.3f} s, filter {:.3f} s, write {:.3f} s, {} bands, {:.3f} s in all", p.read,
-                           p.kernel, p.write, p.bands, p.wall);
+        return fmt::format("read {:.3f} s, filter {:.3f} s, write {:.3f} s, {} bands, {:.3f} s in all (setup {:.3f} s)",
+                           p.read, p.kernel, p.write, p.bands, p.wall, p.setup);
     }
     return fmt::format("read {:.3f} s, upload {:.2f} ms, kernel {:.2f} ms, download {:.2f} ms (device first to last "
-                       "{:.2f} ms), write {:.3f} s, {} bands, {:.3f} s in all",
+                       "{:.2f} ms), write {:.3f} s, {} bands, {:.3f} s in all (setup {:.3f} s)",
                        p.read, 1e3 * p.upload, 1e3 * p.kernel, 1e3 * p.download, 1e3 * p.device_span, p.write,
-                       p.bands, p.wall);
+                       p.bands, p.wall, p.setup);
 }
 
 }  // namespace

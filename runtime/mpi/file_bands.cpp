@@ -27,8 +27,8 @@ std::vector<RankPhases> gather(const RankPhases &mine) {
     std::vector<RankPhases> ranks;
     for (const std::vector<double> &f : world().gather({mine.wall, mine.read, mine.upload, mine.kernel, mine.download,
                                                         mine.device_span, mine.write, static_cast<double>(mine.bands),
-                                                        mine.peak_rss_mib})) {
-        ranks.push_back({f[0], f[1], f[2], f[3], f[4], f[5], f[6], static_cast<int>(f[7]), f[8]});
+                                                        mine.setup, mine.peak_rss_mib})) {
+        ranks.push_back({f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], static_cast<int>(f[8]), f[9]});
     }
     return ranks;
 }
@@ -51,7 +51,7 @@ bool on_one_node() {
 
 RankPhases phases_of(const stream::StreamTimes &t) {
     return {t.wall,  t.read,  1e-3 * t.upload_ms, 1e-3 * t.kernel_ms, 1e-3 * t.download_ms, 1e-3 * t.device_span_ms,
-            t.write, t.bands, t.peak_rss_mib};
+            t.write, t.setup, t.bands, t.peak_rss_mib};
 }
 
 bool can_run_in_file_bands(const std::string &input, const std::string &output) {

@@ -28,6 +28,7 @@ namespace filterlab::mpi {
 // its bands and the device's first-to-last span.
 struct RankPhases {
     double wall = 0, read = 0, upload = 0, kernel = 0, download = 0, device_span = 0, write = 0;
+    double setup = 0;  // its worker made (contexts, staging, device memory), before the first band
     int bands = 0;  // its bands of rows (0: an idle rank)
     double peak_rss_mib = 0;  // the rank's peak resident memory
 };

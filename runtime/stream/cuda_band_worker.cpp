@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <exception>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "band_extents.h"
@@ -51,6 +52,41 @@ struct OnItsDevice {
 };
 using SlotOnDevice = std::unique_ptr<CudaSlot, OnItsDevice>;
 
+// One device's first-upload event (the device's span starts there) and slots.
+struct DeviceSlots {
+    std::unique_ptr<gpu::Event> first;
+    std::vector<SlotOnDevice> slots;
+};
+
+// make(d) for each device d, each on a thread of its own with d current, so
+// that the devices' contexts start and their pinned and device memory is
+// allocated at once, not one device after the other; the first failure is
+// rethrown once every thread has ended (what the others made is freed).
+template <typename Make>
+std::vector<DeviceSlots> on_every_device(int devices, Make make) {
+    std::vector<DeviceSlots> made(devices);
+    std::vector<std::exception_ptr> failed(devices);
+    auto make_on = [&](int d) {
+        try {
+            cuda::DeviceScope on(d);
+            made[d] = make(d);
+        } catch (...) {
+            failed[d] = std::current_exception();
+        }
+    };
+    std::vector<std::thread> others;
+    try {
+        for (int d = 1; d < devices; d++) others.emplace_back(make_on, d);
+    } catch (...) {  // no thread to start: the devices not started are made here
+        for (int d = static_cast<int>(others.size()) + 1; d < devices; d++) make_on(d);
+    }
+    make_on(0);
+    for (std::thread &t : others) t.join();
+    for (const std::exception_ptr &f : failed)
+        if (f) std::rethrow_exception(f);
+    return made;
+}
+
 class CudaWorker : public BandWorker {
 public:
     CudaWorker(const Variant &v, const ParamValues &params, const StreamPlan &plan, int slots, int devices)
@@ -63,17 +99,17 @@ public:
         const std::size_t in_device = in_pitch_ * extents_.max_in_rows * ch;
         const std::size_t out_device = out_pitch_ * extents_.max_out_rows * ch;
         const std::size_t tile_device = plan.tiles.size() > 1 ? tile_pitch_ * extents_.max_out_rows * ch : 0;
-        for (int d = 0; d < devices; d++) {
-            cuda::DeviceScope on(d);  // a slot's stream, events and device memory are its device's
-            firsts_.push_back(std::make_unique<gpu::Event>());
-        }
+        std::vector<DeviceSlots> made = on_every_device(devices, [&](int d) {
+            DeviceSlots mine{std::make_unique<gpu::Event>(), {}};
+            for (int s = 0; s < slots; s++)
+                mine.slots.emplace_back(new CudaSlot(d, in_host_, out_host_, in_device, out_device, tile_device));
+            return mine;
+        });
         // Slot s on device s mod N: the ring gives band b slot b mod (slots x N),
         // so band b runs on device b mod N (compute() relies on it).
-        for (int s = 0; s < slots * devices; s++) {
-            cuda::DeviceScope on(s % devices);
-            SlotOnDevice slot(new CudaSlot(s % devices, in_host_, out_host_, in_device, out_device, tile_device));
-            slots_.push_back(std::move(slot));
-        }
+        for (DeviceSlots &m : made) firsts_.push_back(std::move(m.first));
+        for (int s = 0; s < slots; s++)
+            for (DeviceSlots &m : made) slots_.push_back(std::move(m.slots[s]));
     }
     int slots() const override { return static_cast<int>(slots_.size()); }
     int devices() const override { return devices_; }

@@ -199,7 +199,10 @@ StreamTimes run_streamed(const Variant &variant, const RowSource &source, const 
     const auto start = Clock::now();
     const FileShape shape = source.shape();
     check_can_run(variant, params, shape.width, shape.height);
-    StreamTimes times = Pipeline(variant, source, sink, params, options).run();
+    Pipeline pipeline(variant, source, sink, params, options);
+    const double setup = seconds_since(start);
+    StreamTimes times = pipeline.run();
+    times.setup = setup;
     times.wall = seconds_since(start);
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);

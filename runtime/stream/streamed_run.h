@@ -27,6 +27,7 @@ struct StreamOptions {
 // filter time is `kernel`), device_span the device's first to last.
 struct StreamTimes {
     double wall = 0, read = 0, write = 0;
+    double setup = 0;  // making the worker: contexts, staging and device memory
     double upload_ms = 0, kernel_ms = 0, download_ms = 0, device_span_ms = 0;
     int bands = 0, tiles = 0, gpus = 1;
     std::size_t staging_bytes = 0;  // host memory held for the bands in flight
