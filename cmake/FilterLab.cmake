@@ -172,10 +172,22 @@ function(_filterlab_schedule_variant VARIANT_BACKEND VARIANT_NAME LIB ORIGIN POI
         set(point_param point=${POINT_PARAMETER})
     endif ()
     set(view_param "")  # READS("words"): the generator's input and the binding's view are words
-    set(VIEW_ARGUMENT "")
+    set(input_view bytes)
     if (READS STREQUAL "words")
         set(view_param input_view=words)
-        set(VIEW_ARGUMENT ", filterlab::InputView::words")
+        set(input_view words)
+    endif ()
+    # WRITES("words"): on CUDA, each library has a twin writing its output as
+    # words (output_view=words), which the binding takes where the layout allows.
+    set(words_twin OFF)
+    set(output_view bytes)
+    if (WRITES STREQUAL "words" AND VARIANT_BACKEND STREQUAL "cuda")
+        set(words_twin ON)
+        set(output_view words_where_whole)
+    endif ()
+    set(VIEW_ARGUMENT "")
+    if (NOT input_view STREQUAL "bytes" OR words_twin)
+        set(VIEW_ARGUMENT ", filterlab::Views{filterlab::InputView::${input_view}, filterlab::OutputView::${output_view}}")
     endif ()
     foreach (value IN LISTS VALUES ITEMS "-")
         set(key ${BACKEND}_${NAME})
@@ -196,8 +208,16 @@ function(_filterlab_schedule_variant VARIANT_BACKEND VARIANT_NAME LIB ORIGIN POI
         endif ()
         _filterlab_halide_library(${lib} ${VARIANT_BACKEND} "schedule=${key};${point_param};${params};${view_param}")
         string(APPEND INCLUDES "#include \"${lib}.h\"\n")
-        string(APPEND ENTRIES "{${fixed}, &filterlab::halide::${lib}}, ")
         string(APPEND LIBRARIES "\"${lib}\", ")
+        if (words_twin)
+            _filterlab_halide_library(${lib}_words ${VARIANT_BACKEND}
+                                      "schedule=${key};${point_param};${params};${view_param};output_view=words")
+            string(APPEND INCLUDES "#include \"${lib}_words.h\"\n")
+            string(APPEND ENTRIES "{${fixed}, &filterlab::halide::${lib}, &filterlab::halide::${lib}_words}, ")
+            string(APPEND LIBRARIES "\"${lib}_words\", ")
+        else ()
+            string(APPEND ENTRIES "{${fixed}, &filterlab::halide::${lib}}, ")
+        endif ()
     endforeach ()
     configure_file(${_filterlab_template} ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp @ONLY)
     target_sources(filterlab_variants PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp)
@@ -251,7 +271,7 @@ endfunction()
 # filterlab_halide_schedules(<manifest>): reads every registration of the
 # filters declared so far with the grammar's one reader
 # (scripts/schedule_manifest.py, at configure time) into <manifest>, JSON of
-# format 4 (docs/extending.md), and declares from it every library and variant
+# format 5 (docs/extending.md), and declares from it every library and variant
 # this build builds (FILTERLAB_ALL_SCHEDULES: every schedule; else the
 # frontier): each schedule on each of its targets, the points of the sweeps
 # (FILTERLAB_SWEEPS), the frozen autoschedules. The global property

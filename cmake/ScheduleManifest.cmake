@@ -1,4 +1,4 @@
-# Reading the schedule manifest (scripts/schedule_manifest.py's JSON, format 4,
+# Reading the schedule manifest (scripts/schedule_manifest.py's JSON, format 5,
 # docs/extending.md) into declarations: each entry's facts as the variables
 # the variant template (cmake/halide_variant.cpp.in) reads, and the variants
 # this build builds of it (_filterlab_schedule_variant). Included by
@@ -73,7 +73,7 @@ function(_filterlab_declare_schedule entry)
     if (NOT built)
         return()
     endif ()
-    foreach (field IN ITEMS filter name backend origin reads)
+    foreach (field IN ITEMS filter name backend origin reads writes)
         string(TOUPPER ${field} variable)
         string(JSON ${variable} GET "${entry}" ${field})
     endforeach ()

@@ -28,12 +28,15 @@ namespace filterlab::gaussian {
 
 // What the generator hands every algorithm: the image as `view` says
 // (word_view.h), its width in pixels, the contract's weights (w0 the centre),
-// the output to define.
+// the output to define; on a words output (out_view), `output` is the pixels
+// and `words` the generator's output, which packs them.
 struct Inputs {
     Halide::Func input;
     Halide::Expr width, height, w0, w1, w2;
     Halide::Func output;
     word_view::InputView view = word_view::InputView::bytes;
+    word_view::OutputView out_view = word_view::OutputView::bytes;
+    Halide::Func words;
 };
 
 // What the contract's weights always are: non-negative, summing to 256 (the
@@ -51,6 +54,10 @@ struct Blur {
     Halide::Func row{"row"};        // horizontal 5-tap pass
     Halide::Func column{"column"};  // vertical 5-tap pass
     Halide::Func output;
+    // A words output's stage (WRITES("words")): word wx packs output's 4 pixels from 4 wx.
+    Halide::Var wx{"wx"};
+    Halide::Func words;
+    bool writes_words = false;
 
 protected:
     Halide::Expr w0, w1, w2;
@@ -59,7 +66,8 @@ protected:
     // writes it, where a kernel with no barrier is to be split into an
     // interior part without clamps and a border part (HALIDE_GPU.md, "Why the
     // current schedules read bytes"). A word view is ColumnsFirst's alone.
-    Blur(const Inputs &in, bool likely_interior) : w0(in.w0), w1(in.w1), w2(in.w2) {
+    Blur(const Inputs &in, bool likely_interior)
+        : words(in.words), writes_words(in.out_view == word_view::OutputView::words), w0(in.w0), w1(in.w1), w2(in.w2) {
         using namespace Halide;
         if (in.view == word_view::InputView::words && !likely_interior)
             throw std::invalid_argument("gaussian: only ColumnsFirst reads words");
@@ -86,6 +94,7 @@ protected:
         using namespace Halide;
         output = output_of;
         output(x, y, c) = cast<uint8_t>(rounding_shift_right(cast<uint16_t>(sum(x, y, c) >> 15), 1));
+        if (writes_words) word_view::define_words(words, output, wx, y, c);
     }
 };
 

@@ -11,27 +11,40 @@ public:
     // How the schedule reads the image (its READS; word_view.h): 8-bit samples or 32-bit words.
     GeneratorParam<filterlab::word_view::InputView> input_view{"input_view", filterlab::word_view::InputView::bytes,
                                                                filterlab::word_view::kInputViews};
+    // How it writes the output (a WRITES("words") schedule's CUDA twin): 8-bit samples or 32-bit words.
+    GeneratorParam<filterlab::word_view::OutputView> output_view{"output_view", filterlab::word_view::OutputView::bytes,
+                                                                 filterlab::word_view::kOutputViews};
 
     Input<Buffer<void, 3>> input{"input"};  // uint8, or uint32 words (configure)
     // The contract's weights for the caller's sigma: w0 the centre, w1 and w2 the sides.
     // The fixed-point weights of sigma (w0 + 2 w1 + 2 w2 = 256); the defaults are sigma = 1's.
     Input<int32_t> w0{"w0", 102, 0, 256}, w1{"w1", 63, 0, 128}, w2{"w2", 14, 0, 128};
-    Output<Buffer<uint8_t, 3>> output{"output"};
+    Output<Buffer<void, 3>> output{"output"};  // uint8, or uint32 words (configure)
 
-    void configure() { input.set_type(filterlab::word_view::element_type(input_view)); }
+    void configure() {
+        input.set_type(filterlab::word_view::element_type(input_view));
+        output.set_type(filterlab::word_view::element_type(output_view));
+    }
 
     void generate() {
         using namespace filterlab;
-        const gaussian::Inputs inputs{input, word_view::image_width(input, output, input_view), input.dim(1).extent(),
-                                      w0, w1, w2, output, input_view};
+        const bool words_out = output_view == word_view::OutputView::words;
+        if (words_out && input_view == word_view::InputView::words)
+            throw std::invalid_argument("gaussian: a words output is written from a bytes input");
+        Halide::Func pixels{"pixels"};  // a words output's pixels
+        const gaussian::Inputs inputs{input,  words_out ? input.dim(0).extent() : word_view::image_width(input, output, input_view),
+                                      input.dim(1).extent(), w0, w1, w2, words_out ? pixels : Halide::Func(output),
+                                      input_view, output_view, words_out ? Halide::Func(output) : Halide::Func()};
         schedules::build<gaussian::Default>(schedule, point, inputs, get_target(), using_autoscheduler());
         add_requirement(gaussian::contract_weights(w0, w1, w2),
                         "gaussian: the weights must be non-negative and sum to 256");
-        add_requirement(word_view::constrain_images(input, output, input_view, get_target()),
-                        "gaussian: the words are not the output's row in whole 16-byte groups");
+        add_requirement(words_out ? word_view::constrain_words_output(input, output, get_target(), 1)
+                                  : word_view::constrain_images(input, output, input_view, get_target()),
+                        words_out ? "gaussian: a words output's width must be a multiple of 4"
+                                  : "gaussian: the words are not the output's row in whole 16-byte groups");
         // What the autoschedulers plan for: the bench's image and the contract's defaults.
         layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
-        layout::estimate(output, layout::kEstimateSide, layout::kEstimateSide);
+        layout::estimate(output, layout::kEstimateSide / (words_out ? 4 : 1), layout::kEstimateSide);
         w0.set_estimate(102);
         w1.set_estimate(63);
         w2.set_estimate(14);

@@ -33,6 +33,7 @@ struct Pooled {
 private:
     static Inputs blur_inputs(Inputs in, const Halide::Func &blurred) {
         in.output = blurred;
+        in.out_view = word_view::OutputView::bytes;  // the blur is an inner stage
         return in;
     }
 };

@@ -4,25 +4,36 @@
 #pragma once
 
 #include "Halide.h"
+#include "word_view.h"
 
 namespace filterlab::maxpool {
 
-// What the generator hands the algorithm: the image and the output to define.
+// What the generator hands the algorithm: the image and the output to define;
+// on a words output (out_view), `output` is the pixels and `words` the
+// generator's output, which packs them.
 struct Inputs {
     Halide::Func input;
     Halide::Func output;
+    word_view::OutputView out_view = word_view::OutputView::bytes;
+    Halide::Func words;
 };
 
 struct Direct {
     using Inputs = maxpool::Inputs;
     Halide::Var x{"x"}, y{"y"}, c{"c"};
     Halide::Func output;
+    // A words output's stage (WRITES("words")): word wx packs output's 4 pixels from 4 wx.
+    Halide::Var wx{"wx"};
+    Halide::Func words;
+    bool writes_words = false;
 
-    explicit Direct(const Inputs &in) : output(in.output) {
+    explicit Direct(const Inputs &in)
+        : output(in.output), words(in.words), writes_words(in.out_view == word_view::OutputView::words) {
         using namespace Halide;
         const Func &input = in.input;
         output(x, y, c) = max(max(input(2 * x, 2 * y, c), input(2 * x + 1, 2 * y, c)),
                               max(input(2 * x, 2 * y + 1, c), input(2 * x + 1, 2 * y + 1, c)));
+        if (writes_words) word_view::define_words(words, output, wx, y, c);
     }
 };
 

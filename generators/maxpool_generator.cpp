@@ -9,18 +9,34 @@ public:
     GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
     GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
 
+    // How it writes the output (a WRITES("words") schedule's CUDA twin): 8-bit samples or 32-bit words.
+    GeneratorParam<filterlab::word_view::OutputView> output_view{"output_view", filterlab::word_view::OutputView::bytes,
+                                                                 filterlab::word_view::kOutputViews};
+
     Input<Buffer<uint8_t, 3>> input{"input"};
-    Output<Buffer<uint8_t, 3>> output{"output"};
+    Output<Buffer<void, 3>> output{"output"};  // uint8, or uint32 words (configure)
+
+    void configure() { output.set_type(filterlab::word_view::element_type(output_view)); }
 
     void generate() {
         using namespace filterlab;
-        schedules::build<maxpool::Default>(schedule, point, maxpool::Inputs{input, output}, get_target(),
-                                           using_autoscheduler());
-        layout::constrain(input, output, get_target());
-        layout::half_size(input, output);
+        const bool words_out = output_view == word_view::OutputView::words;
+        Halide::Func pixels{"pixels"};  // a words output's pixels
+        schedules::build<maxpool::Default>(
+            schedule, point,
+            maxpool::Inputs{input, words_out ? pixels : Halide::Func(output), output_view,
+                            words_out ? Halide::Func(output) : Halide::Func()},
+            get_target(), using_autoscheduler());
+        if (words_out) {
+            add_requirement(word_view::constrain_words_output(input, output, get_target(), 2),
+                            "maxpool: a words output's width must be a multiple of 4");
+        } else {
+            layout::constrain(input, output, get_target());
+            layout::half_size(input, output);
+        }
         // What the autoschedulers plan for: the bench's image and the contract's defaults.
         layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
-        layout::estimate(output, layout::kEstimateSide / 2, layout::kEstimateSide / 2);
+        layout::estimate(output, layout::kEstimateSide / (words_out ? 8 : 2), layout::kEstimateSide / 2);
     }
 };
 

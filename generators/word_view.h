@@ -76,6 +76,49 @@ void constrain(Input &words, Output &output, int scale) {
     for (int d = 1; d < 3; d++) output.dim(d).set_stride((output.dim(d).stride() / 16) * 16);
 }
 
+// How a pipeline writes its 8-bit output (its schedule's WRITES; the build
+// sets the generator's output_view to words for a CUDA library's twin): as
+// bytes, or as 32-bit words over the same rows, pixel 4w + k in byte k of word
+// w, for outputs whose width is a multiple of 4 (the binding takes the bytes
+// library for the others). Halide stores a vector of 8-bit samples 8 bytes at
+// a time at most; a vector of 4 words is one 16-byte store.
+enum class OutputView { bytes, words };
+
+inline const std::map<std::string, OutputView> kOutputViews = {{"bytes", OutputView::bytes},
+                                                               {"words", OutputView::words}};
+
+inline Halide::Type element_type(OutputView view) { return view == OutputView::words ? Halide::UInt(32) : Halide::UInt(8); }
+
+// words(wx, y, c): the 4 pixels of `pixels` from 4 wx packed, the first in the low byte.
+inline void define_words(Halide::Func words, const Halide::Func &pixels, const Halide::Var &wx, const Halide::Var &y,
+                         const Halide::Var &c) {
+    using namespace Halide;
+    Expr packed = cast<uint32_t>(pixels(4 * wx, y, c));
+    for (int k = 1; k < 4; k++) packed = packed | (cast<uint32_t>(pixels(4 * wx + k, y, c)) << (8 * k));
+    words(wx, y, c) = packed;
+}
+
+// The constraints of a bytes input and a words output (the output the image's
+// size, or half of it under 2x2 pooling: `scale`): rows of both 16-byte
+// aligned. Returns the requirement the generator adds: the output's width in
+// pixels, the image's divided by `scale`, a multiple of 4 (the binding ensures it).
+template <typename Input, typename Output>
+Halide::Expr constrain_words_output(Input &input, Output &words, const Halide::Target &target, int scale) {
+    using namespace Halide;
+    for (int d = 0; d < 3; d++) input.dim(d).set_min(0);
+    if (target.has_feature(Target::CUDA)) {
+        input.set_host_alignment(16);
+        for (int d = 1; d < 3; d++) input.dim(d).set_stride((input.dim(d).stride() / 16) * 16);
+    }
+    words.set_host_alignment(16);
+    for (int d = 1; d < 3; d++) words.dim(d).set_stride((words.dim(d).stride() / 4) * 4);
+    const Expr out_width = input.dim(0).extent() / scale;
+    words.dim(0).set_bounds(0, out_width / 4);
+    words.dim(1).set_bounds(0, input.dim(1).extent() / scale);
+    words.dim(2).set_bounds(0, input.dim(2).extent());
+    return out_width % 4 == 0;
+}
+
 // The last word that holds a pixel of a row `width` pixels wide.
 inline Halide::Expr last_word(const Halide::Expr &width) { return (width + 3) / 4 - 1; }
 

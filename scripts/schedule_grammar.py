@@ -21,8 +21,8 @@ import re
 
 MACROS = ("FILTERLAB_SCHEDULE", "FILTERLAB_FROZEN")
 RETIRED = {"FILTERLAB_SCHEDULE_OF": "FILTERLAB_SCHEDULE(<filter>, <Algorithm>, cpu|gpu, <name>...)"}
-KEYWORDS = ("SUPPORTS", "AXES", "READS", "CUDA_ONLY", "FRONTIER")
-VIEWS = ("bytes", "words")  # how a pipeline reads its 8-bit image (READS)
+KEYWORDS = ("SUPPORTS", "AXES", "READS", "WRITES", "CUDA_ONLY", "FRONTIER")
+VIEWS = ("bytes", "words")  # how a pipeline reads its 8-bit image (READS) or writes its output (WRITES)
 # The launch's axis every CUDA schedule has: the register cap its library's
 # module is loaded with (runtime/core/halide_cuda_launch.h applies it; Halide's
 # own is 64). Not a generator parameter: the PTX is the same at every value.

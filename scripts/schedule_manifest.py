@@ -16,7 +16,7 @@ A registration is one macro call, laid out as one likes (spaces and line
 breaks anywhere between its tokens; comments are not read):
 
     FILTERLAB_SCHEDULE(<filter>, <Algorithm>, cpu|gpu, <name>[, SUPPORTS("<spec>")][, AXES("<axes>")]
-                       [, READS("words")][, CUDA_ONLY("<why>")][, FRONTIER("<why>")]) { <body> }
+                       [, READS("words")][, WRITES("words")][, CUDA_ONLY("<why>")][, FRONTIER("<why>")]) { <body> }
     FILTERLAB_FROZEN(<filter>, cpu|gpu, <name>, <base>, "<axis>=<value>+<axis>=<value>..."[, FRONTIER("<why>")]);
 
 The keywords come in any order, each at most once. <Algorithm> is the type of
@@ -32,6 +32,11 @@ says how the pipeline reads its 8-bit image: "bytes" (the default) or
 "words", a view of the same rows as 32-bit words (4 pixels each), so that
 Halide can load 16 bytes at once (../shared/HALIDE_GPU.md); the build passes
 it to the generator (input_view=words) and to the variant's binding.
+WRITES("words") gives a gpu schedule's CUDA variant a second library per
+compile-time value, its output written as 32-bit words (output_view=words:
+Halide stores a uint8 vector 8 bytes at a time at most, a uint32 one 16),
+which the binding takes for outputs whose width is a multiple of 4 with rows
+on 16-byte boundaries, the bytes library otherwise ("writes").
 CUDA_ONLY says why OpenCL cannot have a gpu schedule (its targets are then
 ["cuda"], its frozen points' too; the CTest opencl_refusals asks Halide again);
 a cpu schedule has nothing to refuse. FRONTIER says why a schedule (or a
@@ -67,10 +72,10 @@ from schedule_grammar import (KEYWORDS, LAUNCH_AXIS, LAUNCH_ONLY, MACROS, RETIRE
                               default_point, every_point, fail, identifier, point_forms, read_axes, read_call,
                               read_point, read_supports, tokens_of)
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 GPU_TARGETS = ["cuda", "opencl"]  # a GPU schedule's gpu_* directives: every GPU API takes them
 HEAD = "<filter>, <Algorithm>, cpu|gpu, <name>"
-OPTIONAL = "[, SUPPORTS(\"...\")][, AXES(\"...\")][, READS(\"...\")][, CUDA_ONLY(\"...\")][, FRONTIER(\"...\")]"
+OPTIONAL = "[, SUPPORTS(\"...\")][, AXES(\"...\")][, READS(\"...\")][, WRITES(\"...\")][, CUDA_ONLY(\"...\")][, FRONTIER(\"...\")]"
 
 
 def keywords_of(call, allowed, where):
@@ -115,9 +120,14 @@ def registration(call, filter_name, path, tokens, compile_time):
     reads = given.get("READS", "bytes")
     if reads not in VIEWS:
         fail(where, f"READS(\"{reads}\"): a pipeline reads its image as {' or '.join(VIEWS)}")
+    writes = given.get("WRITES", "bytes")
+    if writes not in VIEWS:
+        fail(where, f"WRITES(\"{writes}\"): a pipeline writes its output as {' or '.join(VIEWS)}")
+    if writes != "bytes" and entry["backend"] != "gpu":
+        fail(where, f"WRITES(\"{writes}\") on a cpu schedule: the CPU stores whole vectors of bytes already")
     if "CUDA_ONLY" in given and entry["backend"] != "gpu":
         fail(where, "CUDA_ONLY(...) on a cpu schedule: only a gpu schedule has an OpenCL build to refuse")
-    entry.update(origin="schedule", algorithm=algorithm, algorithm_key=algorithm_key(algorithm), reads=reads,
+    entry.update(origin="schedule", algorithm=algorithm, algorithm_key=algorithm_key(algorithm), reads=reads, writes=writes,
                  cuda_only=given.get("CUDA_ONLY"), frontier=given.get("FRONTIER"), supports=supports,
                  compile_time=compile_time_values(compile_time, supports, where), axes=axes,
                  point=default_point(axes),
@@ -178,7 +188,7 @@ def frozen(call, filter_name, path, tokens, schedules):
             fail(where, f"frozen schedule {entry['name']}: '{item['axis']}={item['value']}' is not a value "
                         f"{base_name} declares (AXES(\"...\") at line {base['source']['first_line']})")
         values[item["axis"]] = item["value"]
-    entry.update({k: base[k] for k in ("algorithm", "algorithm_key", "reads", "cuda_only", "supports",
+    entry.update({k: base[k] for k in ("algorithm", "algorithm_key", "reads", "writes", "cuda_only", "supports",
                                        "compile_time", "source")})
     axes = base["axes"] + [a for a in launch if a["name"] in values]
     entry.update(origin="frozen_point", base=base_name, frontier=given.get("FRONTIER"), axes=[],
@@ -250,7 +260,7 @@ def autoschedules(source_dir, filter_name, paths, compile_time, all_schedules):
             "filter": filter_name, "name": "auto_" + m[2], "backend": backend,
             "targets": [m[1]],  # an autoschedule is written for one target
             "origin": "autoscheduler", "algorithm": None, "algorithm_key": None,  # the filter's default
-            "reads": "bytes", "cuda_only": None, "frontier": None,
+            "reads": "bytes", "writes": "bytes", "cuda_only": None, "frontier": None,
             "built": True,  # what the autoschedulers make of the filter is part of the answer (off_frontier.txt aside)
             "supports": [], "compile_time": {"param": m[3], "values": []} if m[3] else None,
             "axes": [], "point": point_forms([]), "source": estimates_span(source_dir, filter_name), "files": []})
@@ -346,7 +356,7 @@ def manifest(source_dir, sources, compile_times, sweeps, all_schedules=False):
         ordered += [s for s in schedules if s["filter"] == filter_name]
         ordered += autoschedules(source_dir, filter_name, autos.get(filter_name, []), compile_times.get(filter_name),
                                  all_schedules)
-    fields = ("filter", "name", "backend", "targets", "origin", "algorithm", "algorithm_key", "reads", "base",
+    fields = ("filter", "name", "backend", "targets", "origin", "algorithm", "algorithm_key", "reads", "writes", "base",
               "cuda_only", "frontier", "built", "off_frontier", "supports", "compile_time", "axes", "point", "sweep",
               "source", "files")
     return {"format_version": FORMAT_VERSION, "schedules": [{k: s[k] for k in fields if k in s} for s in ordered]}

@@ -127,6 +127,21 @@ Halide::Runtime::Buffer<> wrap_input(const PlanarView &view, Backend backend, In
     return wrap_as(reinterpret_cast<uint32_t *>(view.data), shape, backend);
 }
 
+// The output as the pipeline writes it: 32-bit words over the same rows
+// where the schedule has a words twin and the layout allows (OutputView),
+// else bytes.
+Halide::Runtime::Buffer<> wrap_output(const PlanarView &view, Backend backend, OutputView as) {
+    const bool aligned = backend != Backend::cpu || reinterpret_cast<std::uintptr_t>(view.data) % 16 == 0;
+    if (as == OutputView::bytes || !aligned || view.width % 4 != 0 || view.row_stride % 16 != 0 ||
+        view.plane_stride % 16 != 0) {
+        return wrap(view, backend);
+    }
+    const halide_dimension_t shape[3] = {{0, view.width / 4, 1},
+                                         {0, view.height, static_cast<int32_t>(view.row_stride / 4)},
+                                         {0, view.channels, static_cast<int32_t>(view.plane_stride / 4)}};
+    return wrap_as(reinterpret_cast<uint32_t *>(view.data), shape, backend);
+}
+
 }  // namespace
 
 int halide_thread_count() {
@@ -136,20 +151,20 @@ int halide_thread_count() {
 }
 
 Variant halide_variant(const std::string &filter, const std::string &name, Backend backend,
-                       const std::string &supports, HalideCall call, InputView view) {
+                       const std::string &supports, HalideCall call, Views views) {
     Variant v;
     v.filter = filter;
     v.name = name;
     v.backend = backend;
     v.kind = Kind::halide;
     v.supports = parse_supports(supports);
-    v.run = [call = std::move(call), backend, view, id = filter + "/" + name](
+    v.run = [call = std::move(call), backend, views, id = filter + "/" + name](
                 const PlanarView &in, const PlanarView &out, const ParamValues &params) {
         install_handlers();
         if (backend == Backend::cuda) release_device_memory_at_exit();
         const CallErrors errors;
-        auto input = wrap_input(in, backend, view);
-        auto output = wrap(out, backend);
+        auto input = wrap_input(in, backend, views.input);
+        auto output = wrap_output(out, backend, views.output);
         const int status = call(input.raw_buffer(), output.raw_buffer(), params, in.width);
         if (backend != Backend::cpu) {
             input.device_detach_native();

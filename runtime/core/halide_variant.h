@@ -27,26 +27,38 @@ using HalideCall =
 // groups, 4 * ceil(width / 16) words a row, 4 pixels each, the first in the
 // low byte), which lets Halide load 16 bytes at once. A word view needs rows
 // that start on 16-byte boundaries (the harness pitches device rows to 64
-// bytes); the words past the image's last pixel may be read, never used. The
-// output is always bytes.
+// bytes); the words past the image's last pixel may be read, never used.
 enum class InputView { bytes, words };
 
+// How it writes its 8-bit output (its schedule's WRITES): as bytes, or, where
+// the output's width is a multiple of 4 and its rows and planes start on
+// 16-byte boundaries, as 32-bit words over the same rows by the schedule's
+// words twin (a uint32 vector of 4 is one 16-byte store; Halide stores uint8
+// vectors 8 bytes at a time at most); the bytes library otherwise. The call
+// sees which by the output's type (32 bits: words).
+enum class OutputView { bytes, words_where_whole };
+
+struct Views {
+    InputView input = InputView::bytes;
+    OutputView output = OutputView::bytes;
+    Views(InputView in = InputView::bytes, OutputView out = OutputView::bytes) : input(in), output(out) {}
+};
+
 Variant halide_variant(const std::string &filter, const std::string &name, Backend backend,
-                       const std::string &supports, HalideCall call, InputView view = InputView::bytes);
+                       const std::string &supports, HalideCall call, Views views = {});
 
 // The binding of every pipeline called as f(input, output), its parameters
 // all fixed at compile time (median's size) or none (maxpool).
 using ImagePipeline = int (*)(halide_buffer_t *, halide_buffer_t *);
 inline Variant image_pipeline_variant(const std::string &filter, const std::string &name, Backend backend,
                                       const std::string &supports,
-                                      std::vector<CompiledPipeline<ImagePipeline>> compiled,
-                                      InputView view = InputView::bytes) {
+                                      std::vector<CompiledPipeline<ImagePipeline>> compiled, Views views = {}) {
     return halide_variant(
         filter, name, backend, supports,
         [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p, int) {
-            return select_pipeline(compiled, p)(in, out);
+            return select_pipeline(compiled, p, out->type.bits == 32)(in, out);
         },
-        view);
+        views);
 }
 
 // The number of threads Halide's CPU pipelines use.

@@ -8,13 +8,13 @@ namespace filterlab {
 using BoxPipeline = int (*)(halide_buffer_t *, int32_t, halide_buffer_t *);
 
 inline Variant box_halide_variant(const std::string &name, Backend backend, const std::string &supports,
-                                  std::vector<CompiledPipeline<BoxPipeline>> compiled,
-                                  InputView view = InputView::bytes) {
+                                  std::vector<CompiledPipeline<BoxPipeline>> compiled, Views views = {}) {
     return halide_variant("box", name, backend, supports,
                           [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p, int) {
-                              return select_pipeline(compiled, p)(in, static_cast<int32_t>(p.at("radius")), out);
+                              return select_pipeline(compiled, p, out->type.bits == 32)(in, static_cast<int32_t>(p.at("radius")),
+                                                                                       out);
                           },
-                          view);
+                          views);
 }
 
 }  // namespace filterlab

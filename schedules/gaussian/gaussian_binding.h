@@ -23,20 +23,20 @@ inline GaussianPipelineWeights gaussian_pipeline_weights(const ParamValues &para
 inline Variant gaussian_weights_variant(const std::string &filter, const std::string &name, Backend backend,
                                         const std::string &supports,
                                         std::vector<CompiledPipeline<GaussianPipeline>> compiled,
-                                        InputView view = InputView::bytes) {
+                                        Views views = {}) {
     return halide_variant(
         filter, name, backend, supports,
         [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p, int) {
             const GaussianPipelineWeights w = gaussian_pipeline_weights(p);
-            return select_pipeline(compiled, p)(in, w.w0, w.w1, w.w2, out);
+            return select_pipeline(compiled, p, out->type.bits == 32)(in, w.w0, w.w1, w.w2, out);
         },
-        view);
+        views);
 }
 
 inline Variant gaussian_halide_variant(const std::string &name, Backend backend, const std::string &supports,
                                        std::vector<CompiledPipeline<GaussianPipeline>> compiled,
-                                       InputView view = InputView::bytes) {
-    return gaussian_weights_variant("gaussian", name, backend, supports, std::move(compiled), view);
+                                       Views views = {}) {
+    return gaussian_weights_variant("gaussian", name, backend, supports, std::move(compiled), views);
 }
 
 }  // namespace filterlab

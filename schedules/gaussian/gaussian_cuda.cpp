@@ -3,7 +3,11 @@
 #include "schedule_registry.h"
 
 using namespace Halide;
+using filterlab::schedules::BlurBlocks;
+using filterlab::schedules::gaussian_in_registers;
 using filterlab::schedules::gaussian_thread_blocks;
+using filterlab::schedules::thread_blocks;
+using filterlab::schedules::ThreadLoops;
 
 // One thread per output, both passes inlined: 25 loads per thread, mostly L1 hits.
 FILTERLAB_SCHEDULE(gaussian, RowsFirst, gpu, tile, FRONTIER("the classic GPU tiling, one thread an output")) {
@@ -31,6 +35,24 @@ FILTERLAB_SCHEDULE(gaussian, RowsFirst, gpu, rows8, AXES("vector=2,[4],8 rows=2,
                    FRONTIER("fastest Halide CUDA Gaussian in the one run")) {
     gaussian_thread_blocks(p, p.output, p.x, p.y, p.c,
                            {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = 4}, .input_too = true});
+}
+
+// rows8 writing its output as 32-bit words where the width allows (the
+// binding's choice; its bytes twin is rows8 at the same point): a thread's
+// `vector` pixels across are vector / 4 words, stored together (16 bytes at
+// 16 pixels), where Halide stores 8-bit vectors 8 bytes at a time at most.
+// Its space: 2 or 4 words a thread across, 2 or 4 rows down.
+FILTERLAB_SCHEDULE(gaussian, RowsFirst, gpu, rows8_words, AXES("vector=8,[16] rows=2,[4]"), WRITES("words"),
+                   FRONTIER("the word output of issue 42: 16-byte stores beside rows8"),
+                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element")) {
+    const BlurBlocks blocks{.threads = {.vector = point["vector"], .rows = point["rows"], .warps = 4}, .input_too = true};
+    if (!p.writes_words) {
+        gaussian_thread_blocks(p, p.output, p.x, p.y, p.c, blocks);
+        return;
+    }
+    const ThreadLoops loops = thread_blocks(p.words, p.wx, p.y, p.c,
+                                            {.vector = blocks.threads.vector / 4, .rows = blocks.threads.rows, .warps = 4});
+    gaussian_in_registers(p, p.words, loops.xt, blocks.threads.vector, blocks.threads.rows, blocks.input_too);
 }
 
 // rows8, but the block's input tile (and its 2-pixel halo) is staged in shared

@@ -11,20 +11,21 @@ namespace filterlab {
 using GaussianMaxpoolWordsPipeline = int (*)(halide_buffer_t *, int32_t, int32_t, int32_t, int32_t, halide_buffer_t *);
 
 inline Variant gaussian_maxpool_halide_variant(const std::string &name, Backend backend, const std::string &supports,
-                                               std::vector<CompiledPipeline<GaussianPipeline>> compiled) {
-    return gaussian_weights_variant("gaussian_maxpool", name, backend, supports, std::move(compiled));
+                                               std::vector<CompiledPipeline<GaussianPipeline>> compiled,
+                                               Views views = {}) {
+    return gaussian_weights_variant("gaussian_maxpool", name, backend, supports, std::move(compiled), views);
 }
 
 inline Variant gaussian_maxpool_halide_variant(const std::string &name, Backend backend, const std::string &supports,
                                                std::vector<CompiledPipeline<GaussianMaxpoolWordsPipeline>> compiled,
-                                               InputView view) {
+                                               Views views) {
     return halide_variant(
         "gaussian_maxpool", name, backend, supports,
         [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p, int image_width) {
             const GaussianPipelineWeights w = gaussian_pipeline_weights(p);
-            return select_pipeline(compiled, p)(in, w.w0, w.w1, w.w2, image_width, out);
+            return select_pipeline(compiled, p, out->type.bits == 32)(in, w.w0, w.w1, w.w2, image_width, out);
         },
-        view);
+        views);
 }
 
 }  // namespace filterlab

@@ -6,9 +6,8 @@
 namespace filterlab {
 
 inline Variant median_halide_variant(const std::string &name, Backend backend, const std::string &supports,
-                                  std::vector<CompiledPipeline<ImagePipeline>> compiled,
-                                  InputView view = InputView::bytes) {
-    return image_pipeline_variant("median", name, backend, supports, std::move(compiled), view);
+                                  std::vector<CompiledPipeline<ImagePipeline>> compiled, Views views = {}) {
+    return image_pipeline_variant("median", name, backend, supports, std::move(compiled), views);
 }
 
 }  // namespace filterlab
