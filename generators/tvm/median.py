@@ -119,21 +119,24 @@ def separable_tile(net, sample, k, tw, th, columns):
 
 
 def store_output(layout, medians, output, c, ty, ts, s, t, i, height, width):
-    """`output`'s body (layout: tw, th, strip): output (ty*th + t,
-    (ts*strip + s)*tw + i), if inside the image, its element of the strip's
-    medians (a constant buffer once a schedule unrolls s, t and i). The
-    stage runs over strips, not pixels, so that it reads `medians` at the
-    strip's own index: compute_at must prove that the producer makes what
-    it reads ("The scope ... is not a stage pipeline" otherwise), which TVM
-    could not for a pixel's y // th against (height + th - 1) // th tiles."""
-    tw, th, strip = layout
+    """`output`'s body (layout: tw, th, strip, lanes): output
+    (ty*lanes*th + t, (ts*strip + s)*tw + i), if inside the image, its
+    element of the strip's medians (its lane t // th of it): a constant
+    buffer and shift once a schedule unrolls s, t and i. The stage runs over
+    strips, not pixels, so that it reads `medians` at the strip's own index:
+    compute_at must prove that the producer makes what it reads ("The scope
+    ... is not a stage pipeline" otherwise), which TVM could not for a
+    pixel's y // th against (height + th - 1) // th tiles."""
+    tw, th, strip, lanes = layout
     T.reads(*[b[c, ty, ts] for b in medians])
-    y, x = ty * th + t, (ts * strip + s) * tw + i
+    y, x = ty * (lanes * th) + t, (ts * strip + s) * tw + i
     T.writes(output[c, y, x])
-    e = (s * th + t) * tw + i
+    e = (s * th + t % th) * tw + i
     value = medians[-1][c, ty, ts]
     for j in range(len(medians) - 2, -1, -1):
         value = tirx.if_then_else(e == j, medians[j][c, ty, ts], value)
+    if lanes == 2:
+        value = T.shift_right(value, T.Cast("uint32", (t // th) * 16))
     with T.If(tirx.all(y < height, x < width)):
         with T.Then():
             T.buffer_store(output, T.Cast("uint8", value), [c, y, x])
@@ -141,32 +144,43 @@ def store_output(layout, medians, output, c, ty, ts, s, t, i, height, width):
 
 class Tiled(Algorithm):
     """The two stages above for the network `tile_medians` (direct_tile or
-    separable_tile) at this size, tile, sample width and strip."""
+    separable_tile) at this size, tile, sample width and strip. With
+    `pairs`, two tile rows at once, one a 16-bit lane of a 32-bit word (the
+    hand kernel hw_row_pairs' packing): each min or max of the network is
+    one packed instruction for two outputs; `pairs` names its
+    median_networks.packed_op ("cuda", or "portable" for the CPU check)."""
     medians, output = "medians", "output"
 
-    def __init__(self, tile_medians, size, tile, bits, strip):
+    def __init__(self, tile_medians, size, tile, bits, strip, pairs=None):
         _check(size, bits)
-        k, (tw, th) = size, tile
-        n, dtype = strip * tw * th, _dtype(bits)
-        self.size, self.tile, self.bits, self.strip = size, (tw, th), bits, strip
-        layout = (tw, th, strip)
+        k, (tw, th), lanes = size, tile, 1 if pairs is None else 2
+        n, dtype = strip * tw * th, "uint32" if pairs else _dtype(bits)
+        op = mn.packed_op(pairs) if pairs else None
+        self.size, self.tile, self.bits, self.strip, self.pairs = size, (tw, th), bits, strip, pairs
+        layout = (tw, th, strip, lanes)
 
         def strip_medians(input, medians, c, ty, ts, height, width):
             T.reads(input[c, 0:height, 0:width])
             T.writes(*[b[c, ty, ts] for b in medians])
             net = mn.Network()
-            top, left = ty * th, ts * (strip * tw)  # the strip's first output row and column
+            top, left = ty * (lanes * th), ts * (strip * tw)  # the strip's first output row and column
             samples = {}
 
-            def sample(j, d):  # input (top + j, left + d), clamped; one leaf (one load) each
+            def load(y, x):
+                return T.Cast(dtype, input[c, clamp(y, height), clamp(x, width)])
+
+            def sample(j, d):  # input (top + j, left + d), clamped (its pair th rows below); one leaf each
                 if (j, d) not in samples:
-                    samples[j, d] = net.leaf(input[c, clamp(top + j, height), clamp(left + d, width)])
+                    value = load(top + j, left + d)
+                    if lanes == 2:
+                        value = T.bitwise_or(value, T.shift_left(load(top + th + j, left + d), T.uint32(16)))
+                    samples[j, d] = net.leaf(value)
                 return samples[j, d]
 
             results = tile_medians(net, sample, k, tw, th, strip * tw)
             slot, count = net.slots(results)
             scratch = T.sblock_alloc_buffer((count,), dtype, scope="local")
-            for e, value in enumerate(net.emit(results, scratch, slot)):
+            for e, value in enumerate(net.emit(results, scratch, slot, op)):
                 T.buffer_store(medians[e], value, [c, ty, ts])
 
         @T.prim_func(s_tir=True)
@@ -178,13 +192,14 @@ class Tiled(Algorithm):
             # One buffer per element: compute_at places a block only where every
             # dimension it writes is one of its block variables (a rank index as a
             # last dimension fails: "TensorRegion pattern match failed: 0").
-            medians = [T.sblock_alloc_buffer((channels, _tiles(height, th), _tiles(width, strip * tw)), dtype)
+            medians = [T.sblock_alloc_buffer((channels, _tiles(height, lanes * th), _tiles(width, strip * tw)), dtype)
                        for _ in range(n)]
-            for c, ty, ts in T.grid(channels, _tiles(height, th), _tiles(width, strip * tw)):
+            for c, ty, ts in T.grid(channels, _tiles(height, lanes * th), _tiles(width, strip * tw)):
                 with T.sblock("medians"):
                     vc, vty, vts = T.axis.remap("SSS", [c, ty, ts])
                     strip_medians(input, medians, vc, vty, vts, height, width)
-            for c, ty, ts, s, t, i in T.grid(channels, _tiles(height, th), _tiles(width, strip * tw), strip, th, tw):
+            for c, ty, ts, s, t, i in T.grid(channels, _tiles(height, lanes * th), _tiles(width, strip * tw), strip,
+                                             lanes * th, tw):
                 with T.sblock("output"):
                     vc, vty, vts, vs, vt, vi = T.axis.remap("SSSSSS", [c, ty, ts, s, t, i])
                     store_output(layout, medians, output, vc, vty, vts, vs, vt, vi, height, width)
@@ -196,15 +211,15 @@ class Direct(Tiled):
     """Each output's own window sorted (direct_tile); a tile shares its loads and sorted columns."""
     contract = "direct"
 
-    def __init__(self, size, tile=(1, 1), bits=32, strip=1):
-        super().__init__(direct_tile, size, tile, bits, strip)
+    def __init__(self, size, tile=(1, 1), bits=32, strip=1, pairs=None):
+        super().__init__(direct_tile, size, tile, bits, strip, pairs)
 
 
 class Separable(Tiled):
     """Adams' tiles (separable_tile): what a tile's windows share sorted once."""
     contract = "separable"
 
-    def __init__(self, size, tile=(2, 2), bits=32, strip=1):
+    def __init__(self, size, tile=(2, 2), bits=32, strip=1, pairs=None):
         # Each side at most k, as median.h's (a wider tile shares nothing more).
         tile = (min(tile[0], size), min(tile[1], size))
-        super().__init__(separable_tile, size, tile, bits, strip)
+        super().__init__(separable_tile, size, tile, bits, strip, pairs)

@@ -86,20 +86,25 @@ class Network:
                 slot[n], count = count, count + 1
         return slot, count
 
-    def emit(self, outputs, scratch, slot):
+    def emit(self, outputs, scratch, slot, op=None):
         """Emits (inside the current sblock) the nodes that lead to
         `outputs`, in order, each one store into its slot of `scratch` (a
         "local" array, registers once every index is a constant); returns
         the outputs' values. Stores, not `T.bind`: TVM 0.27's passes
         (SplitHostDevice) take minutes on a chain of a few hundred nested
-        lets (175 s for a 7x7 direct network), and no time on stores."""
+        lets (175 s for a 7x7 direct network), and no time on stores.
+        `op(kind, a, b)` makes a min or max (packed_op: two lanes a word);
+        T.min / T.max if None."""
         for n in self._needed(outputs):
             node = self.nodes[n]
             if node[0] == "leaf":
                 value = T.Cast(scratch.dtype, node[1])
             else:
                 a, b = scratch[slot[node[1]]], scratch[slot[node[2]]]
-                value = T.min(a, b) if node[0] == "min" else T.max(a, b)
+                if op is not None:
+                    value = op(node[0], a, b)
+                else:
+                    value = T.min(a, b) if node[0] == "min" else T.max(a, b)
             T.buffer_store(scratch, value, [slot[n]])
         return [scratch[slot[n]] for n in outputs]
 
@@ -113,6 +118,22 @@ class Network:
                 if self.nodes[n][0] != "leaf":
                     stack += [self.nodes[n][1], self.nodes[n][2]]
         return sum(1 for n in seen if self.nodes[n][0] != "leaf")
+
+
+def packed_op(target):
+    """min or max of each 16-bit lane of two uint32 words: on "cuda" the
+    SIMD intrinsics __vminu2 / __vmaxu2 (one VIMNMX.U16x2 on sm_90, as the
+    hand kernel hw_row_pairs uses), opaque calls; "portable" the same
+    function lane by lane in TIR, for the CPU check."""
+    def cuda(kind, a, b):
+        return T.call_extern("uint32", f"__v{kind}u2", a, b)
+
+    def portable(kind, a, b):
+        f = T.min if kind == "min" else T.max
+        low = f(T.bitwise_and(a, T.uint32(0xFFFF)), T.bitwise_and(b, T.uint32(0xFFFF)))
+        high = f(T.shift_right(a, T.uint32(16)), T.shift_right(b, T.uint32(16)))
+        return T.bitwise_or(low, T.shift_left(high, T.uint32(16)))
+    return {"cuda": cuda, "portable": portable}[target]
 
 
 # The networks of median_networks.h, on lists of node ids.
