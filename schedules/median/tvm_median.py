@@ -13,13 +13,13 @@ from tvm_registry import tvm_schedule
 import median
 
 
-def algorithm(base, tile, bits, strip=1):
+def algorithm(base, tile, bits, strip=1, pairs=None):
     """`base` (median.Direct or median.Separable) at this tile, sample width
     and strip, as the class a registration takes (it constructs it with
     `size` alone)."""
     def init(self, size):
-        base.__init__(self, size, tile=tile, bits=bits, strip=strip)
-    return type(f"{base.__name__}{tile[0]}x{tile[1]}_u{bits}_s{strip}", (base,), {"__init__": init})
+        base.__init__(self, size, tile=tile, bits=bits, strip=strip, pairs=pairs)
+    return type(f"{base.__name__}{tile[0]}x{tile[1]}_u{bits}_s{strip}_{pairs}", (base,), {"__init__": init})
 
 
 def strip_threads(sch, alg, warps):
@@ -54,7 +54,7 @@ def tile(sch, alg):
               frontier="mirrors Halide's fastest CUDA median at 3x3, cuda_register_block",
               why="Halide's register_block (block=4, warps=8): a 4x4 block a thread, its 6x6 samples loaded once "
                   "and its 6x4 sorted columns made once (16-bit lanes), each shared by up to 3 outputs",
-              specialised=[verdict_shape("median")])
+              specialised=[verdict_shape("median", "size=3")])
 def register_block(sch, alg):
     strip_threads(sch, alg, warps=8)
 
@@ -62,7 +62,8 @@ def register_block(sch, alg):
 @tvm_schedule("median", algorithm(median.Separable, (2, 1), 16, strip=4), compiled={"size": [5]},
               frontier="mirrors Halide's fastest CUDA median at 5x5, cuda_sep_strip (r128)",
               why="Halide's sep_strip (tiles=4, warps=2): a strip of 4 tiles of 2x1 a thread, the strip's "
-                  "8 + k - 1 sorted columns made once and shared by its tiles, 16-bit lanes")
+                  "8 + k - 1 sorted columns made once and shared by its tiles, 16-bit lanes",
+              specialised=[verdict_shape("median", "size=5")])
 def sep_strip(sch, alg):
     strip_threads(sch, alg, warps=2)
 
@@ -70,6 +71,17 @@ def sep_strip(sch, alg):
 @tvm_schedule("median", algorithm(median.Separable, (4, 1), 32), compiled={"size": [7]},
               frontier="mirrors Halide's fastest CUDA median at 7x7, cuda_sep_tile_4x1_u32 (r168)",
               why="Halide's sep_tile_4x1_u32 (warps=2): a 4x1 tile a thread, each column's 7 samples sorted "
-                  "once for the 4 outputs and the rows they share sorted once, 32-bit samples")
+                  "once for the 4 outputs and the rows they share sorted once, 32-bit samples",
+              specialised=[verdict_shape("median", "size=7")])
 def sep_tile(sch, alg):
+    strip_threads(sch, alg, warps=2)
+
+
+# TVM's own lever: what Halide's schedules cannot say (its 16-bit samples are
+# one a register), the hand kernel's packing.
+@tvm_schedule("median", algorithm(median.Separable, (2, 1), 16, strip=4, pairs="cuda"), compiled={"size": [5, 7]},
+              why="sep_strip on two tile rows at once, one a 16-bit lane of each 32-bit register (hw_row_pairs' "
+                  "packing): every min or max is one __vminu2 / __vmaxu2 for two outputs, half sep_strip's "
+                  "instructions and registers per output")
+def sep_strip_pairs(sch, alg):
     strip_threads(sch, alg, warps=2)
