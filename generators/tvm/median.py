@@ -40,6 +40,7 @@ what Halide's GPU schedules use), unsigned, in the networks.
 """
 from tvm import tirx
 from tvm.script import tirx as T
+from tvm.script.ir_builder import IRBuilder
 
 import median_networks as mn
 from plane import Algorithm, clamp
@@ -179,7 +180,8 @@ class Tiled(Algorithm):
 
             results = tile_medians(net, sample, k, tw, th, strip * tw)
             slot, count = net.slots(results)
-            scratch = T.sblock_alloc_buffer((count,), dtype, scope="local")
+            # Named as TVMScript names what a function assigns (the C's `scratch`).
+            scratch = IRBuilder.name("scratch", T.sblock_alloc_buffer((count,), dtype, scope="local"))
             for e, value in enumerate(net.emit(results, scratch, slot, op)):
                 T.buffer_store(medians[e], value, [c, ty, ts])
 
