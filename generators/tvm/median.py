@@ -55,9 +55,9 @@ def _check(size, bits):
 
 def _dtype(bits):
     # Unsigned: with "int32" values (the index type) TVM's
-    # CompactBufferAllocation analyses the bound chain of a large network
-    # without end (minutes and gigabytes at a 7x7 4x1 tile); uint32 and
-    # uint16 it leaves alone.
+    # CompactBufferAllocation analysed the bound chain of a large network
+    # without end (minutes and gigabytes at a 7x7 4x1 tile, networks then
+    # emitted as lets); uint32 and uint16 it leaves alone.
     return "uint32" if bits == 32 else "uint16"
 
 
@@ -149,7 +149,8 @@ class Tiled(Algorithm):
     `pairs`, two tile rows at once, one a 16-bit lane of a 32-bit word (the
     hand kernel hw_row_pairs' packing): each min or max of the network is
     one packed instruction for two outputs; `pairs` names its
-    median_networks.packed_op ("cuda", or "portable" for the CPU check)."""
+    median_networks.packed_op ("cuda", or "portable" for the CPU check),
+    and the samples are 16-bit lanes whatever `bits` says."""
     medians, output = "medians", "output"
 
     def __init__(self, tile_medians, size, tile, bits, strip, pairs=None):
