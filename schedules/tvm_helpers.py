@@ -7,12 +7,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import targets_rows  # noqa: E402  (the rows file's one reader)
 
 
-def verdict_shape(filter):
+def verdict_shape(filter, params=None):
     """The image shape (height, width) of the filter's GPU row in
-    scripts/targets_rows.txt, which a schedule may also compile with every
-    extent known (tvm_registry.py: specialised)."""
+    scripts/targets_rows.txt (its first, or the one of these `params`, as
+    the row writes them: "size=5"), which a schedule may also compile with
+    every extent known (tvm_registry.py: specialised)."""
     rows = targets_rows.rows(Path(__file__).resolve().parent.parent / "scripts" / "targets_rows.txt")
-    size = next(int(r["size"]) for r in rows if r["filter"] == filter and "hand<=" in r["targets"])
+    size = next(int(r["size"]) for r in rows if r["filter"] == filter and "hand<=" in r["targets"]
+                and params in (None, r["params"]))
     return (size, size)
 
 

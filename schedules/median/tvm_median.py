@@ -1,0 +1,87 @@
+"""TVM schedules of the median filter (generators/tvm/median.py's algorithms).
+
+Every algorithm makes a strip of tiles per evaluation of its `medians`
+stage; every schedule gives a thread one strip: `medians` computed at the
+thread's loop into "local" buffers (one point a thread, so registers), the
+strip's outputs unrolled. Nothing is left at root (the launcher may not
+allocate: cuda_source.py). Loads and stores stay bytes: every output is
+guarded (the outputs run to the exact width) and every load clamped.
+"""
+from tvm_helpers import verdict_shape
+from tvm_registry import tvm_schedule
+
+import median
+
+
+def algorithm(base, tile, bits, strip=1, pairs=None):
+    """`base` (median.Direct or median.Separable) at this tile, sample width
+    and strip, as the class a registration takes (it constructs it with
+    `size` alone)."""
+    def init(self, size):
+        base.__init__(self, size, tile=tile, bits=bits, strip=strip, pairs=pairs)
+    return type(f"{base.__name__}{tile[0]}x{tile[1]}_u{bits}_s{strip}_{pairs}", (base,), {"__init__": init})
+
+
+def strip_threads(sch, alg, warps):
+    """A strip a thread, blocks of 32 x `warps` threads (strips side by side
+    in x, tile rows stacked in y), channels on blockIdx.z; the strip's
+    medians computed at the thread into registers, its outputs unrolled."""
+    output = sch.get_sblock(alg.output)
+    c, ty, ts, s, t, i = sch.get_loops(output)  # the algorithm's output runs over strips
+    xb, xt = sch.split(ts, [None, 32])
+    yb, yt = sch.split(ty, [None, warps])
+    sch.reorder(c, yb, xb, yt, xt, s, t, i)
+    for loop, axis in ((c, "blockIdx.z"), (yb, "blockIdx.y"), (xb, "blockIdx.x"), (yt, "threadIdx.y"),
+                       (xt, "threadIdx.x")):
+        sch.bind(loop, axis)
+    for loop in (s, t, i):
+        sch.unroll(loop)
+    medians = sch.get_sblock(alg.medians)
+    sch.compute_at(medians, xt)
+    for b in range(len(sch.get(medians).writes)):
+        sch.set_scope(medians, b, "local")
+
+
+@tvm_schedule("median", algorithm(median.Direct, (1, 1), 32), compiled={"size": [3, 5, 7]},
+              frontier="the classic GPU tiling, one thread an output (Halide's cuda_tile)",
+              why="one thread an output, 32x8 threads a block: its k columns sorted and merged in registers, "
+                  "L1 serves the neighbours' loads")
+def tile(sch, alg):
+    strip_threads(sch, alg, warps=8)
+
+
+@tvm_schedule("median", algorithm(median.Direct, (4, 4), 16), compiled={"size": [3]},
+              frontier="mirrors Halide's fastest CUDA median at 3x3, cuda_register_block",
+              why="Halide's register_block (block=4, warps=8): a 4x4 block a thread, its 6x6 samples loaded once "
+                  "and its 6x4 sorted columns made once (16-bit lanes), each shared by up to 3 outputs",
+              specialised=[verdict_shape("median", "size=3")])
+def register_block(sch, alg):
+    strip_threads(sch, alg, warps=8)
+
+
+@tvm_schedule("median", algorithm(median.Separable, (2, 1), 16, strip=4), compiled={"size": [5]},
+              frontier="mirrors Halide's fastest CUDA median at 5x5, cuda_sep_strip (r128)",
+              why="Halide's sep_strip (tiles=4, warps=2): a strip of 4 tiles of 2x1 a thread, the strip's "
+                  "8 + k - 1 sorted columns made once and shared by its tiles, 16-bit lanes",
+              specialised=[verdict_shape("median", "size=5")])
+def sep_strip(sch, alg):
+    strip_threads(sch, alg, warps=2)
+
+
+@tvm_schedule("median", algorithm(median.Separable, (4, 1), 32), compiled={"size": [7]},
+              frontier="mirrors Halide's fastest CUDA median at 7x7, cuda_sep_tile_4x1_u32 (r168)",
+              why="Halide's sep_tile_4x1_u32 (warps=2): a 4x1 tile a thread, each column's 7 samples sorted "
+                  "once for the 4 outputs and the rows they share sorted once, 32-bit samples",
+              specialised=[verdict_shape("median", "size=7")])
+def sep_tile(sch, alg):
+    strip_threads(sch, alg, warps=2)
+
+
+# TVM's own lever: what Halide's schedules cannot say (its 16-bit samples are
+# one a register), the hand kernel's packing.
+@tvm_schedule("median", algorithm(median.Separable, (2, 1), 16, strip=4, pairs="cuda"), compiled={"size": [5, 7]},
+              why="sep_strip on two tile rows at once, one a 16-bit lane of each 32-bit register (hw_row_pairs' "
+                  "packing): every min or max is one __vminu2 / __vmaxu2 for two outputs, half sep_strip's "
+                  "instructions and registers per output")
+def sep_strip_pairs(sch, alg):
+    strip_threads(sch, alg, warps=2)
