@@ -38,3 +38,50 @@ def rows8(sch, alg):
     sch.set_scope(total, 0, "local")
     unrolled(sch, total, 4)
     unrolled(sch, out, 2)
+
+
+def strip_blocks(sch, alg, threads):
+    """A block a strip of alg.strip rows by `threads` runs of alg.run
+    columns, channels on blockIdx.z; its threads first make the tile's
+    column sums in shared memory (a thread a column, down the strip), then
+    the outputs. Returns the output's loops (c, by, bx, y, g) under the
+    block, and the column sums' block."""
+    out = sch.get_sblock(alg.output)
+    c, y, g = sch.get_loops(out)
+    by, y = sch.split(y, [None, alg.strip])
+    bx, g = sch.split(g, [None, threads])  # threads * run divides box.WHOLE_COLUMNS: no partial tile
+    sch.reorder(c, by, bx, y, g)
+    for loop, axis in ((c, "blockIdx.z"), (by, "blockIdx.y"), (bx, "blockIdx.x")):
+        sch.bind(loop, axis)
+    columns = sch.get_sblock(alg.columns)
+    sch.compute_at(columns, bx)
+    sch.set_scope(columns, 0, "shared")
+    _, tx = sch.split(sch.get_loops(columns)[-1], [None, threads])
+    sch.bind(tx, "threadIdx.x")
+    return (c, by, bx, y, g), columns
+
+
+SUMS_RADII = {"radius": [7, 15]}
+
+
+@tvm_schedule("box", box.RunningSums, compiled=SUMS_RADII,
+              why="running sums, a strip of 16 rows by 512 columns a block: each thread slides one column's sum down "
+                  "the strip into shared memory, then 4 adjacent outputs' sum along their row (4-way bank conflicts)",
+              specialised=[verdict_shape("box")])
+def running_sums(sch, alg):
+    (c, by, bx, y, g), _ = strip_blocks(sch, alg, threads=128)
+    sch.bind(g, "threadIdx.x")
+
+
+@tvm_schedule("box", box.RunningSums, compiled=SUMS_RADII,
+              frontier="running sums: the work per pixel does not grow with the radius",
+              why="running_sums with each warp's 32 runs on 4 rows by 8 runs and the shared rows padded to 32k + 1 "
+                  "words: a warp's reads of the column sums fall in 32 different banks",
+              specialised=[verdict_shape("box")])
+def running_sums_banks(sch, alg):
+    (c, by, bx, y, g), columns = strip_blocks(sch, alg, threads=128)
+    yo, yi = sch.split(y, [None, 4])
+    warp, go, gi = sch.split(g, [4, None, 8])
+    sch.reorder(yo, go, warp, yi, gi)
+    sch.bind(sch.fuse(warp, yi, gi), "threadIdx.x")
+    sch.storage_align(columns, 0, axis=1, factor=32, offset=1)
