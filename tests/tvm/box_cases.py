@@ -19,4 +19,5 @@ CASES = [
     (f"box.RunningSums r={r} strip={s} run={g}", lambda im, r=r, s=s, g=g: run(box.RunningSums(r, s, g), im, im.shape),
      lambda im, r=r: box_model(im, r))
     for r, s, g in ((1, 16, 4), (7, 16, 4), (15, 16, 4), (2, 1, 1), (3, 8, 8))
-]
+] + [(f"box.LongRuns r={r}", lambda im, r=r: run(box.LongRuns(r), im, im.shape), lambda im, r=r: box_model(im, r))
+     for r in (7, 15)]
