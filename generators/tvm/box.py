@@ -4,11 +4,15 @@
 
 Direct sums the (2r+1)^2 window; Separable sums each row's 2r+1 samples
 first, then 2r+1 of those row sums down a column (2(2r+1) additions a pixel
-instead of (2r+1)^2). Both are exact in 32-bit integers.
+instead of (2r+1)^2). Both are exact in 32-bit integers. RunningSums slides
+both sums (about 4 additions a pixel for any r); its sums are uint32, whose
+wrapping differences (entering - leaving) still leave every total exact, and
+whose division by the constant n is nvcc's multiply-high (int32's floordiv
+adds a remainder correction).
 """
 from tvm.script import tirx as T
 
-from plane import Algorithm, bordered, clamp
+from plane import LARGEST_EXTENT, Algorithm, bordered, clamp
 
 
 class Direct(Algorithm):
@@ -92,3 +96,99 @@ class Separable(Algorithm):
                     output[vc, vy, vx] = T.Cast("uint8", (column_sums[vc, vy, vx] + n // 2) // n)
 
         super().__init__(box_separable)
+
+
+# The running sums' stages cover whole multiples of these (rows, columns) past
+# the image: a schedule's tile that divides them (a power of two up to them)
+# then has no partial tile, and TVM no guard on the stages it moves into a
+# tile. With a guard such as `x < width`, CompactBufferAllocation bounds the
+# tile of the column sums in shared memory by the image, not the tile
+# ((1, 16, 2^30 + 14) ints, whose size overflowed int32 to 224).
+WHOLE_ROWS, WHOLE_COLUMNS = 256, 2048
+
+
+def whole(extent, size):
+    """The image side rounded up to whole multiples of size, and at least
+    size: TVM then knows a tile of up to size fits (a shared tile's size is
+    otherwise min(tile, image): not a constant, which CUDA codegen refuses)."""
+    return (T.max(T.min(extent, LARGEST_EXTENT), 1) + size - 1) // size * size
+
+
+def sample(input, c, y, x):
+    """The input at (c, y, x) with the clamp border, as uint32 (TVMScript calls
+    this Python while it parses)."""
+    channels, height, width = input.shape
+    return T.Cast("uint32", input[c, clamp(y, height), clamp(x, width)])
+
+
+class RunningSums(Algorithm):
+    """Each column's vertical window sum slid down a strip of `strip` rows,
+    then each row's horizontal window sum of those slid along a run of `run`
+    columns: about 4 additions a pixel for any radius. Stages `columns`
+    (column sums: columns(c, y, xc) sums the 2r+1 rows around y of image
+    column xc - r, clamped) and `output` (the runs of `run` outputs).
+
+    A running sum is a recurrence, and TVMScript has no stage that reads its
+    own earlier values (no scan): each stage is one block per strip (per run)
+    whose body is the loop down the strip (along the run), an accumulator in
+    a local buffer. So the strip height and the run length are the
+    algorithm's, not the schedule's: a schedule can place whole strips and
+    runs (threads, blocks, shared memory) but neither split a strip nor fuse
+    two; it cannot turn the direct window into a running sum either. A
+    strip restarts from the whole window (2r+1 rows), so a taller strip does
+    less work per row; the schedule's tile must be whole strips and runs."""
+    columns, output = "columns", "output"
+    contract = "running_sums"
+
+    def __init__(self, radius, strip=16, run=4):
+        r, k, S, G = radius, 2 * radius + 1, strip, run
+        n = k * k
+        self.strip, self.run = strip, run  # what a schedule's tile must hold whole
+        # Whole strips and runs in the stages' extents (the last strip would otherwise miss rows).
+        assert WHOLE_ROWS % strip == 0 and WHOLE_COLUMNS % run == 0, "strip, run: powers of two up to 256, 2048"
+
+        @T.prim_func(s_tir=True)
+        def box_running_sums(input_h: T.handle, output_h: T.handle, channels: T.int32, height: T.int32,
+                             width: T.int32, in_plane: T.int32, in_row: T.int32, out_plane: T.int32,
+                             out_row: T.int32):
+            T.func_attr({"tirx.noalias": True})
+            input = T.match_buffer(input_h, (channels, height, width), "uint8", strides=(in_plane, in_row, 1))
+            output = T.match_buffer(output_h, (channels, height, width), "uint8", strides=(out_plane, out_row, 1))
+            # column_sums(c, y, x): image column x - r; the 2r past the last run are its window's.
+            column_sums = T.sblock_alloc_buffer(
+                (channels, whole(height, WHOLE_ROWS), whole(width, WHOLE_COLUMNS) + 2 * r), "uint32")
+            for c, s, x in T.grid(channels, whole(height, WHOLE_ROWS) // S, whole(width, WHOLE_COLUMNS) + 2 * r):
+                with T.sblock("columns"):
+                    vc, vs, vx = T.axis.remap("SSS", [c, s, x])
+                    total = T.sblock_alloc_buffer((1,), "uint32", scope="local")
+                    total[0] = 0
+                    for j in range(k):  # the strip's first row: its whole window
+                        total[0] += sample(input, vc, vs * S + j - r, vx - r)
+                    column_sums[vc, vs * S, vx] = total[0]
+                    for t in range(1, S):  # then the row entering, less the row leaving
+                        total[0] += (sample(input, vc, vs * S + t + r, vx - r)
+                                     - sample(input, vc, vs * S + t - r - 1, vx - r))
+                        column_sums[vc, vs * S + t, vx] = total[0]
+            for c, y, g in T.grid(channels, whole(height, WHOLE_ROWS), whole(width, WHOLE_COLUMNS) // G):
+                with T.sblock("output"):
+                    vc, vy, vg = T.axis.remap("SSS", [c, y, g])
+                    total = T.sblock_alloc_buffer((1,), "uint32", scope="local")
+                    total[0] = n // 2  # the rounding, half up
+                    for i in range(k):  # the run's first output: its whole window
+                        total[0] += column_sums[vc, vy, vg * G + i]
+                    for u in range(G):
+                        if u > 0:  # then the column entering, less the column leaving
+                            total[0] += column_sums[vc, vy, vg * G + u + 2 * r] - column_sums[vc, vy, vg * G + u - 1]
+                        if vy < height and vg * G + u < width:
+                            output[vc, vy, vg * G + u] = T.Cast("uint8", total[0] // n)
+
+        super().__init__(box_running_sums)
+
+
+class LongRuns(RunningSums):
+    """RunningSums in runs of 16 outputs: each run's first window (2r+1 column
+    sums) serves 16 outputs instead of 4. A class of its own because a
+    registration constructs its algorithm from the compiled values alone."""
+
+    def __init__(self, radius):
+        super().__init__(radius, run=16)
