@@ -117,6 +117,15 @@ nlohmann::json Variant::params_json() const {
     return params;
 }
 
+bool restates_contract(const ParamSupport &support, const FilterInfo &filter) {
+    for (const ParamDef &d : filter.params) {
+        if (d.name != support.name) continue;
+        return d.allowed.empty() ? support.values.empty() && support.min <= d.min && support.max >= d.max
+                                 : support.values == d.allowed;
+    }
+    return false;
+}
+
 namespace {
 std::vector<Variant> &registry() {
     static std::vector<Variant> variants;
@@ -126,16 +135,12 @@ std::vector<Variant> &registry() {
 // A support that is the contract's whole domain restates it: a registration
 // names only what it restricts (the contract is said once, in filters.cpp).
 void refuse_restated_contract(const Variant &variant, const FilterInfo &filter) {
-    for (const ParamSupport &s : variant.supports)
-        for (const ParamDef &d : filter.params) {
-            if (d.name != s.name) continue;
-            const bool whole = d.allowed.empty() ? s.values.empty() && s.min <= d.min && s.max >= d.max
-                                                 : s.values == d.allowed;
-            if (!whole) continue;
-            std::fprintf(stderr, "filterlab: variant %s/%s: its support %s is the contract's whole domain: leave it out\n",
-                         variant.filter.c_str(), variant.name.c_str(), s.describe().c_str());
-            std::abort();
-        }
+    for (const ParamSupport &s : variant.supports) {
+        if (!restates_contract(s, filter)) continue;
+        std::fprintf(stderr, "filterlab: variant %s/%s: its support %s is the contract's whole domain: leave it out\n",
+                     variant.filter.c_str(), variant.name.c_str(), s.describe().c_str());
+        std::abort();
+    }
 }
 
 }  // namespace

@@ -38,6 +38,9 @@ struct ParamSupport {
 // "radius=1..15", "size=3,5,7", several joined by ';'. Empty: no restriction.
 std::vector<ParamSupport> parse_supports(const std::string &spec);
 
+// Whether `support` is the whole domain `filter`'s contract gives its parameter.
+bool restates_contract(const ParamSupport &support, const FilterInfo &filter);
+
 // One axis of a Halide schedule's space, as its registration declares it
 // (AXES("tile_x=16,[32],64"); schedule_manifest.json).
 struct ScheduleAxis {
