@@ -70,10 +70,10 @@ def profile(r, step, log, case, v, folder, images):
     metrics = METRICS.get(step.get("metrics", "full"), step.get("metrics"))
     cmd = ["ncu", "--clock-control", "none", "--csv", "--metrics", metrics, r.fl, "run", "--filter",
            case["filter"], "--variant", v, *sel.param_args(case["params"]), "-i", image, "-o",
-           os.path.join(images, "out.pgm"), "--quiet"]
+           os.path.join(images, "out.pgm"), "--whole-image", "--quiet"]  # one call over the image, not its bands
     log.write(f"$ ncu --clock-control none --csv --metrics {step.get('metrics', 'full')} filterlab run --filter "
               f"{case['filter']} --variant {v} {' '.join(sel.param_args(case['params']))} -i noise{case['size']}.pgm"
-              f" > {folder}/{tag}.csv\n")
+              f" --whole-image > {folder}/{tag}.csv\n")
     log.flush()
     if r.dry:
         return 0
