@@ -24,6 +24,7 @@ CALLS = [  # file, the call's label, what it was
     ("call6_stream.txt", "6", "as 5, tree of a66e28e (blocking streams, after the review)"),
     ("call7_stream.txt", "7", "as 5, the final tree (PNG outputs; one owner for broadcasts and phases)"),
     ("call8_gpus.txt", "8", "2 GPUs visible, tree of 9c1ce06: one process on one GPU, then on both (--gpus 2)"),
+    ("call9_gpus.txt", "9", "as 8, tree of ebd3feb (each device's slots made on its own thread; setup timed); NL-means"),
 ]
 
 
