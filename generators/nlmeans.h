@@ -144,6 +144,42 @@ struct SymmetricScatter : Weights {
     }
 };
 
+// The symmetric weights as two reductions that share each weight, both over
+// sources S (the image and s around it) and offsets d of H: `forward` adds
+// w(S; d) J(S + d) to S itself (each S its own sum: no atomics), `backward`
+// scatters w(S; d) J(S) to S + d (targets overlap: atomic adds). Neither reads
+// the other and their loops have the same bounds, so a schedule may fuse them
+// (compute_with) and compute each weight once for both.
+struct GatherScatter : Weights {
+    Halide::RDom gather;   // (sx, sy, dx, dy): sources in the image
+    Halide::RDom scatter;  // (sx, sy, dx, dy): sources whose target S + d is in the image
+    Halide::Func forward{"forward"}, backward{"backward"};
+
+    explicit GatherScatter(const Inputs &in) : Weights(in) {
+        using namespace Halide;
+        const Expr &sr = in.search_radius, &width = in.width, &height = in.height;
+        const Region sources_and_half{{-sr, width + 2 * sr}, {-sr, height + sr}, {-sr, 2 * sr + 1}, {0, sr + 1}};
+        auto inside = [&](const Expr &tx, const Expr &ty) { return tx >= 0 && tx < width && ty >= 0 && ty < height; };
+        gather = RDom(sources_and_half, "sources");  // one name: compute_with matches loops by name
+        gather.where(gather[3] > 0 || gather[2] > 0);
+        gather.where(inside(gather[0], gather[1]));
+        forward(x, y, c) = 0.0f;
+        // Stored through a clamp that never clamps (the sources are in the image):
+        // compute_with fuses a scatter's loops only with loops of the same kind
+        // (an RVar the store index uses impurely), as is backward's.
+        forward(clamp(gather[0], 0, width - 1), clamp(gather[1], 0, height - 1), c) +=
+            weight(gather[0], gather[1], gather[2], gather[3]) * sample(gather[0] + gather[2], gather[1] + gather[3]);
+        scatter = RDom(sources_and_half, "sources");
+        const RVar &sx = scatter[0], &sy = scatter[1], &ox = scatter[2], &oy = scatter[3];
+        scatter.where(oy > 0 || ox > 0);
+        scatter.where(inside(sx + ox, sy + oy));
+        backward(x, y, c) = 0.0f;
+        backward(sx + ox, sy + oy, c) += weight(sx, sy, ox, oy) * sample(sx, sy);
+        accum(x, y, c) = sample(x, y) + forward(x, y, c) + backward(x, y, c);  // the zero offset, weight 1
+        define_output(in.output);
+    }
+};
+
 // The algorithm an autoscheduler is given (the generator's first).
 using Default = Direct;
 

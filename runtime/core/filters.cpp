@@ -185,7 +185,9 @@ FilterInfo nlmeans() {
                            {"symmetric", "d^2(x; d) = d^2(x + d; -d): the weights of half the window, each used "
                                          "twice"},
                            {"symmetric_scatter", "symmetric, each weight scattered to its source and its target "
-                                                 "(atomic adds)"}}};
+                                                 "(atomic adds)"},
+                           {"gather_scatter", "symmetric, each weight gathered at its source and scattered to its "
+                                              "target (atomic adds) by two reductions a schedule may fuse"}}};
 }
 
 std::vector<FilterInfo> make_filters() { return {box(), median(), gaussian(), maxpool(), gaussian_maxpool(), nlmeans()}; }

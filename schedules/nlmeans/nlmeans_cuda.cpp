@@ -130,6 +130,21 @@ FILTERLAB_SCHEDULE(nlmeans, Direct, gpu, fused_staged, SUPPORTS("search=1..10;pa
     staged_input(p);
 }
 
+// fused_staged without its limits, on CUDA: a launch that needs more than the
+// 48 KB of shared memory a kernel gets by default is opted in to more (up to
+// 227 KB on an H100) by the launch hook (runtime/core/halide_cuda_launch.h),
+// so the staged tile takes every search and patch radius of the contract
+// (s = 12 and p = 5 among the checked ones) and taller tiles (fewer halos a
+// pixel). Its space: the tile's height, outputs a thread down.
+FILTERLAB_SCHEDULE(nlmeans, Direct, gpu, fused_staged_wide, AXES("tile_y=16,[32],64 rows=2,[4],8"),
+                   CUDA_ONLY("more than 48 KB of shared memory: NVIDIA's OpenCL gives a work-group 48 KB"),
+                   FRONTIER("issue 42's lever: the staged tile past 48 KB, every radius of the contract")) {
+    fused_blocks(p, point["tile_y"], point["rows"]);
+    weights_per_thread(p);
+    shared_row_sums(p, p.patch, TailStrategy::GuardWithIf);
+    staged_input(p);
+}
+
 // The symmetric algorithm on fused_staged's blocks: per offset of half the
 // window, the weights of the tile and of the tile moved by -d go to shared
 // memory (each is read at two places), their patch sums taken per pixel in
@@ -259,4 +274,40 @@ FILTERLAB_SCHEDULE(nlmeans, SymmetricScatter, gpu, scatter, AXES("tile_y=4,8,[16
         .tile(p.x, p.y, ro, qo, ri, qi, 32, point["tile_y"], TailStrategy::GuardWithIf)
         .gpu_threads(ri, qi);
     p.patch_rows.update().specialize(p.patch_radius == 3).unroll(p.across.x);
+}
+
+// GatherScatter with its two reductions' loops fused (compute_with): a block owns
+// 32 x tile_y sources and loops over half the window's offsets; per offset each
+// thread computes its source's weight once, adds w J(S + d) to its source's own
+// sum (no atomic: only this thread writes it) and w J(S) atomically to S + d's.
+// Why it should be fast: scatter's weight sharing with half its atomic adds.
+FILTERLAB_SCHEDULE(nlmeans, GatherScatter, gpu, gather_scatter, AXES("tile_y=4,8,[16]"),
+                   CUDA_ONLY("float atomic adds, as scatter, whose OpenCL code fails on PoCL"),
+                   FRONTIER("issue 42's lever: scatter's shared weights with compute_with, half its atomics")) {
+    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
+    p.output.compute_root().gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf).gpu_blocks(p.c);
+    for (Func sums : {p.forward, p.backward})
+        sums.compute_root().gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf).gpu_blocks(p.c);
+    auto tiles = [&](Stage stage, const RDom &r) {
+        RVar sxo{"sxo"}, sxi{"sxi"}, syo{"syo"}, syi{"syi"};
+        stage.split(r[0], sxo, sxi, 32, TailStrategy::GuardWithIf)
+            .split(r[1], syo, syi, point["tile_y"], TailStrategy::GuardWithIf)
+            .reorder(p.c, sxi, syi, r[2], r[3], sxo, syo)
+            .gpu_blocks(sxo, syo)
+            .gpu_threads(sxi, syi);
+        return sxi;
+    };
+    tiles(p.forward.update().atomic(), p.gather);
+    const RVar sxi = tiles(p.backward.update().atomic(), p.scatter);
+    p.forward.update().compute_with(p.backward.update(), sxi, LoopAlignStrategy::NoAlign);
+    p.weight.compute_at(p.backward, sxi);
+    p.patch.compute_at(p.backward, sxi);
+    Var ro{"ro"}, ri{"ri"}, qo{"qo"}, qi{"qi"};
+    p.patch_rows.compute_at(p.backward, p.scatter[2])
+        .store_in(MemoryType::GPUShared)
+        .tile(p.x, p.y, ro, qo, ri, qi, 32, point["tile_y"], TailStrategy::GuardWithIf)
+        .gpu_threads(ri, qi);
+    p.patch_rows.update()
+        .tile(p.x, p.y, ro, qo, ri, qi, 32, point["tile_y"], TailStrategy::GuardWithIf)
+        .gpu_threads(ri, qi);
 }
