@@ -31,10 +31,10 @@ public:
         const bool words_out = output_view == word_view::OutputView::words;
         if (words_out && input_view == word_view::InputView::words)
             throw std::invalid_argument("gaussian: a words output is written from a bytes input");
-        Halide::Func pixels{"pixels"};  // a words output's pixels
-        const gaussian::Inputs inputs{input,  words_out ? input.dim(0).extent() : word_view::image_width(input, output, input_view),
-                                      input.dim(1).extent(), w0, w1, w2, words_out ? pixels : Halide::Func(output),
-                                      input_view, output_view, words_out ? Halide::Func(output) : Halide::Func()};
+        const word_view::OutputFuncs out = word_view::output_funcs(output, output_view);
+        const Halide::Expr width = words_out ? input.dim(0).extent() : word_view::image_width(input, output, input_view);
+        const gaussian::Inputs inputs{input,      width,       input.dim(1).extent(), w0, w1, w2, out.pixels,
+                                      input_view, output_view, out.words};
         schedules::build<gaussian::Default>(schedule, point, inputs, get_target(), using_autoscheduler());
         add_requirement(gaussian::contract_weights(w0, w1, w2),
                         "gaussian: the weights must be non-negative and sum to 256");

@@ -21,12 +21,9 @@ public:
     void generate() {
         using namespace filterlab;
         const bool words_out = output_view == word_view::OutputView::words;
-        Halide::Func pixels{"pixels"};  // a words output's pixels
-        schedules::build<maxpool::Default>(
-            schedule, point,
-            maxpool::Inputs{input, words_out ? pixels : Halide::Func(output), output_view,
-                            words_out ? Halide::Func(output) : Halide::Func()},
-            get_target(), using_autoscheduler());
+        const word_view::OutputFuncs out = word_view::output_funcs(output, output_view);
+        schedules::build<maxpool::Default>(schedule, point, maxpool::Inputs{input, out.pixels, output_view, out.words},
+                                           get_target(), using_autoscheduler());
         if (words_out) {
             add_requirement(word_view::constrain_words_output(input, output, get_target(), 2),
                             "maxpool: a words output's width must be a multiple of 4");

@@ -89,6 +89,18 @@ inline const std::map<std::string, OutputView> kOutputViews = {{"bytes", OutputV
 
 inline Halide::Type element_type(OutputView view) { return view == OutputView::words ? Halide::UInt(32) : Halide::UInt(8); }
 
+// The Funcs a generator hands its algorithm for its output: on bytes the
+// output itself, in which the algorithm defines its pixels; on words a Func
+// of pixels and the output, the words the algorithm packs them into.
+struct OutputFuncs {
+    Halide::Func pixels, words;
+};
+template <typename Output>
+OutputFuncs output_funcs(Output &output, OutputView view) {
+    if (view == OutputView::words) return {Halide::Func("pixels"), Halide::Func(output)};
+    return {Halide::Func(output), Halide::Func()};
+}
+
 // words(wx, y, c): the 4 pixels of `pixels` from 4 wx packed, the first in the low byte.
 inline void define_words(Halide::Func words, const Halide::Func &pixels, const Halide::Var &wx, const Halide::Var &y,
                          const Halide::Var &c) {

@@ -42,9 +42,11 @@ while IFS=$'\t' read -r filter schedule why params; do
         target="$target" schedule="$schedule" ${params//$'\t'/ } >"$work/log" 2>&1; then
         echo "opencl_refusals: $filter/$schedule now compiles for $target: take CUDA_ONLY(\"$why\") off its registration" >&2
         status=1
-    elif grep -q -e "Unhandled intrinsic in C backend" -e "does not support the gpu_lanes" -e "no OpenCL twin" "$work/log"; then
+    elif grep -q -e "Unhandled intrinsic in C backend" -e "does not support the gpu_lanes" -e "no OpenCL twin" \
+        -e "Unsupported vector width in OpenCL C" "$work/log"; then
         echo "$filter/$schedule ($target; CUDA_ONLY(\"$why\")): $(grep -m1 -o -e 'Unhandled intrinsic in C backend: [a-z_]*' \
-            -e 'does not support the gpu_lanes() scheduling directive' -e 'no OpenCL twin: .*' "$work/log")"
+            -e 'does not support the gpu_lanes() scheduling directive' -e 'no OpenCL twin: .*' \
+            -e 'Unsupported vector width in OpenCL C: [a-z0-9]*' "$work/log")"
     else
         echo "opencl_refusals: $filter/$schedule fails for another reason:" >&2
         cat "$work/log" >&2

@@ -104,6 +104,15 @@ def vector_store(sch, alg, lanes):
 SUMS_RADII = {"radius": [7, 15]}
 
 
+def warp_strips(sch, alg):
+    """Strips of 16 rows by 512 columns a block, each warp's lanes over rows and
+    runs without bank conflicts; with the verdict's shape, each run stored at once."""
+    (c, by, bx, y, g), sums = strip_blocks(sch, alg)
+    lanes = warp_runs(sch, alg, y, g, sums)
+    if whole_tiles(sch, alg, 512):
+        vector_store(sch, alg, lanes)
+
+
 @tvm_schedule("box", box.RunningSums, compiled=SUMS_RADII,
               why="running sums, a strip of 16 rows by 512 columns a block: each thread slides one column's sum down "
                   "the strip into shared memory, then 4 adjacent outputs' sum along their row (4-way bank conflicts)",
@@ -118,10 +127,7 @@ def running_sums(sch, alg):
                   "words (no bank conflicts); with the verdict's shape, a thread's 4 outputs in one 32-bit store",
               specialised=[verdict_shape("box")])
 def running_sums_banks(sch, alg):
-    (c, by, bx, y, g), sums = strip_blocks(sch, alg)
-    lanes = warp_runs(sch, alg, y, g, sums)
-    if whole_tiles(sch, alg, 512):
-        vector_store(sch, alg, lanes)
+    warp_strips(sch, alg)
 
 
 @tvm_schedule("box", box.LongRuns, compiled=SUMS_RADII,
@@ -131,7 +137,4 @@ def running_sums_banks(sch, alg):
                   "a thread's 16 outputs in one 128-bit store",
               specialised=[verdict_shape("box")])
 def running_sums_long(sch, alg):
-    (c, by, bx, y, g), sums = strip_blocks(sch, alg)
-    lanes = warp_runs(sch, alg, y, g, sums)
-    if whole_tiles(sch, alg, 512):
-        vector_store(sch, alg, lanes)
+    warp_strips(sch, alg)

@@ -23,7 +23,7 @@ FILTERLAB_SCHEDULE(maxpool, Direct, gpu, vectorized, AXES("vector=1,2,[4],8 rows
 // H100 89.9 us at 8192^2 against vectorized's 30.3: packing the pixels into
 // words makes Halide load the input byte by byte.
 FILTERLAB_SCHEDULE(maxpool, Direct, gpu, vectorized_words, AXES("vector=4,8,[16] rows=1,[2]"), WRITES("words"),
-                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element")) {
+                   CUDA_ONLY("a thread's 32 input bytes a row: OpenCL C in Halide 21 has no uint8x32")) {
     const filterlab::schedules::BlockShape shape{.vector = point["vector"], .rows = point["rows"], .warps = 8};
     if (!p.writes_words) {
         filterlab::schedules::thread_blocks(p.output, p.x, p.y, p.c, shape);

@@ -105,6 +105,14 @@ void staged_input(Algorithm &p) {
         .gpu_threads(sxi, syi);
 }
 
+// What the staged schedules share: fused's blocks and staged_input.
+void fused_and_staged(filterlab::nlmeans::Direct &p, int tile_y, int rows) {
+    fused_blocks(p, tile_y, rows);
+    weights_per_thread(p);
+    shared_row_sums(p, p.patch, TailStrategy::GuardWithIf);
+    staged_input(p);
+}
+
 }  // namespace
 
 // Fused: a block owns 32 x tile_y outputs and loops over the offsets itself; per
@@ -124,10 +132,7 @@ FILTERLAB_SCHEDULE(nlmeans, Direct, gpu, fused, AXES("tile_y=8,16,[32],64 rows=2
 // stages lose their clamps, byte loads and conversions.
 FILTERLAB_SCHEDULE(nlmeans, Direct, gpu, fused_staged, SUPPORTS("search=1..10;patch=0..3"),
                    AXES("tile_y=16,[32] rows=2,[4],8")) {
-    fused_blocks(p, point["tile_y"], point["rows"]);
-    weights_per_thread(p);
-    shared_row_sums(p, p.patch, TailStrategy::GuardWithIf);
-    staged_input(p);
+    fused_and_staged(p, point["tile_y"], point["rows"]);
 }
 
 // fused_staged without its limits, on CUDA: a launch that needs more than the
@@ -140,10 +145,12 @@ FILTERLAB_SCHEDULE(nlmeans, Direct, gpu, fused_staged, SUPPORTS("search=1..10;pa
 // where no other staged schedule runs, 8.18 ms against fused's 9.98.
 FILTERLAB_SCHEDULE(nlmeans, Direct, gpu, fused_staged_wide, AXES("tile_y=16,[32],64 rows=2,[4],8"),
                    CUDA_ONLY("more than 48 KB of shared memory: NVIDIA's OpenCL gives a work-group 48 KB")) {
-    fused_blocks(p, point["tile_y"], point["rows"]);
-    weights_per_thread(p);
-    shared_row_sums(p, p.patch, TailStrategy::GuardWithIf);
-    staged_input(p);
+    // Halide compiles it for OpenCL, whose work-groups launch with 48 KB at most:
+    // its larger radii would fail at run time, so it refuses here.
+    if (target.has_feature(Target::OpenCL)) {
+        throw std::invalid_argument("nlmeans/fused_staged_wide: no OpenCL twin: a work-group gets 48 KB");
+    }
+    fused_and_staged(p, point["tile_y"], point["rows"]);
 }
 
 // The symmetric algorithm on fused_staged's blocks: per offset of half the
@@ -287,6 +294,9 @@ FILTERLAB_SCHEDULE(nlmeans, SymmetricScatter, gpu, scatter, AXES("tile_y=4,8,[16
 // host loop over every block, offset and thread (its lowered loop nest).
 FILTERLAB_SCHEDULE(nlmeans, GatherScatter, gpu, gather_scatter, AXES("tile_y=4,8,[16]"),
                    CUDA_ONLY("float atomic adds, as scatter, whose OpenCL code fails on PoCL")) {
+    if (target.has_feature(Target::OpenCL)) {
+        throw std::invalid_argument("nlmeans/gather_scatter: no OpenCL twin: scatter's float atomic adds fail on PoCL");
+    }
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"};
     p.output.compute_root().gpu_tile(p.x, p.y, xo, yo, xi, yi, 32, 8, TailStrategy::GuardWithIf).gpu_blocks(p.c);
     for (Func sums : {p.forward, p.backward})
