@@ -3,7 +3,7 @@
 
 Reads every FILTERLAB_SCHEDULE and FILTERLAB_FROZEN call of the schedule
 sources given, and the frozen autoschedules (schedules/<filter>/auto/*.schedule.h),
-and writes one manifest (JSON, format 4) of every schedule: its filter,
+and writes one manifest (JSON, format 5) of every schedule: its filter,
 algorithm, backend and targets, name, why it is CUDA only, why it is on the
 frontier, whether this build builds it, what it restricts, axes, the point it
 is built at, source span, and the points of a sweep. The build
@@ -123,8 +123,9 @@ def registration(call, filter_name, path, tokens, compile_time):
     writes = given.get("WRITES", "bytes")
     if writes not in VIEWS:
         fail(where, f"WRITES(\"{writes}\"): a pipeline writes its output as {' or '.join(VIEWS)}")
-    if writes != "bytes" and entry["backend"] != "gpu":
-        fail(where, f"WRITES(\"{writes}\") on a cpu schedule: the CPU stores whole vectors of bytes already")
+    if writes != "bytes" and (entry["backend"] != "gpu" or reads != "bytes"):
+        fail(where, f"WRITES(\"{writes}\") on a cpu schedule: the CPU stores whole vectors of bytes already"
+             if entry["backend"] != "gpu" else f"WRITES(\"{writes}\") with READS(\"{reads}\"): a words output is written from bytes")
     if "CUDA_ONLY" in given and entry["backend"] != "gpu":
         fail(where, "CUDA_ONLY(...) on a cpu schedule: only a gpu schedule has an OpenCL build to refuse")
     entry.update(origin="schedule", algorithm=algorithm, algorithm_key=algorithm_key(algorithm), reads=reads, writes=writes,

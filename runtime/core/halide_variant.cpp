@@ -131,7 +131,8 @@ Halide::Runtime::Buffer<> wrap_input(const PlanarView &view, Backend backend, In
 // where the schedule has a words twin and the layout allows (OutputView),
 // else bytes.
 Halide::Runtime::Buffer<> wrap_output(const PlanarView &view, Backend backend, OutputView as) {
-    const bool aligned = backend != Backend::cpu || reinterpret_cast<std::uintptr_t>(view.data) % 16 == 0;
+    // A device pointer is an address too: the twin stores 16 bytes at a time.
+    const bool aligned = reinterpret_cast<std::uintptr_t>(view.data) % 16 == 0;
     if (as == OutputView::bytes || !aligned || view.width % 4 != 0 || view.row_stride % 16 != 0 ||
         view.plane_stride % 16 != 0) {
         return wrap(view, backend);

@@ -26,8 +26,8 @@ stream::FileShape broadcast(const stream::FileShape &shape) {
 std::vector<RankPhases> gather(const RankPhases &mine) {
     std::vector<RankPhases> ranks;
     for (const std::vector<double> &f : world().gather({mine.wall, mine.read, mine.upload, mine.kernel, mine.download,
-                                                        mine.device_span, mine.write, static_cast<double>(mine.bands),
-                                                        mine.setup, mine.peak_rss_mib})) {
+                                                        mine.device_span, mine.write, mine.setup,
+                                                        static_cast<double>(mine.bands), mine.peak_rss_mib})) {
         ranks.push_back({f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], static_cast<int>(f[8]), f[9]});
     }
     return ranks;

@@ -32,9 +32,20 @@ json read_resources(const std::string &build_dir) {
     }
 }
 
+// Whether `lib` is the words twin of another of `libraries` (WRITES("words"):
+// "<lib>_words"), whose kernels and loop nest the report shows as its base's.
+bool words_twin(const std::string &lib, const std::vector<std::string> &libraries) {
+    const std::string suffix = "_words";
+    return lib.size() > suffix.size() && lib.compare(lib.size() - suffix.size(), suffix.size(), suffix) == 0 &&
+           std::find(libraries.begin(), libraries.end(), lib.substr(0, lib.size() - suffix.size())) != libraries.end();
+}
+
 // The library of a Halide variant that runs at these parameters: the one
-// whose compile-time value ("_size5") the parameters name, else the only one.
-std::string library_for(const std::vector<std::string> &libraries, const std::string &params) {
+// whose compile-time value ("_size5") the parameters name, else the only one
+// (a words twin aside).
+std::string library_for(std::vector<std::string> libraries, const std::string &params) {
+    const std::vector<std::string> all = libraries;
+    std::erase_if(libraries, [&](const std::string &lib) { return words_twin(lib, all); });
     for (const std::string &lib : libraries) {
         const std::size_t under = lib.rfind('_');
         std::string value = lib.substr(under + 1);  // "size5"

@@ -101,6 +101,7 @@ public:
         const std::size_t tile_device = plan.tiles.size() > 1 ? tile_pitch_ * extents_.max_out_rows * ch : 0;
         std::vector<DeviceSlots> made = on_every_device(devices, [&](int d) {
             DeviceSlots mine{std::make_unique<gpu::Event>(), {}};
+            mine.slots.reserve(slots);  // no reallocation between a slot's making and its owner
             for (int s = 0; s < slots; s++)
                 mine.slots.emplace_back(new CudaSlot(d, in_host_, out_host_, in_device, out_device, tile_device));
             return mine;
