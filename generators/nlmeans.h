@@ -6,7 +6,7 @@
 // then u = sum w*J(x+dx, y+dy, c) / sum w, rounded half up after clamping.
 // The offsets are pure dimensions (dx, dy) of the per-offset stages, so a
 // schedule decides how much of which offset lives where; the accumulation
-// is the one reduction over them. Three algorithms, each a type holding only
+// is the one reduction over them. Four algorithms, each a type holding only
 // its stages (schedules/nlmeans/ holds the schedules, each naming its type):
 //   Direct     every offset of the window, as FILTERS.md writes it;
 //   Symmetric  the patch distance is symmetric, d^2(x; d) = d^2(x + d; -d)
@@ -25,6 +25,9 @@
 //              not their terms, varies from run to run). Sources run over
 //              the image and s around it above and to the sides (their
 //              backward terms land inside); targets outside are dropped.
+//   GatherScatter  the same weights as two reductions a schedule may fuse
+//              (compute_with): a gather at each source and a scatter to
+//              each target.
 #pragma once
 
 #include "Halide.h"
@@ -146,7 +149,7 @@ struct SymmetricScatter : Weights {
 
 // The symmetric weights as two reductions that share each weight, both over
 // sources S (the image and s around it) and offsets d of H: `forward` adds
-// w(S; d) J(S + d) to S itself (each S its own sum: no atomics), `backward`
+// w(S; d) J(S + d) to S itself (each S its own sum), `backward`
 // scatters w(S; d) J(S) to S + d (targets overlap: atomic adds). Neither reads
 // the other and their loops have the same bounds, so a schedule may fuse them
 // (compute_with) and compute each weight once for both.

@@ -9,7 +9,8 @@
 // an aligned group of 4 words as one vector, though only words up to
 // last_word feed an output. The view reads up to 15 bytes past a row's last
 // pixel, inside the row's pitch (the API asks for rows padded to 16 bytes).
-// The output stays bytes, so the width in pixels is the output's, or, where
+// Under READS the output stays bytes (WRITES("words"): OutputView, below),
+// so the width in pixels is the output's, or, where
 // the output is smaller (pooled), a scalar input of its own.
 #pragma once
 

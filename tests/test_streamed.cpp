@@ -87,7 +87,9 @@ bool streamed_here(const Variant &v) {
 // keeps the run short.
 bool one_per_filter = false;
 
-// Whether `v` is the variant --one-per-filter takes for its filter: its first Halide one.
+// Whether `v` is the variant --one-per-filter takes for its filter: its first
+// Halide one (the filter's other variants, reference and handwritten too, are
+// left out); every variant of a filter without a streamed Halide variant.
 bool filter_representative(const Variant &v) {
     for (const Variant &other : all_variants()) {
         if (streamed_here(other) && other.filter == v.filter && other.kind == Kind::halide) return &other == &v;

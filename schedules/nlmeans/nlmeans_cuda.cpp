@@ -91,7 +91,8 @@ void weights_per_thread(Algorithm &p) {
 // The block's input tile and its halo (s + p a side) staged once into shared memory,
 // so the per-offset stages read it there, not from global memory (HALIDE_GPU.md's
 // first NL-means lever). As bytes: as floats an RGB tile alone fills the 48 KB that
-// Halide 21's CUDA runtime launches with; even so the staged schedules need s <= 10
+// Halide 21's CUDA runtime launches with; even so the staged schedules launched with
+// 48 KB (all but fused_staged_wide, which the launch hook opts in to more) need s <= 10
 // and p <= 3 (SUPPORTS). (The second lever, accumulators in registers across the
 // offsets, needs gpu_lanes, as in warp_register_sums below: under gpu_threads a
 // block-level Register array is the whole block's in every thread's local memory.)
@@ -138,9 +139,9 @@ FILTERLAB_SCHEDULE(nlmeans, Direct, gpu, fused_staged, SUPPORTS("search=1..10;pa
 // fused_staged without its limits, on CUDA: a launch that needs more than the
 // 48 KB of shared memory a kernel gets by default is opted in to more (up to
 // 227 KB on an H100) by the launch hook (runtime/core/halide_cuda_launch.h),
-// so the staged tile takes every search and patch radius of the contract
-// (s = 12 and p = 5 among the checked ones) and taller tiles (fewer halos a
-// pixel). Its space: the tile's height, outputs a thread down. On the H100 at
+// so the staged tile takes the contract's larger radii (checked up to s = 12,
+// p = 5; at s = 30, p = 10 it needs about 56 KB) and taller tiles (fewer halos
+// a pixel). Its space: the tile's height, outputs a thread down. On the H100 at
 // s = 10, p = 3 it takes what fused_staged takes (3.70 ms); at s = 12, p = 5,
 // where no other staged schedule runs, 8.18 ms against fused's 9.98.
 FILTERLAB_SCHEDULE(nlmeans, Direct, gpu, fused_staged_wide, AXES("tile_y=16,[32],64 rows=2,[4],8"),
@@ -287,7 +288,9 @@ FILTERLAB_SCHEDULE(nlmeans, SymmetricScatter, gpu, scatter, AXES("tile_y=4,8,[16
 // GatherScatter with its two reductions' loops fused (compute_with): a block owns
 // 32 x tile_y sources and loops over half the window's offsets; per offset each
 // thread computes its source's weight once, adds w J(S + d) to its source's own
-// sum (no atomic: only this thread writes it) and w J(S) atomically to S + d's.
+// sum and w J(S) to S + d's, both atomically: compute_with fuses only loops of
+// one kind, so the gather is stored through a clamp (an impure RVar) as the
+// scatter is.
 // Why it should be fast: scatter's weight sharing with half its atomic adds. On
 // the H100 it is exact and 220x slower than scatter: inside the fused loops
 // Halide 21 places the weight and patch sums in a device buffer sized by a
