@@ -156,6 +156,32 @@ function(_filterlab_halide_library lib VARIANT_BACKEND params)
     endif ()
 endfunction()
 
+# How a schedule's variant on VARIANT_BACKEND reads and writes its image
+# (the READS and WRITES of _filterlab_declare_schedule): the generator
+# parameter of a words input, whether each library has a words twin
+# (WRITES("words") on CUDA: output_view=words), and the binding's Views.
+function(_filterlab_views VARIANT_BACKEND out_param out_twin out_argument)
+    set(param "")
+    set(input bytes)
+    if (READS STREQUAL "words")
+        set(param input_view=words)
+        set(input words)
+    endif ()
+    set(twin OFF)
+    set(output bytes)
+    if (WRITES STREQUAL "words" AND VARIANT_BACKEND STREQUAL "cuda")
+        set(twin ON)
+        set(output words_where_whole)
+    endif ()
+    set(argument "")
+    if (NOT input STREQUAL "bytes" OR twin)
+        set(argument ", filterlab::Views{filterlab::InputView::${input}, filterlab::OutputView::${output}}")
+    endif ()
+    set(${out_param} "${param}" PARENT_SCOPE)
+    set(${out_twin} ${twin} PARENT_SCOPE)
+    set(${out_argument} "${argument}" PARENT_SCOPE)
+endfunction()
+
 # One variant of the schedule being declared (reading the variables of
 # _filterlab_declare_schedule, cmake/ScheduleManifest.cmake) on one target
 # (cpu, cuda or opencl): its static libraries (one
@@ -171,24 +197,7 @@ function(_filterlab_schedule_variant VARIANT_BACKEND VARIANT_NAME LIB ORIGIN POI
     if (POINT_PARAMETER)
         set(point_param point=${POINT_PARAMETER})
     endif ()
-    set(view_param "")  # READS("words"): the generator's input and the binding's view are words
-    set(input_view bytes)
-    if (READS STREQUAL "words")
-        set(view_param input_view=words)
-        set(input_view words)
-    endif ()
-    # WRITES("words"): on CUDA, each library has a twin writing its output as
-    # words (output_view=words), which the binding takes where the layout allows.
-    set(words_twin OFF)
-    set(output_view bytes)
-    if (WRITES STREQUAL "words" AND VARIANT_BACKEND STREQUAL "cuda")
-        set(words_twin ON)
-        set(output_view words_where_whole)
-    endif ()
-    set(VIEW_ARGUMENT "")
-    if (NOT input_view STREQUAL "bytes" OR words_twin)
-        set(VIEW_ARGUMENT ", filterlab::Views{filterlab::InputView::${input_view}, filterlab::OutputView::${output_view}}")
-    endif ()
+    _filterlab_views(${VARIANT_BACKEND} view_param words_twin VIEW_ARGUMENT)
     foreach (value IN LISTS VALUES ITEMS "-")
         set(key ${BACKEND}_${NAME})
         if (value STREQUAL "-")

@@ -38,6 +38,9 @@ enum class InputView { bytes, words };
 // sees which by the output's type (32 bits: words).
 enum class OutputView { bytes, words_where_whole };
 
+// Whether the binding gave the call its output as words (a 32-bit buffer).
+inline bool writes_words(const halide_buffer_t *out) { return out->type.bits == 32; }
+
 struct Views {
     InputView input = InputView::bytes;
     OutputView output = OutputView::bytes;
@@ -56,7 +59,7 @@ inline Variant image_pipeline_variant(const std::string &filter, const std::stri
     return halide_variant(
         filter, name, backend, supports,
         [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p, int) {
-            return select_pipeline(compiled, p, out->type.bits == 32)(in, out);
+            return select_pipeline(compiled, p, writes_words(out))(in, out);
         },
         views);
 }

@@ -11,7 +11,7 @@ inline Variant box_halide_variant(const std::string &name, Backend backend, cons
                                   std::vector<CompiledPipeline<BoxPipeline>> compiled, Views views = {}) {
     return halide_variant("box", name, backend, supports,
                           [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p, int) {
-                              return select_pipeline(compiled, p, out->type.bits == 32)(in, static_cast<int32_t>(p.at("radius")),
+                              return select_pipeline(compiled, p, writes_words(out))(in, static_cast<int32_t>(p.at("radius")),
                                                                                        out);
                           },
                           views);

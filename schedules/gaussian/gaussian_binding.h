@@ -28,7 +28,7 @@ inline Variant gaussian_weights_variant(const std::string &filter, const std::st
         filter, name, backend, supports,
         [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p, int) {
             const GaussianPipelineWeights w = gaussian_pipeline_weights(p);
-            return select_pipeline(compiled, p, out->type.bits == 32)(in, w.w0, w.w1, w.w2, out);
+            return select_pipeline(compiled, p, writes_words(out))(in, w.w0, w.w1, w.w2, out);
         },
         views);
 }

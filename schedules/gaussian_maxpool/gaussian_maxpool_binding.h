@@ -23,7 +23,7 @@ inline Variant gaussian_maxpool_halide_variant(const std::string &name, Backend 
         "gaussian_maxpool", name, backend, supports,
         [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p, int image_width) {
             const GaussianPipelineWeights w = gaussian_pipeline_weights(p);
-            return select_pipeline(compiled, p, out->type.bits == 32)(in, w.w0, w.w1, w.w2, image_width, out);
+            return select_pipeline(compiled, p, writes_words(out))(in, w.w0, w.w1, w.w2, image_width, out);
         },
         views);
 }
