@@ -114,6 +114,20 @@ void fused_and_staged(filterlab::nlmeans::Direct &p, int tile_y, int rows) {
     staged_input(p);
 }
 
+// The scatter schedules' patch row sums of a source tile (32 x tile_y and its
+// patch halo), per offset (at `offset` of `consumer`), in shared memory.
+template <typename Algorithm>
+void patch_rows_in_shared(Algorithm &p, const Func &consumer, const RVar &offset, int tile_y) {
+    Var ro{"ro"}, ri{"ri"}, qo{"qo"}, qi{"qi"};
+    p.patch_rows.compute_at(consumer, offset)
+        .store_in(MemoryType::GPUShared)
+        .tile(p.x, p.y, ro, qo, ri, qi, 32, tile_y, TailStrategy::GuardWithIf)
+        .gpu_threads(ri, qi);
+    p.patch_rows.update()
+        .tile(p.x, p.y, ro, qo, ri, qi, 32, tile_y, TailStrategy::GuardWithIf)
+        .gpu_threads(ri, qi);
+}
+
 }  // namespace
 
 // Fused: a block owns 32 x tile_y outputs and loops over the offsets itself; per
@@ -274,14 +288,7 @@ FILTERLAB_SCHEDULE(nlmeans, SymmetricScatter, gpu, scatter, AXES("tile_y=4,8,[16
     p.weight.compute_at(p.accum, sxi);
     p.patch.compute_at(p.accum, sxi);
     p.patch.update().specialize(p.patch_radius == 3).unroll(p.down.x);
-    Var ro{"ro"}, ri{"ri"}, qo{"qo"}, qi{"qi"};
-    p.patch_rows.compute_at(p.accum, ox)
-        .store_in(MemoryType::GPUShared)
-        .tile(p.x, p.y, ro, qo, ri, qi, 32, point["tile_y"], TailStrategy::GuardWithIf)
-        .gpu_threads(ri, qi);
-    p.patch_rows.update()
-        .tile(p.x, p.y, ro, qo, ri, qi, 32, point["tile_y"], TailStrategy::GuardWithIf)
-        .gpu_threads(ri, qi);
+    patch_rows_in_shared(p, p.accum, ox, point["tile_y"]);
     p.patch_rows.update().specialize(p.patch_radius == 3).unroll(p.across.x);
 }
 
@@ -318,12 +325,5 @@ FILTERLAB_SCHEDULE(nlmeans, GatherScatter, gpu, gather_scatter, AXES("tile_y=4,8
     p.forward.update().compute_with(p.backward.update(), sxi, LoopAlignStrategy::NoAlign);
     p.weight.compute_at(p.backward, sxi);
     p.patch.compute_at(p.backward, sxi);
-    Var ro{"ro"}, ri{"ri"}, qo{"qo"}, qi{"qi"};
-    p.patch_rows.compute_at(p.backward, p.scatter[2])
-        .store_in(MemoryType::GPUShared)
-        .tile(p.x, p.y, ro, qo, ri, qi, 32, point["tile_y"], TailStrategy::GuardWithIf)
-        .gpu_threads(ri, qi);
-    p.patch_rows.update()
-        .tile(p.x, p.y, ro, qo, ri, qi, 32, point["tile_y"], TailStrategy::GuardWithIf)
-        .gpu_threads(ri, qi);
+    patch_rows_in_shared(p, p.backward, p.scatter[2], point["tile_y"]);
 }
