@@ -97,8 +97,7 @@ def vector_store(sch, alg, lanes):
     sch.vectorize(sch.get_loops(copy)[-1])
 
 
-# The verdict's radii only: each is a library generated and nvcc'd in CI (about
-# 1.5 + 2 s). The radius could be a run-time scalar (the strip's loops and the
+# The verdict's radii only: each is a library generated and nvcc'd in CI. The radius could be a run-time scalar (the strip's loops and the
 # shared tile sized for r = 15), but the runtime has no box binding to pass it
 # (runtime/core/tvm_variant.h: tvm_scalars), and n would be divided at run time.
 SUMS_RADII = {"radius": [7, 15]}
@@ -131,7 +130,7 @@ def running_sums_banks(sch, alg):
 
 
 @tvm_schedule("box", box.LongRuns, compiled=SUMS_RADII,
-              frontier="TVM's fastest box at radius 7 and 15 in the one run (86.3 / 114.7 us at 8192^2)",
+              frontier="TVM's fastest box at radius 7 and 15 in the one run",
               why="running sums in runs of 16 outputs (a run's first window, 2r+1 shared reads, shared by 16 outputs, "
                   "not 4), each warp's lanes on 16 rows by 2 runs without bank conflicts; with the verdict's shape, "
                   "a thread's 16 outputs in one 128-bit store",

@@ -42,9 +42,7 @@ FILTERLAB_SCHEDULE(gaussian, RowsFirst, gpu, rows8, AXES("vector=2,[4],8 rows=2,
 // `vector` pixels across are vector / 4 words, stored together (16 bytes at
 // 16 pixels), where Halide stores 8-bit vectors 8 bytes at a time at most.
 // Its space: 2 or 4 words a thread across, 2 or 4 rows down; the default, 2
-// words by 4 rows (8-byte stores, as rows8's), its best on the H100: 125.3 us
-// at 8192^2 in its sweep, where rows8 takes 115.0 in the one run; 4 words a
-// row (16-byte stores) spill or lose occupancy (592.6 and 631.7 us).
+// words by 4 rows (8-byte stores, as rows8's), is its sweep's best point.
 FILTERLAB_SCHEDULE(gaussian, RowsFirst, gpu, rows8_words, AXES("vector=[8],16 rows=2,[4]"), WRITES("words"),
                    CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element")) {
     const BlurBlocks blocks{.threads = {.vector = point["vector"], .rows = point["rows"], .warps = 4}, .input_too = true};

@@ -19,9 +19,7 @@ FILTERLAB_SCHEDULE(maxpool, Direct, gpu, vectorized, AXES("vector=1,2,[4],8 rows
 // binding's choice; its bytes twin is vectorized at the same point): a
 // thread's `vector` outputs across are vector / 4 words, stored together (16
 // bytes at 16 outputs), where Halide stores 8-bit vectors 8 bytes at a time at
-// most. Its space: 1, 2 or 4 words a thread across, 1 or 2 rows down. On the
-// H100 89.9 us at 8192^2 against vectorized's 30.3: packing the pixels into
-// words makes Halide load the input byte by byte.
+// most. Its space: 1, 2 or 4 words a thread across, 1 or 2 rows down.
 FILTERLAB_SCHEDULE(maxpool, Direct, gpu, vectorized_words, AXES("vector=4,8,[16] rows=1,[2]"), WRITES("words"),
                    CUDA_ONLY("a thread's 32 input bytes a row: OpenCL C in Halide 21 has no uint8x32")) {
     const filterlab::schedules::BlockShape shape{.vector = point["vector"], .rows = point["rows"], .warps = 8};

@@ -155,9 +155,7 @@ FILTERLAB_SCHEDULE(nlmeans, Direct, gpu, fused_staged, SUPPORTS("search=1..10;pa
 // 227 KB on an H100) by the launch hook (runtime/core/halide_cuda_launch.h),
 // so the staged tile takes the contract's larger radii (checked up to s = 12,
 // p = 5; at s = 30, p = 10 it needs about 56 KB) and taller tiles (fewer halos
-// a pixel). Its space: the tile's height, outputs a thread down. On the H100 at
-// s = 10, p = 3 it takes what fused_staged takes (3.70 ms); at s = 12, p = 5,
-// where no other staged schedule runs, 8.18 ms against fused's 9.98.
+// a pixel). Its space: the tile's height, outputs a thread down.
 FILTERLAB_SCHEDULE(nlmeans, Direct, gpu, fused_staged_wide, AXES("tile_y=16,[32],64 rows=2,[4],8"),
                    CUDA_ONLY("more than 48 KB of shared memory: NVIDIA's OpenCL gives a work-group 48 KB")) {
     // Halide compiles it for OpenCL, whose work-groups launch with 48 KB at most:
@@ -298,10 +296,8 @@ FILTERLAB_SCHEDULE(nlmeans, SymmetricScatter, gpu, scatter, AXES("tile_y=4,8,[16
 // sum and w J(S) to S + d's, both atomically: compute_with fuses only loops of
 // one kind, so the gather is stored through a clamp (an impure RVar) as the
 // scatter is.
-// Why it should be fast: scatter's weight sharing with half its atomic adds. On
-// the H100 it is exact and 220x slower than scatter: inside the fused loops
-// Halide 21 places the weight and patch sums in a device buffer sized by a
-// host loop over every block, offset and thread (its lowered loop nest).
+// Why it should be fast: each weight computed once for its two uses, as in
+// scatter, with the two uses written as reductions of their own.
 FILTERLAB_SCHEDULE(nlmeans, GatherScatter, gpu, gather_scatter, AXES("tile_y=4,8,[16]"),
                    CUDA_ONLY("float atomic adds, as scatter, whose OpenCL code fails on PoCL")) {
     if (target.has_feature(Target::OpenCL)) {
