@@ -49,3 +49,13 @@ def register_block(sch, alg, stages, rows, vector, warps=4):
     *_, yr, xv = thread_tile(sch, out, tile_y=warps * rows, tile_x=32 * vector, rows=rows, vector=vector)
     sch.unroll(yr)
     sch.vectorize(xv)  # a vector store where TVM can prove the row whole and aligned (a specialised shape)
+
+
+def grid_stride(sch, block, blocks=256, threads=1024):
+    """MetaSchedule's AutoBind for a block it does not tile: its loops fused
+    into one, `blocks` x `threads` threads each striding over the rest."""
+    fused = sch.fuse(*sch.get_loops(block), preserve_unit_iters=True)
+    stride, b, t = sch.split(fused, factors=[None, blocks, threads], preserve_unit_iters=True)
+    sch.reorder(b, t, stride)
+    sch.bind(b, "blockIdx.x")
+    sch.bind(t, "threadIdx.x")

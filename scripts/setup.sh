@@ -40,7 +40,7 @@ fi
 
 venv=$root/.venv
 stamp=$venv/filterlab-requirements
-requirements="halide==21.0.0 apache-tvm==0.27.0.post1 cmake>=3.28 ninja matplotlib numpy opencv-python-headless"
+requirements="halide==21.0.0 apache-tvm==0.27.0.post1 apache-tvm-ffi==0.1.14.post1 cmake>=3.28 ninja matplotlib numpy opencv-python-headless"
 if ! [ -f "$stamp" ] || [ "$(cat "$stamp")" != "$requirements" ]; then
     echo "setup: installing into $venv: $requirements"
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv"

@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstring>
 #include <exception>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -103,7 +105,10 @@ void to_interleaved(const HostRows &from, int width, int rows, uint8_t *to) {
             for (int c = 0; c < 3; c++) *to++ = from.data[c * from.plane_stride + y * from.row_stride + x];
 }
 
-// One run's three stages over the slots, with what each stage keeps.
+// One run's three stages over the slots, with what each stage keeps. The
+// worker (a CUDA variant's: contexts, pinned staging, device memory) is made
+// on a thread of its own while this one reads the first bands, one slot's
+// worth each, into host memory of their own: CUDA's start overlaps the file.
 class Pipeline {
 public:
     Pipeline(const Variant &variant, const RowSource &source, const RowSink &sink, const ParamValues &params,
@@ -112,26 +117,36 @@ public:
           plan_(plan_stream(filter_info(variant.filter), params, shape_.width, shape_.height, shape_.channels,
                             options.limits)),
           io_(std::max(1, options.io_threads)),
-          worker_(make_band_worker(variant, params, plan_, std::max(1, options.slots), options.gpus)),
-          ring_(worker_->slots()) {}
+          early_(std::min(static_cast<int>(plan_.bands.size()), std::max(1, options.slots))),
+          pending_(std::async(std::launch::async, [this, &variant, &params, &options] {
+              const auto began = Clock::now();
+              auto worker = make_band_worker(variant, params, plan_, std::max(1, options.slots), options.gpus);
+              setup_ = seconds_since(began);
+              return worker;
+          })) {}
 
-    // Reader and writer threads around the compute stage on this thread.
+    // The first bands read while the worker is made; then reader and writer
+    // threads around the compute stage on this thread.
     StreamTimes run() {
+        read_early();  // on failure, ~Pipeline waits for the worker's making
+        worker_ = pending_.get();
+        ring_ = std::make_unique<SlotRing>(worker_->slots());
         const int bands = static_cast<int>(plan_.bands.size());
         using State = SlotRing::State;
-        std::thread reader([&] { ring_.stage(bands, State::free, State::loaded, [&](int b, int s) { read(b, s); }); });
+        SlotRing &ring = *ring_;
+        std::thread reader([&] { ring.stage(bands, State::free, State::loaded, [&](int b, int s) { load(b, s); }); });
         std::thread writer;
         try {
-            writer = std::thread([&] { ring_.stage(bands, State::filtered, State::free, [&](int b, int s) { write(b, s); }); });
+            writer = std::thread([&] { ring.stage(bands, State::filtered, State::free, [&](int b, int s) { write(b, s); }); });
         } catch (...) {  // no thread to write with: stop the reader, then say why
-            ring_.fail(std::current_exception());
+            ring.fail(std::current_exception());
             reader.join();
             throw;
         }
-        ring_.stage(bands, State::loaded, State::filtered, [&](int b, int s) { worker_->compute(s, plan_.bands[b]); });
+        ring.stage(bands, State::loaded, State::filtered, [&](int b, int s) { worker_->compute(s, plan_.bands[b]); });
         reader.join();
         writer.join();
-        ring_.rethrow();
+        ring.rethrow();
         const ComputeTimes compute = worker_->times();
         times_.upload_ms = compute.upload;
         times_.kernel_ms = compute.kernel;
@@ -140,18 +155,36 @@ public:
         times_.bands = bands;
         times_.tiles = static_cast<int>(plan_.tiles.size());
         times_.gpus = worker_->devices();
-        times_.staging_bytes =
-            worker_->host_bytes() + read_scratch_.capacity() + write_scratch_.capacity() + source_.held_bytes();
+        times_.staging_bytes = worker_->host_bytes() + early_bytes_ + read_scratch_.capacity() +
+                               write_scratch_.capacity() + source_.held_bytes();
+        times_.setup = setup_;
         return times_;
     }
 
 private:
-    // A band's rows from the source into the slot's planar input.
-    void read(int b, int slot) {
+    std::size_t band_bytes(int b) const { return shape_.row_bytes() * plan_.bands[b].in_count(); }
+    // Bands 0..early_-1 into host memory of their own, while the worker is made.
+    void read_early() {
+        early_rows_.resize(early_);
+        for (int b = 0; b < early_; b++) {
+            early_rows_[b].reset(new uint8_t[band_bytes(b)]);  // not zeroed: every byte is read into
+            early_bytes_ += band_bytes(b);
+            read(b, early_rows_[b].get());
+        }
+    }
+    // A band's planar input into its slot: read now, or copied from its early read.
+    void load(int b, int slot) {
+        if (b >= early_) return read(b, worker_->input(slot));
+        const auto began = Clock::now();
+        std::memcpy(worker_->input(slot), early_rows_[b].get(), band_bytes(b));
+        early_rows_[b].reset();
+        times_.read += seconds_since(began);
+    }
+    // A band's rows from the source, planar, to `to`.
+    void read(int b, uint8_t *to) {
         const auto began = Clock::now();
         const Span &band = plan_.bands[b];
         const std::size_t row = shape_.row_bytes();
-        uint8_t *to = worker_->input(slot);
         if (shape_.channels == 3) read_scratch_.resize(row * band.in_count());
         uint8_t *file_rows = shape_.channels == 3 ? read_scratch_.data() : to;
         in_parallel(band.in_count(), source_.sequential() ? 1 : io_, [&](int first, int count) {
@@ -186,8 +219,13 @@ private:
     const FileShape shape_;
     const StreamPlan plan_;
     const int io_;
+    const int early_;                                // bands read while the worker is made
+    double setup_ = 0;                               // seconds making it (its own thread)
+    std::future<std::unique_ptr<BandWorker>> pending_;  // the worker, being made
+    std::vector<std::unique_ptr<uint8_t[]>> early_rows_;  // those bands, until copied to their slots
+    std::size_t early_bytes_ = 0;
     std::unique_ptr<BandWorker> worker_;
-    SlotRing ring_;
+    std::unique_ptr<SlotRing> ring_;
     std::vector<uint8_t> read_scratch_, write_scratch_;  // 3-channel rows as the file has them
     StreamTimes times_;  // read by the reader, write by the writer: fields apart
 };
@@ -200,9 +238,7 @@ StreamTimes run_streamed(const Variant &variant, const RowSource &source, const 
     const FileShape shape = source.shape();
     check_can_run(variant, params, shape.width, shape.height);
     Pipeline pipeline(variant, source, sink, params, options);
-    const double setup = seconds_since(start);
     StreamTimes times = pipeline.run();
-    times.setup = setup;
     times.wall = seconds_since(start);
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);

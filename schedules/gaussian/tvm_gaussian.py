@@ -3,7 +3,7 @@
 Every stage before the output is computed inside the kernel (inlined): the
 launcher allocates nothing (cuda_source.py).
 The weights are the run-time scalars w0, w1, w2 (binding gaussian_weights)."""
-from tvm_helpers import verdict_shape, register_block, thread_tile
+from tvm_helpers import grid_stride, verdict_shape, register_block, thread_tile
 from tvm_registry import tvm_schedule
 
 
@@ -31,3 +31,15 @@ def rows8(sch, alg):
               specialised=[verdict_shape("gaussian")])
 def columns_rows8(sch, alg):
     register_block(sch, alg, (alg.column, alg.clamped), rows=8, vector=4)
+
+
+@tvm_schedule("gaussian", gaussian.RowsFirst, frontier="what TVM's autotuner finds, beside the schedules written by hand",
+              why="MetaSchedule's choice, frozen (scripts/tvm_metaschedule.py on the H100): its CUDA space for a "
+                  "stencil without a reduction is this one point, every stage inlined and the image one loop "
+                  "over 256 blocks of 1024 threads",
+              specialised=[verdict_shape("gaussian")])
+def metaschedule(sch, alg):
+    # The tuner's best trace as it printed it (reports/tvm/metaschedule/), every shape.
+    sch.compute_inline(sch.get_sblock(alg.row))
+    sch.compute_inline(sch.get_sblock(alg.clamped))
+    grid_stride(sch, sch.get_sblock(alg.output))

@@ -1,5 +1,5 @@
 """TVM schedules of 2x2 max pooling (generators/tvm/maxpool.py's algorithm)."""
-from tvm_helpers import verdict_shape, thread_tile
+from tvm_helpers import grid_stride, verdict_shape, thread_tile
 from tvm_registry import tvm_schedule
 
 
@@ -21,3 +21,12 @@ def vectorized(sch, alg):
                                              vector=4)
     sch.unroll(yr)
     sch.vectorize(xv)
+
+
+@tvm_schedule("maxpool", maxpool.Direct, frontier="what TVM's autotuner finds, beside the schedules written by hand",
+              why="MetaSchedule's choice, frozen (scripts/tvm_metaschedule.py on the H100): its CUDA space for "
+                  "pooling is this one point, the image one loop over 256 blocks of 1024 threads",
+              specialised=[verdict_shape("maxpool")])
+def metaschedule(sch, alg):
+    # The tuner's best trace as it printed it (reports/tvm/metaschedule/), every shape.
+    grid_stride(sch, sch.get_sblock(alg.output))

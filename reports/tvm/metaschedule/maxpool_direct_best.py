@@ -1,0 +1,8 @@
+b0 = sch.get_sblock(name="output", func_name="main")
+l1, l2, l3 = sch.get_loops(block=b0)
+l4 = sch.fuse(l1, l2, l3, preserve_unit_iters=True)
+l5, l6, l7 = sch.split(loop=l4, factors=[None, 256, 1024], preserve_unit_iters=True, disable_predication=False)
+sch.reorder(l6, l7, l5)
+sch.bind(loop=l6, thread_axis="blockIdx.x")
+sch.bind(loop=l7, thread_axis="threadIdx.x")
+sch.enter_postproc()
