@@ -25,6 +25,8 @@ CALLS = [  # file, the call's label, what it was
     ("call7_stream.txt", "7", "as 5, the final tree (PNG outputs; one owner for broadcasts and phases)"),
     ("call8_gpus.txt", "8", "2 GPUs visible, tree of 9c1ce06: one process on one GPU, then on both (--gpus 2)"),
     ("call9_gpus.txt", "9", "as 8, tree of ebd3feb (each device's slots made on its own thread; setup timed); NL-means"),
+    ("call10_gpus.txt", "10", "as 9, tree of e2f4c3a (the first bands read while the worker is made)"),
+    ("call10_one_gpu.txt", "10o", "as 10, one GPU visible (CUDA_VISIBLE_DEVICES=0)"),
 ]
 
 
