@@ -7,14 +7,16 @@
 tunes the algorithm's function (generators/tvm/) for one image shape, one
 channel and rows pitched as the harness pitches them (tvm_generate.py:
 specialise), its scalars fixed (MetaSchedule measures buffers only; a trace
-replays on the same loops whatever the scalars' values), on the GPU it finds,
-with TVM's own builder (nvcc), runner and cost model. It writes to DIR:
+replays on the same loops whatever the scalars' values), for the H100 (sm_90
+and its limits; run on one), with TVM's own builder (nvcc), runner and cost
+model (xgb needs `xgboost`, which the venv does not hold; or random). It
+writes to DIR:
 
     best.py          the best trace as Python, a schedule body to freeze
                      (schedules/<filter>/tvm_<filter>.py registers it)
-    summary.json     the best and the median candidate's seconds, the trials
-    logs/            MetaSchedule's logs (its JSON database crashes in TVM
-                     0.27 serialising these functions: the records stay in memory)
+    summary.json     the best and the median measured candidate's seconds
+    logs/            MetaSchedule's logs (the records stay in memory: its JSON
+                     database crashed with apache-tvm-ffi 0.1.15, since pinned)
 
 Needs Apache TVM with its CUDA runtime (the venv's pinned wheel) and a GPU:
 neither the build nor the runtime of the suite run it.
@@ -30,20 +32,30 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "generators" / "tvm"), str(ROOT / "scripts")]
 
 
-def parse_scalars(text):
+# MetaSchedule records a candidate that failed to build or run at 1e10 s.
+FAILED_SECONDS = 1e9
+
+
+def parse_scalars(text, option):
     """'w0=1,w1=2' -> {'w0': 1, 'w1': 2} (ints; a '.' makes a float)."""
     out = {}
     for part in filter(None, (text or "").split(",")):
-        name, value = part.split("=")
-        out[name] = float(value) if "." in value else int(value)
+        name, _, value = part.partition("=")
+        try:
+            out[name] = float(value) if "." in value else int(value)
+        except ValueError:
+            sys.exit(f"tvm_metaschedule: {option}: '{part}' is not name=number")
     return out
 
 
 def tuned_function(algorithm, fixed, scalars, size):
     """The algorithm's function with every extent, pitch and scalar known."""
     from tvm_generate import pitch
-    module, name = algorithm.split(".")
-    alg = getattr(importlib.import_module(module), name)(**fixed)
+    module, _, name = algorithm.partition(".")
+    try:
+        alg = getattr(importlib.import_module(module), name)(**fixed)
+    except (ImportError, AttributeError, TypeError) as e:
+        sys.exit(f"tvm_metaschedule: --algorithm {algorithm} --fixed {fixed}: {e}")
     p = {v.name: v for v in alg.func.params}
     out_size = size // alg.output_scale
     values = {"channels": 1, "height": size, "width": size, "in_row": pitch(size), "in_plane": pitch(size) * size,
@@ -86,7 +98,7 @@ def main():
     import tvm
     from tvm.s_tir import meta_schedule as ms
 
-    func = tuned_function(args.algorithm, parse_scalars(args.fixed), parse_scalars(args.scalars), args.size)
+    func = tuned_function(args.algorithm, parse_scalars(args.fixed, "--fixed"), parse_scalars(args.scalars, "--scalars"), args.size)
     target = tvm.target.Target({"kind": "cuda", "arch": "sm_90", "max_threads_per_block": 1024,
                                 "max_shared_memory_per_block": 49152, "thread_warp_size": 32,
                                 "registers_per_block": 65536})
@@ -101,15 +113,16 @@ def main():
         builder=ms.builder.LocalBuilder(timeout_sec=120),  # nvcc on unrolled stencils outlasts its 30 s
         runner=ms.runner.LocalRunner(
             evaluator_config=ms.runner.EvaluatorConfig(number=5, repeat=3, min_repeat_ms=50)))
-    best = ms.tir_integration.compile_tir(database, func, target)
     records = database.get_all_tuning_records()
-    seconds = sorted(statistics.median(float(s) for s in r.run_secs) for r in records if r.run_secs)
-    if best is None:
-        sys.exit("tvm_metaschedule: no candidate was measured (see logs/)")
+    seconds = sorted(t for t in (statistics.median(float(s) for s in r.run_secs) for r in records if r.run_secs)
+                     if t < FAILED_SECONDS)
+    if not seconds:
+        sys.exit(f"tvm_metaschedule: no candidate built and ran ({len(records)} tried; see logs/)")
+    best = ms.tir_integration.compile_tir(database, func, target)
     (args.out / "best.py").write_text("\n".join(best.trace.as_python()) + "\n")
     summary = {"algorithm": args.algorithm, "fixed": args.fixed, "scalars": args.scalars, "size": args.size,
-               "trials": args.trials, "measured": len(seconds), "best_us": seconds[0] * 1e6 if seconds else None,
-               "median_us": statistics.median(seconds) * 1e6 if seconds else None,
+               "trials": args.trials, "tried": len(records), "measured": len(seconds), "best_us": seconds[0] * 1e6,
+               "median_us": statistics.median(seconds) * 1e6,
                "best10_us": [s * 1e6 for s in seconds[:10]]}
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     print(json.dumps(summary, indent=1))

@@ -108,7 +108,8 @@ void to_interleaved(const HostRows &from, int width, int rows, uint8_t *to) {
 // One run's three stages over the slots, with what each stage keeps. The
 // worker (a CUDA variant's: contexts, pinned staging, device memory) is made
 // on a thread of its own while this one reads the first bands, one slot's
-// worth each, into host memory of their own: CUDA's start overlaps the file.
+// worth each at most, into host memory of their own, until it is ready:
+// CUDA's start overlaps the file (a CPU variant's worker is ready at once).
 class Pipeline {
 public:
     Pipeline(const Variant &variant, const RowSource &source, const RowSink &sink, const ParamValues &params,
@@ -118,6 +119,7 @@ public:
                             options.limits)),
           io_(std::max(1, options.io_threads)),
           early_(std::min(static_cast<int>(plan_.bands.size()), std::max(1, options.slots))),
+          // Uses plan_ and setup_ only: the members after pending_ are not made yet.
           pending_(std::async(std::launch::async, [this, &variant, &params, &options] {
               const auto began = Clock::now();
               auto worker = make_band_worker(variant, params, plan_, std::max(1, options.slots), options.gpus);
@@ -128,7 +130,13 @@ public:
     // The first bands read while the worker is made; then reader and writer
     // threads around the compute stage on this thread.
     StreamTimes run() {
-        read_early();  // on failure, ~Pipeline waits for the worker's making
+        try {
+            read_early();
+        } catch (...) {  // the worker's own failure, if it failed too, says more
+            pending_.wait();
+            worker_ = pending_.get();
+            throw;
+        }
         worker_ = pending_.get();
         ring_ = std::make_unique<SlotRing>(worker_->slots());
         const int bands = static_cast<int>(plan_.bands.size());
@@ -163,18 +171,19 @@ public:
 
 private:
     std::size_t band_bytes(int b) const { return shape_.row_bytes() * plan_.bands[b].in_count(); }
-    // Bands 0..early_-1 into host memory of their own, while the worker is made.
+    // The first bands, up to early_, into host memory of their own while the
+    // worker is being made.
     void read_early() {
-        early_rows_.resize(early_);
-        for (int b = 0; b < early_; b++) {
-            early_rows_[b].reset(new uint8_t[band_bytes(b)]);  // not zeroed: every byte is read into
+        using namespace std::chrono_literals;
+        for (int b = 0; b < early_ && pending_.wait_for(0s) != std::future_status::ready; b++) {
+            early_rows_.emplace_back(new uint8_t[band_bytes(b)]);  // not zeroed: every byte is read into
             early_bytes_ += band_bytes(b);
-            read(b, early_rows_[b].get());
+            read(b, early_rows_.back().get());
         }
     }
     // A band's planar input into its slot: read now, or copied from its early read.
     void load(int b, int slot) {
-        if (b >= early_) return read(b, worker_->input(slot));
+        if (b >= static_cast<int>(early_rows_.size())) return read(b, worker_->input(slot));
         const auto began = Clock::now();
         std::memcpy(worker_->input(slot), early_rows_[b].get(), band_bytes(b));
         early_rows_[b].reset();
@@ -219,7 +228,7 @@ private:
     const FileShape shape_;
     const StreamPlan plan_;
     const int io_;
-    const int early_;                                // bands read while the worker is made
+    const int early_;                                // at most this many bands read while the worker is made
     double setup_ = 0;                               // seconds making it (its own thread)
     std::future<std::unique_ptr<BandWorker>> pending_;  // the worker, being made
     std::vector<std::unique_ptr<uint8_t[]>> early_rows_;  // those bands, until copied to their slots

@@ -2,8 +2,9 @@
 // thread reads band b+2 from the file while the compute step filters band b+1
 // (for a CUDA variant: its upload, kernels and download queued on its own
 // stream, overlapping the other bands') and a writer thread writes band b.
-// Host memory is the bands in flight (`slots` of them; at the start, while
-// CUDA starts, as many again read ahead), not the image; so is device memory. The output is byte-identical to filtering the whole image.
+// Host memory is the bands in flight (`slots` of them a GPU; at the start,
+// while a CUDA worker is made, up to `slots` more read ahead), not the image;
+// so is device memory. The output is byte-identical to filtering the whole image.
 #pragma once
 
 #include <cstddef>
@@ -27,7 +28,7 @@ struct StreamOptions {
 // filter time is `kernel`), device_span the device's first to last.
 struct StreamTimes {
     double wall = 0, read = 0, write = 0;
-    double setup = 0;  // making the worker (contexts, staging, device memory), beside the first bands' reading
+    double setup = 0;  // making the worker (contexts, staging, device memory), beside the first reads
     double upload_ms = 0, kernel_ms = 0, download_ms = 0, device_span_ms = 0;
     int bands = 0, tiles = 0, gpus = 1;
     std::size_t staging_bytes = 0;  // host memory held for the bands in flight

@@ -92,7 +92,7 @@ def sep_strip_pairs(sch, alg):
               frontier="TVM's lever beyond Halide's at 3x3: the packed pairs in Halide's best 3x3 tiling",
               why="register_block with the hand kernel's packing: two 4x4 blocks a thread, one above the other, "
                   "each a 16-bit lane of every 32-bit register: each min or max one __vminu2 / __vmaxu2 for two "
-                  "outputs, half register_block's instructions per output",
+                  "outputs, half register_block's min and max instructions per output",
               specialised=[verdict_shape("median", "size=3")])
 def register_block_pairs(sch, alg):
     strip_threads(sch, alg, warps=8)
