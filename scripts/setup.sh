@@ -10,7 +10,8 @@
 # says FRONTIER, its FRONTIER frozen points and every autoschedule but those
 # schedules/<filter>/auto/off_frontier.txt names: docs/extending.md). A build/ configured with the other value is configured
 # again. FILTERLAB_BUILD_TARGET builds one target rather than all (main.sh:
-# filterlab_tools, the CLI without the tests).
+# filterlab_tools, the CLI without the tests). FILTERLAB_CPU_TARGETS, when
+# set, replaces the CPU libraries' Halide targets of a new build/ (CI: AVX2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -65,7 +66,8 @@ if ! [ -f "$build/build.ninja" ]; then
         -DHalide_DIR="$halide_root/lib64/cmake/Halide" \
         -DHalideHelpers_DIR="$halide_root/lib64/cmake/HalideHelpers" \
         -DFILTERLAB_SWEEPS="${FILTERLAB_SWEEPS-box/cpu_sliding}" \
-        -DFILTERLAB_ALL_SCHEDULES="$all_schedules"
+        -DFILTERLAB_ALL_SCHEDULES="$all_schedules" \
+        ${FILTERLAB_CPU_TARGETS:+-DFILTERLAB_CPU_TARGETS="$FILTERLAB_CPU_TARGETS"}
 else
     cached=$(sed -n 's/^FILTERLAB_ALL_SCHEDULES:[A-Z]*=//p' "$build/CMakeCache.txt")
     if [ "$cached" != "$all_schedules" ]; then
