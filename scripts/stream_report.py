@@ -27,6 +27,7 @@ CALLS = [  # file, the call's label, what it was
     ("call9_gpus.txt", "9", "as 8, tree of ebd3feb (each device's slots made on its own thread; setup timed); NL-means"),
     ("call10_gpus.txt", "10", "as 9, tree of e2f4c3a (the first bands read while the worker is made)"),
     ("call10_one_gpu.txt", "10o", "as 10, one GPU visible (CUDA_VISIBLE_DEVICES=0)"),
+    ("call11_one_gpu.txt", "11o", "as 10o, the final tree (early reads stop once the worker is ready), one run a line"),
 ]
 
 
