@@ -260,7 +260,10 @@ TEST_CASE("a PNG's tail no band reads is still checked") {
     std::filesystem::remove(path);
 }
 
-TEST_CASE("a stage failing midway stops the run with its error, every thread ended") {
+// A failure in any stage ends the run with its error. The first bands are
+// read while the worker is made (streamed_run.cpp): a failure there too; when
+// the worker fails as well (a CPU variant asked for two GPUs), with the worker's.
+TEST_CASE("a stage failing stops the run with its error, every thread ended") {
     const Variant *v = first_streamed("box");
     REQUIRE(v);
     const ParamValues params = filter_info("box").defaults();
@@ -271,27 +274,15 @@ TEST_CASE("a stage failing midway stops the run with its error, every thread end
     MemoryRows out(64, 40, 3, std::vector<uint8_t>(64 * 40 * 3, 0));
     CHECK_THROWS_WITH(stream::run_streamed(*v, failing, out, params, options), "reading failed on purpose");
     CHECK_THROWS_WITH(stream::run_streamed(*v, fine, failing, params, options), "writing failed on purpose");
-}
-
-// The first bands are read while the worker is made (streamed_run.cpp): a
-// failure there ends the run with its error; when the worker fails too (a CPU
-// variant asked for two GPUs), with the worker's.
-TEST_CASE("a failure before the first band is filtered stops the run with its error") {
-    const Variant *v = first_streamed("box");
-    REQUIRE(v);
-    const ParamValues params = filter_info("box").defaults();
-    stream::StreamOptions options;
-    options.limits.band_rows = 4;
-    const FailingRows failing(64, 40, 1, 1);  // band 0 cannot be read
-    MemoryRows out(64, 40, 1, std::vector<uint8_t>(64 * 40, 0));
-    CHECK_THROWS_WITH(stream::run_streamed(*v, failing, out, params, options), "reading failed on purpose");
+    const FailingRows first_band(64, 40, 3, 1);
+    CHECK_THROWS_WITH(stream::run_streamed(*v, first_band, out, params, options), "reading failed on purpose");
     const Variant *cpu = nullptr;
     for (const Variant &each : all_variants()) {
         if (!cpu && each.filter == "box" && each.backend == Backend::cpu && each.kind != Kind::peer) cpu = &each;
     }
     REQUIRE(cpu);
     options.gpus = 2;
-    CHECK_THROWS_WITH(stream::run_streamed(*cpu, failing, out, params, options),
+    CHECK_THROWS_WITH(stream::run_streamed(*cpu, first_band, out, params, options),
                       doctest::Contains("only a CUDA variant's bands go to GPUs"));
 }
 
