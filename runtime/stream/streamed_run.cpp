@@ -133,15 +133,13 @@ public:
         try {
             read_early();
         } catch (...) {  // the worker's own failure, if it failed too, says more
-            pending_.wait();
             worker_ = pending_.get();
             throw;
         }
         worker_ = pending_.get();
-        ring_ = std::make_unique<SlotRing>(worker_->slots());
+        SlotRing ring(worker_->slots());
         const int bands = static_cast<int>(plan_.bands.size());
         using State = SlotRing::State;
-        SlotRing &ring = *ring_;
         std::thread reader([&] { ring.stage(bands, State::free, State::loaded, [&](int b, int s) { load(b, s); }); });
         std::thread writer;
         try {
@@ -234,7 +232,6 @@ private:
     std::vector<std::unique_ptr<uint8_t[]>> early_rows_;  // those bands, until copied to their slots
     std::size_t early_bytes_ = 0;
     std::unique_ptr<BandWorker> worker_;
-    std::unique_ptr<SlotRing> ring_;
     std::vector<uint8_t> read_scratch_, write_scratch_;  // 3-channel rows as the file has them
     StreamTimes times_;  // read by the reader, write by the writer: fields apart
 };

@@ -39,7 +39,7 @@ def columns_rows8(sch, alg):
                   "over 256 blocks of 1024 threads",
               specialised=[verdict_shape("gaussian")])
 def metaschedule(sch, alg):
-    # The tuner's best trace as it printed it (reports/tvm/metaschedule/), every shape.
+    # The tuner's best trace, replayed on every shape.
     sch.compute_inline(sch.get_sblock(alg.row))
     sch.compute_inline(sch.get_sblock(alg.clamped))
     grid_stride(sch, sch.get_sblock(alg.output))

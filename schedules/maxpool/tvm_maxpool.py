@@ -28,5 +28,5 @@ def vectorized(sch, alg):
                   "pooling is this one point, the image one loop over 256 blocks of 1024 threads",
               specialised=[verdict_shape("maxpool")])
 def metaschedule(sch, alg):
-    # The tuner's best trace as it printed it (reports/tvm/metaschedule/), every shape.
+    # The tuner's best trace, replayed on every shape.
     grid_stride(sch, sch.get_sblock(alg.output))
