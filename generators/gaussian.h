@@ -47,17 +47,13 @@ inline Halide::Expr contract_weights(const Halide::Expr &w0, const Halide::Expr 
 
 // The stages every Gaussian algorithm has: the image with the clamp border,
 // the horizontal pass `row`, the vertical pass `column`, the output.
-struct Blur {
+struct Blur : word_view::WordsOutput {
     using Inputs = gaussian::Inputs;
     Halide::Var x{"x"}, y{"y"}, c{"c"};
     Halide::Func clamped{"clamped"};
     Halide::Func row{"row"};        // horizontal 5-tap pass
     Halide::Func column{"column"};  // vertical 5-tap pass
     Halide::Func output;
-    // A words output's stage (WRITES("words")): word wx packs output's 4 pixels from 4 wx.
-    Halide::Var wx{"wx"};
-    Halide::Func words;
-    bool writes_words = false;
 
 protected:
     Halide::Expr w0, w1, w2;
@@ -67,7 +63,7 @@ protected:
     // interior part without clamps and a border part (HALIDE_GPU.md, "Why the
     // current schedules read bytes"). A word view is ColumnsFirst's alone.
     Blur(const Inputs &in, bool likely_interior)
-        : words(in.words), writes_words(in.out_view == word_view::OutputView::words), w0(in.w0), w1(in.w1), w2(in.w2) {
+        : WordsOutput(in.words, in.out_view), w0(in.w0), w1(in.w1), w2(in.w2) {
         using namespace Halide;
         if (in.view == word_view::InputView::words && !likely_interior)
             throw std::invalid_argument("gaussian: only ColumnsFirst reads words");
@@ -94,7 +90,7 @@ protected:
         using namespace Halide;
         output = output_of;
         output(x, y, c) = cast<uint8_t>(rounding_shift_right(cast<uint16_t>(sum(x, y, c) >> 15), 1));
-        if (writes_words) word_view::define_words(words, output, wx, y, c);
+        pack(output, y, c);
     }
 };
 
@@ -117,17 +113,17 @@ struct RowsFirst : Blur {
 // it, so no carry crosses lanes and one 32-bit multiply-add serves two pixels.
 struct ColumnsFirst : Blur {
     static constexpr bool kColumnsFirst = true;
-    Halide::Var wx{"wx"}, odd{"odd"};
-    Halide::Func words{"words"};                  // (wx, y): clamped to the image's words and rows
+    Halide::Var odd{"odd"};                                   // wx is WordsOutput's: a word of a row
+    Halide::Func input_words{"input_words"};                  // (wx, y): clamped to the image's words and rows
     Halide::Func packed_column{"packed_column"};  // (wx, odd, y): pixels 4wx+odd, 4wx+odd+2 in 16-bit lanes
 
     explicit ColumnsFirst(const Inputs &in) : Blur(in, true) {
         using namespace Halide;
         if (in.view == word_view::InputView::words) {
-            words(wx, y, c) =
+            input_words(wx, y, c) =
                 in.input(clamp(likely(wx), 0, word_view::last_word(in.width)), clamp(likely(y), 0, in.height - 1), c);
-            clamped(x, y, c) = word_view::pixel(words, clamp(likely(x), 0, in.width - 1), y, c);
-            auto pixels = [&](int dy) { return word_view::pixel_pair(words(wx, y + dy, c), odd); };
+            clamped(x, y, c) = word_view::pixel(input_words, clamp(likely(x), 0, in.width - 1), y, c);
+            auto pixels = [&](int dy) { return word_view::pixel_pair(input_words(wx, y + dy, c), odd); };
             packed_column(wx, odd, y, c) = cast<uint32_t>(w0) * pixels(0) +
                                            cast<uint32_t>(w1) * (pixels(-1) + pixels(1)) +
                                            cast<uint32_t>(w2) * (pixels(-2) + pixels(2));

@@ -13,7 +13,8 @@
 namespace filterlab::gaussian_maxpool {
 
 // What the generator hands every algorithm: the blur's inputs, the output
-// (the pooled image) to define.
+// (the pooled image) to define; on a words output (out_view), the pooling
+// packs its pixels into `words` (maxpool's WordsOutput).
 using Inputs = gaussian::Inputs;
 
 template <typename BlurAlgorithm>
@@ -25,10 +26,15 @@ struct Pooled {
     // One set of Vars for the schedules: the pooling's are the output's.
     Halide::Var x, y, c;
     Halide::Func output;
+    // The words output's, the pooling's (WRITES("words")).
+    Halide::Var wx;
+    Halide::Func words;
+    bool writes_words;
 
     explicit Pooled(const Inputs &in)
-        : blur(blur_inputs(in, blurred)), pool(maxpool::Inputs{blurred, in.output}), x(pool.x), y(pool.y), c(pool.c),
-          output(in.output) {}
+        : blur(blur_inputs(in, blurred)), pool(maxpool::Inputs{blurred, in.output, in.out_view, in.words}),
+          x(pool.x), y(pool.y), c(pool.c), output(in.output), wx(pool.wx), words(pool.words),
+          writes_words(pool.writes_words) {}
 
 private:
     static Inputs blur_inputs(Inputs in, const Halide::Func &blurred) {

@@ -11,12 +11,15 @@ public:
     // How the schedule reads the image (its READS; word_view.h): 8-bit samples or 32-bit words.
     GeneratorParam<filterlab::word_view::InputView> input_view{"input_view", filterlab::word_view::InputView::bytes,
                                                                filterlab::word_view::kInputViews};
+    // How it writes the output (a WRITES("words") schedule's CUDA twin): 8-bit samples or 32-bit words.
+    GeneratorParam<filterlab::word_view::OutputView> output_view{"output_view", filterlab::word_view::OutputView::bytes,
+                                                                 filterlab::word_view::kOutputViews};
 
     Input<Buffer<void, 3>> input{"input"};  // uint8, or uint32 words (configure)
     // The contract's Gaussian weights for the caller's sigma, as for gaussian.
     // The fixed-point weights of sigma (w0 + 2 w1 + 2 w2 = 256); the defaults are sigma = 1's.
     Input<int32_t> w0{"w0", 102, 0, 256}, w1{"w1", 63, 0, 128}, w2{"w2", 14, 0, 128};
-    Output<Buffer<uint8_t, 3>> output{"output"};
+    Output<Buffer<void, 3>> output{"output"};  // uint8, or uint32 words (configure)
     // On words only, the image's width in pixels, an input after w2: neither
     // the words (whole 16-byte groups) nor the pooled output (half, rounded
     // down) can tell it, and an odd width's last column feeds the last output.
@@ -24,22 +27,32 @@ public:
 
     void configure() {
         input.set_type(filterlab::word_view::element_type(input_view));
+        output.set_type(filterlab::word_view::element_type(output_view));
         if (input_view == filterlab::word_view::InputView::words) words_width = add_input<int32_t>("width");
     }
 
     void generate() {
         using namespace filterlab;
+        const bool words_out = output_view == word_view::OutputView::words;
+        if (words_out && words_width) throw std::invalid_argument("gaussian_maxpool: a words output is written from a bytes input");
+        const word_view::OutputFuncs out = word_view::output_funcs(output, output_view);
         const Halide::Expr width = words_width ? Halide::Expr(*words_width) : input.dim(0).extent();
-        const gaussian_maxpool::Inputs inputs{input, width, input.dim(1).extent(), w0, w1, w2, output, input_view};
+        const gaussian_maxpool::Inputs inputs{input,      width,       input.dim(1).extent(), w0, w1, w2, out.pixels,
+                                              input_view, output_view, out.words};
         schedules::build<gaussian_maxpool::Default>(schedule, point, inputs, get_target(), using_autoscheduler());
         add_requirement(gaussian::contract_weights(w0, w1, w2),
                         "gaussian_maxpool: the weights must be non-negative and sum to 256");
-        add_requirement(word_view::constrain_images(input, output, input_view, get_target(), width, 2),
-                        "gaussian_maxpool: on words, the input must be 4 * ceil(width / 16) words a row and the "
-                        "output width / 2 wide");
+        if (words_out) {
+            add_requirement(word_view::constrain_words_output(input, output, get_target(), 2),
+                            "gaussian_maxpool: a words output's width must be a multiple of 4");
+        } else {
+            add_requirement(word_view::constrain_images(input, output, input_view, get_target(), width, 2),
+                            "gaussian_maxpool: on words, the input must be 4 * ceil(width / 16) words a row and the "
+                            "output width / 2 wide");
+        }
         // What the autoschedulers plan for: the bench's image and the contract's defaults.
         layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
-        layout::estimate(output, layout::kEstimateSide / 2, layout::kEstimateSide / 2);
+        layout::estimate(output, layout::kEstimateSide / (words_out ? 8 : 2), layout::kEstimateSide / 2);
         w0.set_estimate(102);
         w1.set_estimate(63);
         w2.set_estimate(14);

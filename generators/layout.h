@@ -5,19 +5,29 @@
 
 namespace filterlab::layout {
 
-// Planar 8-bit images from (0, 0, 0). For CUDA targets the rows start on
-// 16-byte boundaries (the harness pitches device rows to 64 bytes): Halide can
-// then store whole vectors.
+// Rows and planes of `buffer` starting on 16-byte boundaries: its host
+// pointer aligned and its strides whole multiples of `per_16_bytes` elements.
+template <typename Buffer>
+void align_rows(Buffer &buffer, int per_16_bytes) {
+    buffer.set_host_alignment(16);
+    for (int d = 1; d < 3; d++) buffer.dim(d).set_stride((buffer.dim(d).stride() / per_16_bytes) * per_16_bytes);
+}
+
+// A planar 8-bit image from (0, 0, 0); for CUDA targets its rows start on
+// 16-byte boundaries (the harness pitches device rows to 64 bytes): Halide
+// can then load whole vectors.
+template <typename Input>
+void constrain_input(Input &input, const Halide::Target &target) {
+    for (int d = 0; d < 3; d++) input.dim(d).set_min(0);
+    if (target.has_feature(Halide::Target::CUDA)) align_rows(input, 16);
+}
+
+// Planar 8-bit images from (0, 0, 0). For CUDA targets the rows of both
+// start on 16-byte boundaries: Halide can then store whole vectors.
 template <typename Input, typename Output>
 void constrain(Input &input, Output &output, const Halide::Target &target) {
-    for (int d = 0; d < 3; d++) input.dim(d).set_min(0);
-    if (!target.has_feature(Halide::Target::CUDA)) return;
-    input.set_host_alignment(16);
-    output.set_host_alignment(16);
-    for (int d = 1; d < 3; d++) {
-        input.dim(d).set_stride((input.dim(d).stride() / 16) * 16);
-        output.dim(d).set_stride((output.dim(d).stride() / 16) * 16);
-    }
+    constrain_input(input, target);
+    if (target.has_feature(Halide::Target::CUDA)) align_rows(output, 16);
 }
 
 }  // namespace filterlab::layout

@@ -18,22 +18,17 @@ struct Inputs {
     Halide::Func words;
 };
 
-struct Direct {
+struct Direct : word_view::WordsOutput {
     using Inputs = maxpool::Inputs;
     Halide::Var x{"x"}, y{"y"}, c{"c"};
     Halide::Func output;
-    // A words output's stage (WRITES("words")): word wx packs output's 4 pixels from 4 wx.
-    Halide::Var wx{"wx"};
-    Halide::Func words;
-    bool writes_words = false;
 
-    explicit Direct(const Inputs &in)
-        : output(in.output), words(in.words), writes_words(in.out_view == word_view::OutputView::words) {
+    explicit Direct(const Inputs &in) : WordsOutput(in.words, in.out_view), output(in.output) {
         using namespace Halide;
         const Func &input = in.input;
         output(x, y, c) = max(max(input(2 * x, 2 * y, c), input(2 * x + 1, 2 * y, c)),
                               max(input(2 * x, 2 * y + 1, c), input(2 * x + 1, 2 * y + 1, c)));
-        if (writes_words) word_view::define_words(words, output, wx, y, c);
+        pack(output, y, c);
     }
 };
 

@@ -67,14 +67,12 @@ inline Halide::Expr unpacked(const Halide::Func &pairs, const Halide::Expr &xc, 
 template <typename Input, typename Output>
 void constrain(Input &words, Output &output, int scale) {
     using namespace Halide;
-    words.set_host_alignment(16);
     for (int d = 0; d < 3; d++) words.dim(d).set_min(0);
-    for (int d = 1; d < 3; d++) words.dim(d).set_stride((words.dim(d).stride() / 4) * 4);
-    output.set_host_alignment(16);
+    layout::align_rows(words, 4);
     output.dim(0).set_min(0);
     output.dim(1).set_bounds(0, scale == 1 ? words.dim(1).extent() : words.dim(1).extent() / scale);
     output.dim(2).set_bounds(0, words.dim(2).extent());
-    for (int d = 1; d < 3; d++) output.dim(d).set_stride((output.dim(d).stride() / 16) * 16);
+    layout::align_rows(output, 16);
 }
 
 // How a pipeline writes its 8-bit output (its schedule's WRITES; the build
@@ -111,6 +109,22 @@ inline void define_words(Halide::Func words, const Halide::Func &pixels, const H
     words(wx, y, c) = packed;
 }
 
+// The words stage of an algorithm that can write its output as words (a
+// WRITES("words") schedule's twin): on a words output, `words` is the
+// generator's output and word wx packs the algorithm's output pixels from 4 wx.
+struct WordsOutput {
+    Halide::Var wx{"wx"};
+    Halide::Func words;
+    bool writes_words = false;
+
+    WordsOutput(const Halide::Func &words, OutputView view)
+        : words(words), writes_words(view == OutputView::words) {}
+    // Packs `pixels` into `words` on a words output; nothing on bytes.
+    void pack(const Halide::Func &pixels, const Halide::Var &y, const Halide::Var &c) {
+        if (writes_words) define_words(words, pixels, wx, y, c);
+    }
+};
+
 // The constraints of a bytes input and a words output (the output the image's
 // size, or half of it under 2x2 pooling: `scale`): rows of both 16-byte
 // aligned. Returns the requirement the generator adds: the output's width in
@@ -118,13 +132,8 @@ inline void define_words(Halide::Func words, const Halide::Func &pixels, const H
 template <typename Input, typename Output>
 Halide::Expr constrain_words_output(Input &input, Output &words, const Halide::Target &target, int scale) {
     using namespace Halide;
-    for (int d = 0; d < 3; d++) input.dim(d).set_min(0);
-    if (target.has_feature(Target::CUDA)) {
-        input.set_host_alignment(16);
-        for (int d = 1; d < 3; d++) input.dim(d).set_stride((input.dim(d).stride() / 16) * 16);
-    }
-    words.set_host_alignment(16);
-    for (int d = 1; d < 3; d++) words.dim(d).set_stride((words.dim(d).stride() / 4) * 4);
+    layout::constrain_input(input, target);
+    layout::align_rows(words, 4);
     const Expr out_width = input.dim(0).extent() / scale;
     words.dim(0).set_bounds(0, out_width / 4);
     words.dim(1).set_bounds(0, input.dim(1).extent() / scale);

@@ -42,4 +42,5 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # A data race fails the test (exit 66); scripts/tsan.supp names what is not ours
 # (a longer history, so that both stacks of a report are restored and matched).
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:exitcode=66:history_size=7:second_deadlock_stack=1:suppressions=$root/scripts/tsan.supp}
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}  # as scripts/test.sh says
 ctest --test-dir "$build" -L "$label" --output-on-failure --parallel "$(nproc)"

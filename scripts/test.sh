@@ -6,4 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+# CTest runs as many tests at once as there are cores: OpenMP workers that
+# spin while they wait would take the core of the test beside them.
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 ctest --test-dir build --output-on-failure --parallel "$(nproc)"  # the long tests are single-threaded

@@ -74,25 +74,48 @@ struct Chunk {
     int first_line = 0, last_line = 0;
 };
 
-const std::regex kIdentifier{R"([A-Za-z_]\w*)"};
+// Calls f on every identifier ([A-Za-z_]\w*) of text, in order: a scan, as
+// std::regex would take most of a test's minute under the sanitizers.
+template <typename F>
+void for_each_identifier(const std::string &text, F &&f) {
+    auto word = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+    for (std::size_t i = 0; i < text.size();) {
+        if (!(std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_')) {
+            i++;
+            continue;
+        }
+        std::size_t end = i + 1;
+        while (end < text.size() && word(text[end])) end++;
+        f(text.substr(i, end - i));
+        i = end;
+    }
+}
+
+// Whether `re` matches at the start of t (m its match); compiled once, by the caller's static.
+bool starts_with(const std::string &t, std::smatch &m, const std::regex &re) {
+    return std::regex_search(t, m, re, std::regex_constants::match_continuous);
+}
 
 std::string defined_name(std::string t) {
+    static const std::regex attributes{R"(__launch_bounds__\s*\([^)]*\)|alignas\s*\([^)]*\)|\[\[[^\]]*\]\])"};
+    static const std::regex template_header{R"(\s*template\s*<)"}, alias{R"(\s*using\s+(\w+)\s*=)"},
+        using_declaration{R"(\s*using\b)"}, type{R"(\s*(?:struct|class|union|enum(?:\s+class)?)\s+(\w+))"};
     // Attributes and launch bounds come before the name but take parentheses.
-    t = std::regex_replace(t, std::regex(R"(__launch_bounds__\s*\([^)]*\)|alignas\s*\([^)]*\)|\[\[[^\]]*\]\])"), " ");
+    if (t.find("__launch_bounds__") != std::string::npos || t.find("alignas") != std::string::npos ||
+        t.find("[[") != std::string::npos)
+        t = std::regex_replace(t, attributes, " ");
     std::smatch m;
     // Leading template headers, nested angle brackets included.
-    while (std::regex_search(t, m, std::regex(R"(^\s*template\s*<)"))) {
+    while (starts_with(t, m, template_header)) {
         std::size_t i = m.length(), depth = 1;
         for (; i < t.size() && depth; i++) depth += t[i] == '<' ? 1 : t[i] == '>' ? -1 : 0;
         t = t.substr(i);
     }
-    if (std::regex_search(t, m, std::regex(R"(^\s*using\s+(\w+)\s*=)"))) return m[1];
-    if (std::regex_search(t, m, std::regex(R"(^\s*using\b)"))) return "";  // using-declarations refer to others
-    if (std::regex_search(t, m, std::regex(R"(^\s*(?:struct|class|union|enum(?:\s+class)?)\s+(\w+))"))) return m[1];
-    const std::string prefix = t.substr(0, t.find_first_of("({=[;"));
+    if (starts_with(t, m, alias)) return m[1];
+    if (starts_with(t, m, using_declaration)) return "";  // using-declarations refer to others
+    if (starts_with(t, m, type)) return m[1];
     std::string last;
-    for (auto it = std::sregex_iterator(prefix.begin(), prefix.end(), kIdentifier); it != std::sregex_iterator(); ++it)
-        last = it->str();
+    for_each_identifier(t.substr(0, t.find_first_of("({=[;")), [&](std::string id) { last = std::move(id); });
     return last;
 }
 
@@ -116,9 +139,7 @@ std::vector<Chunk> chunks_of(const fs::path &path, const std::string &relative, 
         c.first_line = line_of(start);
         c.last_line = line_of(end);
         c.name = defined_name(c.text);
-        for (auto it = std::sregex_iterator(c.text.begin(), c.text.end(), kIdentifier); it != std::sregex_iterator();
-             ++it)
-            c.identifiers.insert(it->str());
+        for_each_identifier(c.text, [&](std::string id) { c.identifiers.insert(std::move(id)); });
         c.shared = shared;
         c.file = relative;
         chunks.push_back(std::move(c));

@@ -3,11 +3,8 @@
 #include "schedule_registry.h"
 
 using namespace Halide;
-using filterlab::schedules::BlurBlocks;
-using filterlab::schedules::gaussian_in_registers;
+using filterlab::schedules::gaussian_output_blocks;
 using filterlab::schedules::gaussian_thread_blocks;
-using filterlab::schedules::thread_blocks;
-using filterlab::schedules::ThreadLoops;
 
 // One thread per output, both passes inlined: 25 loads per thread, mostly L1 hits.
 FILTERLAB_SCHEDULE(gaussian, RowsFirst, gpu, tile, FRONTIER("the classic GPU tiling, one thread an output")) {
@@ -45,14 +42,8 @@ FILTERLAB_SCHEDULE(gaussian, RowsFirst, gpu, rows8, AXES("vector=2,[4],8 rows=2,
 // words by 4 rows (8-byte stores, as rows8's), is its sweep's best point.
 FILTERLAB_SCHEDULE(gaussian, RowsFirst, gpu, rows8_words, AXES("vector=[8],16 rows=2,[4]"), WRITES("words"),
                    CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element")) {
-    const BlurBlocks blocks{.threads = {.vector = point["vector"], .rows = point["rows"], .warps = 4}, .input_too = true};
-    if (!p.writes_words) {
-        gaussian_thread_blocks(p, p.output, p.x, p.y, p.c, blocks);
-        return;
-    }
-    const ThreadLoops loops = thread_blocks(p.words, p.wx, p.y, p.c,
-                                            {.vector = blocks.threads.vector / 4, .rows = blocks.threads.rows, .warps = 4});
-    gaussian_in_registers(p, p.words, loops.xt, blocks.threads.vector, blocks.threads.rows, blocks.input_too);
+    gaussian_output_blocks(
+        p, p, {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = 4}, .input_too = true});
 }
 
 // rows8, but the block's input tile (and its 2-pixel halo) is staged in shared

@@ -92,4 +92,19 @@ ThreadLoops gaussian_thread_blocks(Blur &blur, Halide::Func consumer, const Hali
     return loops;
 }
 
+// gaussian_thread_blocks of the pipeline's output as `p` (a gaussian or
+// gaussian_maxpool algorithm, whose blur is `blur`) writes it: on bytes, as
+// `b` says; on a words output (WRITES("words")), threads of words, each the
+// b.threads.vector / 4 words of the same outputs a bytes thread makes.
+template <typename Algorithm, typename Blur>
+ThreadLoops gaussian_output_blocks(Algorithm &p, Blur &blur, const BlurBlocks &b) {
+    if (!p.writes_words) return gaussian_thread_blocks(blur, p.output, p.x, p.y, p.c, b);
+    if (b.threads.vector % 4 != 0) throw std::invalid_argument("a words output's thread takes whole words (vector % 4)");
+    BlockShape words = b.threads;
+    words.vector /= 4;
+    const ThreadLoops loops = thread_blocks(p.words, p.wx, p.y, p.c, words);
+    gaussian_in_registers(blur, p.words, loops.xt, b.threads.vector * b.scale, b.threads.rows * b.scale, b.input_too);
+    return loops;
+}
+
 }  // namespace filterlab::schedules

@@ -5,6 +5,7 @@
 #include "schedule_registry.h"
 
 using namespace Halide;
+using filterlab::schedules::gaussian_output_blocks;
 using filterlab::schedules::gaussian_thread_blocks;
 using filterlab::schedules::thread_blocks;
 
@@ -50,6 +51,20 @@ FILTERLAB_SCHEDULE(gaussian_maxpool, ColumnsFirst, gpu, columns_fused,
 // its vertical sums kept in registers without spilling at Halide's 64.
 FILTERLAB_FROZEN(gaussian_maxpool, gpu, columns_fused_r128, columns_fused, "max_registers=128",
                  FRONTIER("fastest Halide CUDA Gaussian -> pool in the cap sweep"));
+
+// columns_fused writing its pooled output as 32-bit words where the width
+// allows (the binding's choice; its bytes twin is columns_fused at the same
+// point): a thread's `vector` pooled outputs across are vector / 4 words,
+// stored together (8 bytes at 8 outputs), where its bytes twin stores 2 or
+// 4 bytes. Its space: 1 or 2 words a thread across, rows and warps as
+// columns_fused's.
+FILTERLAB_SCHEDULE(gaussian_maxpool, ColumnsFirst, gpu, columns_fused_words,
+                   AXES("vector=[4],8 rows=2,[4] warps=2,[4]"), WRITES("words"),
+                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element")) {
+    gaussian_output_blocks(p, p.blur,
+                           {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = point["warps"]},
+                            .scale = 2, .input_too = true});
+}
 
 // fused on ColumnsFirstDot (gaussian's dot_shared): a thread's blurred pixels in
 // registers, their side taps one dp2a reduction, the block's vertical sums in shared
