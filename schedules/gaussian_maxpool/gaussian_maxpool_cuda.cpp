@@ -57,14 +57,19 @@ FILTERLAB_FROZEN(gaussian_maxpool, gpu, columns_fused_r128, columns_fused, "max_
 // point): a thread's `vector` pooled outputs across are vector / 4 words,
 // stored together (8 bytes at 8 outputs), where its bytes twin stores 2 or
 // 4 bytes. Its space: 1 or 2 words a thread across, rows and warps as
-// columns_fused's.
+// columns_fused's; the default, its sweep's best at 128 registers.
 FILTERLAB_SCHEDULE(gaussian_maxpool, ColumnsFirst, gpu, columns_fused_words,
-                   AXES("vector=[4],8 rows=2,[4] warps=2,[4]"), WRITES("words"),
+                   AXES("vector=[4],8 rows=[2],4 warps=2,[4]"), WRITES("words"),
                    CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element")) {
     gaussian_output_blocks(p, p.blur,
                            {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = point["warps"]},
                             .scale = 2, .input_too = true});
 }
+
+// columns_fused_words with the register cap at 128: at Halide's 64 its
+// thread's vertical sums spill (the ledger has both sweeps).
+FILTERLAB_FROZEN(gaussian_maxpool, gpu, columns_fused_words_r128, columns_fused_words, "max_registers=128",
+                 FRONTIER("fastest Halide CUDA Gaussian -> pool in the words twin's sweep"));
 
 // fused on ColumnsFirstDot (gaussian's dot_shared): a thread's blurred pixels in
 // registers, their side taps one dp2a reduction, the block's vertical sums in shared
