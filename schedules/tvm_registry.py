@@ -15,7 +15,10 @@ parameters. `supports` narrows a run-time parameter further (the contract's
 syntax, "sigma=0.5..3"); `specialised` adds, to each library, the same
 schedule compiled for fixed image shapes ((8192, 8192)), which its launcher
 takes when a call has that shape (TVM's native mode: with every extent known
-it drops guards and vectorises; scripts/tvm_generate.py); `frontier` (why it is built by default) puts it in the
+it drops guards and vectorises; scripts/tvm_generate.py); `shaped`, an
+algorithm class built for one shape (its constructor takes height and width),
+replaces the algorithm in those compilations (an interior without clamps
+beside its border: the schedule body tells which it is given); `frontier` (why it is built by default) puts it in the
 default build, as FRONTIER does a Halide schedule's; the others are built
 with -DFILTERLAB_ALL_SCHEDULES=ON.
 """
@@ -35,6 +38,7 @@ class TvmSchedule:
     frontier: str = ""
     source: tuple = ("", 0, 0)  # file, first line, last line of the body
     specialised: tuple = ()  # image shapes (height, width) also compiled with every extent known
+    shaped: type = None  # the algorithm the specialised shapes are built from instead (its constructor: height, width)
 
     def libraries(self):
         """[(library name, {parameter: value})], one per combination of compiled values."""
@@ -54,12 +58,13 @@ class TvmSchedule:
 REGISTRY = []
 
 
-def tvm_schedule(filter, algorithm, *, why, compiled=None, supports="", frontier="", name=None, specialised=()):
+def tvm_schedule(filter, algorithm, *, why, compiled=None, supports="", frontier="", name=None, specialised=(),
+                 shaped=None):
     def register(body):
         import inspect
         lines, first = inspect.getsourcelines(body)
         REGISTRY.append(TvmSchedule(filter, name or body.__name__, algorithm, body, why, dict(compiled or {}),
                                     supports, frontier, (inspect.getsourcefile(body), first, first + len(lines) - 1),
-                                    tuple(specialised)))
+                                    tuple(specialised), shaped))
         return body
     return register

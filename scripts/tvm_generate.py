@@ -42,19 +42,29 @@ def pitch(width):
     return (width + 63) // 64 * 64
 
 
+def fixed_geometry(alg, height, width):
+    """{parameter: value} of one image shape, its rows pitched as the harness
+    pitches them; a shaped algorithm (tvm_registry.py) also fixes the planes'
+    strides, which the harness makes rows x pitch, so that its vector
+    accesses are aligned in every plane."""
+    out_h, out_w = height // alg.output_scale, width // alg.output_scale
+    fixed = {"height": height, "width": width, "in_row": pitch(width), "out_row": pitch(out_w)}
+    if alg.fixed_planes:
+        fixed.update(in_plane=pitch(width) * height, out_plane=pitch(out_w) * out_h)
+    return fixed
+
+
 def specialise(alg, height, width):
-    """The algorithm's function for one image shape, its rows pitched as the
-    harness pitches them: TVM then knows every extent, so it drops the guards
-    of whole tiles and proves the alignment of vector accesses."""
+    """The algorithm's function for one image shape: TVM then knows every
+    extent, so it drops the guards of whole tiles and proves the alignment of
+    vector accesses."""
     p = {v.name: v for v in alg.func.params}
-    return alg.func.specialize({p["height"]: height, p["width"]: width, p["in_row"]: pitch(width),
-                                p["out_row"]: pitch(width // alg.output_scale)})
+    return alg.func.specialize({p[name]: value for name, value in fixed_geometry(alg, height, width).items()})
 
 
 def shape_condition(alg, height, width):
     """When a call is the shape `specialise` compiled for (C++, on `call`)."""
-    return (f"call->height == {height} && call->width == {width} && call->in_row == {pitch(width)} && "
-            f"call->out_row == {pitch(width // alg.output_scale)}")
+    return " && ".join(f"call->{name} == {value}" for name, value in fixed_geometry(alg, height, width).items())
 
 
 def generate(schedule, out):
@@ -70,8 +80,10 @@ def generate(schedule, out):
     functions = {}
     for library, fixed in schedule.libraries():
         alg = schedule.algorithm(**fixed)
-        shapes = [(f"{h}x{w}", scheduled(alg, specialise(alg, h, w)), shape_condition(alg, h, w))
-                  for h, w in schedule.specialised]
+        shapes = []
+        for h, w in schedule.specialised:
+            shaped = schedule.shaped(h, w) if schedule.shaped else alg
+            shapes.append((f"{h}x{w}", scheduled(shaped, specialise(shaped, h, w)), shape_condition(shaped, h, w)))
         functions[library] = (scheduled(alg, alg.func), alg, shapes)
     text = cuda_source.cuda_file(functions, f"scripts/tvm_generate.py --schedule {schedule.filter}/{schedule.name}")
     tmp = Path(str(out) + ".tmp")

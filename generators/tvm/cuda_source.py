@@ -22,7 +22,8 @@ from tvm.tirx.build import codegen_build, split_host_device_mods
 # What every launcher has in scope: the call's geometry (plane.py names the
 # algorithm's parameters after these) and its two images.
 GEOMETRY = ("channels", "height", "width", "in_plane", "in_row", "out_plane", "out_row")
-POINTERS = {"input": "const_cast<uint8_t *>(call->input)", "output": "call->output"}
+# (An algorithm may read the image as 32-bit words: filterlab_image converts to either.)
+POINTERS = {"input": "filterlab_image{const_cast<uint8_t *>(call->input)}", "output": "call->output"}
 LAUNCH_SLOTS = ("blockIdx.x", "blockIdx.y", "blockIdx.z", "threadIdx.x", "threadIdx.y", "threadIdx.z")
 DYNAMIC_SHARED = "tirx.use_dyn_shared_memory"
 
@@ -145,6 +146,12 @@ template <typename T> __host__ __device__ inline T filterlab_floordiv(T a, T b) 
     return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 template <typename T> __host__ __device__ inline T filterlab_floormod(T a, T b) { return a - filterlab_floordiv(a, b) * b; }
+// The call's image as the kernel's parameter takes it: bytes, or 32-bit words.
+struct filterlab_image {
+    uint8_t *bytes;
+    operator uint8_t *() const { return bytes; }
+    operator uint32_t *() const { return reinterpret_cast<uint32_t *>(bytes); }
+};
 }  // namespace
 """
 

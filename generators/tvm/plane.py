@@ -37,6 +37,8 @@ class Algorithm:
     binding = "none"
     # The output's width and height are the input's divided by this (pooling: 2).
     output_scale = 1
+    # Whether a shape it is compiled for also fixes the planes' strides (scripts/tvm_generate.py).
+    fixed_planes = False
 
 
 # Larger than any image TVM's 32-bit indexing can address.

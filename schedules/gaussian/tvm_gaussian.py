@@ -8,6 +8,7 @@ from tvm_registry import tvm_schedule
 
 
 import gaussian
+import gaussian_interior
 
 
 @tvm_schedule("gaussian", gaussian.RowsFirst, frontier="the classic GPU tiling, one thread an output",
@@ -24,6 +25,48 @@ def tile(sch, alg):
               specialised=[verdict_shape("gaussian")])
 def rows8(sch, alg):
     register_block(sch, alg, (alg.row, alg.clamped), rows=8, vector=4)
+
+
+@tvm_schedule("gaussian", gaussian.RowsFirst, shaped=gaussian_interior.RowsFirstInterior,
+              frontier="TVM's 16-byte loads: an interior without clamps beside the border",
+              why="at the verdict's shape, the interior's tiles of 4x16 outputs a thread load their rows as "
+                  "16-byte groups (no clamp: the frame of 2 rows and 16 columns is a second kernel, clamped) and "
+                  "store 16 bytes; other shapes run rows8",
+              specialised=[verdict_shape("gaussian")])
+def interior16(sch, alg):
+    if not isinstance(alg, gaussian_interior.RowsFirstInterior):
+        register_block(sch, alg, (alg.row, alg.clamped), rows=8, vector=4)
+        return
+    store = sch.get_sblock(alg.store)
+    c, ty, tx, r, v = sch.get_loops(store)
+    by, yt = sch.split(ty, [None, 4])
+    bx, xt = sch.split(tx, [None, 32])
+    sch.reorder(c, by, bx, yt, xt, r, v)
+    for loop, axis in ((c, "blockIdx.z"), (by, "blockIdx.y"), (bx, "blockIdx.x"), (yt, "threadIdx.y"),
+                       (xt, "threadIdx.x")):
+        sch.bind(loop, axis)
+    sch.unroll(r)
+    sch.vectorize(v)  # a tile's row: one 16-byte store
+    # The thread's outputs, then its window, in registers: one 16-byte load a group of a row.
+    interior = sch.get_sblock(alg.interior)
+    sch.compute_at(interior, xt)
+    sch.set_scope(interior, 0, "local")
+    for loop in sch.get_loops(interior)[-2:]:
+        sch.unroll(loop)
+    window = sch.get_sblock(alg.window)
+    sch.compute_at(window, xt)
+    sch.set_scope(window, 0, "local")
+    *_, row, word = sch.get_loops(window)
+    group, lane = sch.split(word, [None, 4])
+    sch.unroll(row)
+    sch.unroll(group)
+    sch.vectorize(lane)
+    frame = sch.get_sblock(alg.frame)
+    c, n = sch.get_loops(frame)
+    blocks, threads = sch.split(n, [None, 256])
+    sch.bind(c, "blockIdx.y")
+    sch.bind(blocks, "blockIdx.x")
+    sch.bind(threads, "threadIdx.x")
 
 
 @tvm_schedule("gaussian", gaussian.ColumnsFirst, why="Halide's columns_rows8 tile, 4x8 outputs a thread, every stage inlined and unrolled: the "

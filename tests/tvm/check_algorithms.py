@@ -2,7 +2,8 @@
 target) and compares it with a NumPy model of ../shared/FILTERS.md: a check
 of the algorithms alone (their CUDA schedules are checked on the GPU by
 `filterlab check`, like every variant). The cases are tests/tvm/<filter>_cases.py,
-each a list CASES of (name, run(image) -> output, model(image) -> output).
+each a list CASES of (name, run(image) -> output, model(image) -> output[,
+shapes: its own instead of SHAPES]).
 
     .venv/bin/python tests/tvm/check_algorithms.py      (CTest: tvm_algorithms)
 """
@@ -22,8 +23,8 @@ def main():
     rng = np.random.default_rng(7)
     failed = 0
     for path in sorted(HERE.glob("*_cases.py")):
-        for name, run, model in importlib.import_module(path.stem).CASES:
-            for shape in SHAPES:
+        for name, run, model, *shapes in importlib.import_module(path.stem).CASES:
+            for shape in shapes[0] if shapes else SHAPES:
                 image = rng.integers(0, 256, shape, dtype=np.uint8)
                 try:
                     got, want = run(image), model(image)

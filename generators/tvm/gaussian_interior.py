@@ -1,0 +1,103 @@
+"""The Gaussian rows first for one image shape, as an interior beside its
+border (FILTERS.md: gaussian; the same exact sums as gaussian.RowsFirst).
+
+TVM loads a clamped byte as a byte: a clamp makes each index a min and a
+max, which no vector load can take. So the image is cut in two stages, each
+its own kernel, that together write every output once:
+
+    `interior`  the outputs whose window never leaves the image (rows
+                2 .. height-3, columns 16 .. width-17), in tiles of `rows`
+                x 16 outputs, each reading its rows of the tile's 16 columns
+                and a 16-byte group either side (`window`: whole aligned
+                groups of the image read as 32-bit words, so that a schedule
+                can load each group as one 16-byte vector) without clamps,
+                its outputs kept apart (`tiles`) until `store` writes them
+                (a schedule stores a row of a tile as one vector);
+    `frame`     the two rows at the top and the bottom and the 16 columns at
+                each side, with the contract's clamps, as one list of pixels.
+
+The image is read as 32-bit words (pixel 4w + k in byte k of word w), its
+rows and planes whole words apart: the launcher passes the same pointer.
+The tiles must cover the interior exactly, so the shape is fixed: height - 4
+a multiple of `rows`, width - 32 of 16 (the constructor refuses others;
+tvm_registry.py's `shaped` builds it for a schedule's specialised shapes).
+"""
+from tvm.script import tirx as T
+
+from gaussian import SCALARS, rounded, taps
+from plane import Algorithm
+
+TILE_X = 16  # outputs a tile across: one 16-byte group
+HALO_WORDS = 4  # words of the window each side of the tile: one group (2 pixels are used)
+
+
+def word_byte(word, x):
+    """Pixel x's byte (x % 4) of its word, as int32."""
+    return T.Cast("int32", T.bitwise_and(T.shift_right(word, T.Cast("uint32", 8 * T.bitwise_and(x, 3))), T.uint32(255)))
+
+
+def pixel(words, c, y, x):
+    """Pixel x of row y of an image read as words."""
+    return word_byte(words[c, y, T.shift_right(x, 2)], x)
+
+
+def blurred(sample, w0, w1, w2):
+    """RowsFirst's output from sample(dy, dx) (int32): rows in 16 bits, then the vertical pass, rounded."""
+    return rounded(taps(lambda k: T.Cast("int32", T.Cast("uint16", taps(lambda j: sample(k, j), w0, w1, w2))),
+                        w0, w1, w2))
+
+
+class RowsFirstInterior(Algorithm):
+    """`window`, `interior` and `store` (the tiles inside the image), `frame` (the rest)."""
+    contract = "rows_first"
+    binding = "gaussian_weights"
+    window, interior, store, frame = "window", "interior", "store", "frame"
+    fixed_planes = True  # 16-byte accesses in every plane
+
+    def __init__(self, height, width, rows=4):
+        if height < 4 + rows or (height - 4) % rows or width < 32 + TILE_X or (width - 32) % TILE_X:
+            raise ValueError(f"gaussian_interior: {height}x{width} is not whole tiles of {rows}x{TILE_X} "
+                             "inside a frame of 2 rows and 16 columns")
+        self.rows = rows
+        tiles_y, tiles_x, words = (height - 4) // rows, (width - 32) // TILE_X, TILE_X // 4 + 2 * HALO_WORDS
+        frame = 4 * width + 32 * (height - 4)
+
+        @T.prim_func(s_tir=True)
+        def gaussian_interior(input_h: T.handle, output_h: T.handle, channels: T.int32, height: T.int32,
+                              width: T.int32, in_plane: T.int32, in_row: T.int32, out_plane: T.int32,
+                              out_row: T.int32, w0: T.int32, w1: T.int32, w2: T.int32):
+            T.func_attr({"tirx.noalias": True})
+            input = T.match_buffer(input_h, (channels, height, width // 4), "uint32",
+                                   strides=(in_plane // 4, in_row // 4, 1))
+            output = T.match_buffer(output_h, (channels, height, width), "uint8", strides=(out_plane, out_row, 1))
+            window = T.sblock_alloc_buffer((channels, tiles_y, tiles_x, rows + 4, words), "uint32")
+            tiles = T.sblock_alloc_buffer((channels, tiles_y, tiles_x, rows, TILE_X), "uint8")
+            for c, ty, tx, r, w in T.grid(channels, tiles_y, tiles_x, rows + 4, words):
+                with T.sblock("window"):
+                    vc, vty, vtx, vr, vw = T.axis.remap("SSSSS", [c, ty, tx, r, w])
+                    window[vc, vty, vtx, vr, vw] = input[vc, vty * rows + vr, 4 - HALO_WORDS + vtx * 4 + vw]
+            for c, ty, tx, r, v in T.grid(channels, tiles_y, tiles_x, rows, TILE_X):
+                with T.sblock("interior"):
+                    vc, vty, vtx, vr, vv = T.axis.remap("SSSSS", [c, ty, tx, r, v])
+                    tiles[vc, vty, vtx, vr, vv] = blurred(
+                        lambda k, j: word_byte(window[vc, vty, vtx, vr + 2 + k, T.shift_right(4 * HALO_WORDS + vv + j, 2)],
+                                               4 * HALO_WORDS + vv + j), w0, w1, w2)
+            for c, ty, tx, r, v in T.grid(channels, tiles_y, tiles_x, rows, TILE_X):
+                with T.sblock("store"):
+                    vc, vty, vtx, vr, vv = T.axis.remap("SSSSS", [c, ty, tx, r, v])
+                    output[vc, 2 + vty * rows + vr, 16 + vtx * TILE_X + vv] = tiles[vc, vty, vtx, vr, vv]
+            for c, n in T.grid(channels, frame):
+                with T.sblock("frame"):
+                    vc, vn = T.axis.remap("SS", [c, n])
+                    T.reads(input[vc, 0:height, 0:width // 4])
+                    T.writes(output[vc, 0:height, 0:width])
+                    # Rows 0, 1, height-2, height-1 whole, then 32 pixels a row between them.
+                    m: T.int32 = vn - 4 * width
+                    y: T.int32 = T.Select(vn < 4 * width, vn // width + T.Select(vn // width < 2, 0, height - 4),
+                                          2 + m // 32)
+                    x: T.int32 = T.Select(vn < 4 * width, vn % width, m % 32 + T.Select(m % 32 < 16, 0, width - 32))
+                    output[vc, y, x] = blurred(
+                        lambda k, j: pixel(input, vc, T.max(T.min(y + k, height - 1), 0),
+                                           T.max(T.min(x + j, width - 1), 0)), w0, w1, w2)
+
+        super().__init__(gaussian_interior, list(SCALARS))
