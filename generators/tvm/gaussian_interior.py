@@ -11,8 +11,11 @@ its own kernel, that together write every output once:
                 and a 16-byte group either side (`window`: whole aligned
                 groups of the image read as 32-bit words, so that a schedule
                 can load each group as one 16-byte vector) without clamps,
-                its outputs kept apart (`tiles`) until `store` writes them
-                (a schedule stores a row of a tile as one vector);
+                then its `pixels` taken out of their words once, its `row`
+                sums and its outputs, kept apart (`tiles`) until `store`
+                writes them (a schedule stores a row of a tile as one
+                vector): each a stage, so that a schedule can keep a tile's
+                in registers, each value computed once;
     `frame`     the two rows at the top and the bottom and the 16 columns at
                 each side, with the contract's clamps, as one list of pixels.
 
@@ -48,10 +51,10 @@ def blurred(sample, w0, w1, w2):
 
 
 class RowsFirstInterior(Algorithm):
-    """`window`, `interior` and `store` (the tiles inside the image), `frame` (the rest)."""
+    """`window`, `pixels`, `row`, `interior`, `store` (the tiles inside the image), `frame` (the rest)."""
     contract = "rows_first"
     binding = "gaussian_weights"
-    window, interior, store, frame = "window", "interior", "store", "frame"
+    window, pixels, row, interior, store, frame = "window", "pixels", "row", "interior", "store", "frame"
     fixed_planes = True  # 16-byte accesses in every plane
 
     def __init__(self, height, width, rows=4):
@@ -71,17 +74,29 @@ class RowsFirstInterior(Algorithm):
                                    strides=(in_plane // 4, in_row // 4, 1))
             output = T.match_buffer(output_h, (channels, height, width), "uint8", strides=(out_plane, out_row, 1))
             window = T.sblock_alloc_buffer((channels, tiles_y, tiles_x, rows + 4, words), "uint32")
+            # In registers, int32: a row sum is at most 255 * 256, the uint16 of RowsFirst's `row`
+            # (narrower registers would only add conversions).
+            pixels = T.sblock_alloc_buffer((channels, tiles_y, tiles_x, rows + 4, TILE_X + 4), "int32")
+            row_sums = T.sblock_alloc_buffer((channels, tiles_y, tiles_x, rows + 4, TILE_X), "int32")
             tiles = T.sblock_alloc_buffer((channels, tiles_y, tiles_x, rows, TILE_X), "uint8")
             for c, ty, tx, r, w in T.grid(channels, tiles_y, tiles_x, rows + 4, words):
                 with T.sblock("window"):
                     vc, vty, vtx, vr, vw = T.axis.remap("SSSSS", [c, ty, tx, r, w])
                     window[vc, vty, vtx, vr, vw] = input[vc, vty * rows + vr, 4 - HALO_WORDS + vtx * 4 + vw]
+            # The tile's pixels and 2 either side, each taken out of its word once.
+            for c, ty, tx, r, i in T.grid(channels, tiles_y, tiles_x, rows + 4, TILE_X + 4):
+                with T.sblock("pixels"):
+                    vc, vty, vtx, vr, vi = T.axis.remap("SSSSS", [c, ty, tx, r, i])
+                    pixels[vc, vty, vtx, vr, vi] = word_byte(  # byte 4 HALO_WORDS - 2 + vi of the window
+                        window[vc, vty, vtx, vr, T.shift_right(4 * HALO_WORDS - 2 + vi, 2)], 4 * HALO_WORDS - 2 + vi)
+            for c, ty, tx, r, v in T.grid(channels, tiles_y, tiles_x, rows + 4, TILE_X):
+                with T.sblock("row"):
+                    vc, vty, vtx, vr, vv = T.axis.remap("SSSSS", [c, ty, tx, r, v])
+                    row_sums[vc, vty, vtx, vr, vv] = taps(lambda j: pixels[vc, vty, vtx, vr, vv + 2 + j], w0, w1, w2)
             for c, ty, tx, r, v in T.grid(channels, tiles_y, tiles_x, rows, TILE_X):
                 with T.sblock("interior"):
                     vc, vty, vtx, vr, vv = T.axis.remap("SSSSS", [c, ty, tx, r, v])
-                    tiles[vc, vty, vtx, vr, vv] = blurred(
-                        lambda k, j: word_byte(window[vc, vty, vtx, vr + 2 + k, T.shift_right(4 * HALO_WORDS + vv + j, 2)],
-                                               4 * HALO_WORDS + vv + j), w0, w1, w2)
+                    tiles[vc, vty, vtx, vr, vv] = rounded(taps(lambda k: row_sums[vc, vty, vtx, vr + 2 + k, vv], w0, w1, w2))
             for c, ty, tx, r, v in T.grid(channels, tiles_y, tiles_x, rows, TILE_X):
                 with T.sblock("store"):
                     vc, vty, vtx, vr, vv = T.axis.remap("SSSSS", [c, ty, tx, r, v])

@@ -47,12 +47,14 @@ def interior16(sch, alg):
         sch.bind(loop, axis)
     sch.unroll(r)
     sch.vectorize(v)  # a tile's row: one 16-byte store
-    # The thread's outputs, then its window, in registers: one 16-byte load a group of a row.
-    interior = sch.get_sblock(alg.interior)
-    sch.compute_at(interior, xt)
-    sch.set_scope(interior, 0, "local")
-    for loop in sch.get_loops(interior)[-2:]:
-        sch.unroll(loop)
+    # The thread's outputs, row sums, pixels and window in registers, each computed once;
+    # one 16-byte load a group of a row.
+    for stage in (alg.interior, alg.row, alg.pixels):
+        block = sch.get_sblock(stage)
+        sch.compute_at(block, xt)
+        sch.set_scope(block, 0, "local")
+        for loop in sch.get_loops(block)[-2:]:
+            sch.unroll(loop)
     window = sch.get_sblock(alg.window)
     sch.compute_at(window, xt)
     sch.set_scope(window, 0, "local")
