@@ -5,8 +5,8 @@ TVM loads a clamped byte as a byte: a clamp makes each index a min and a
 max, which no vector load can take. So the image is cut in two stages, each
 its own kernel, that together write every output once:
 
-    `interior`  the outputs whose window never leaves the image (rows
-                2 .. height-3, columns 16 .. width-17), in tiles of `rows`
+    `interior`  outputs whose window never leaves the image (from row 2,
+                whole tiles of rows, columns 16 .. width-17), in tiles of `rows`
                 x 16 outputs, each reading its rows of the tile's 16 columns
                 and a 16-byte group either side (`window`: whole aligned
                 groups of the image read as 32-bit words, so that a schedule
@@ -16,13 +16,14 @@ its own kernel, that together write every output once:
                 writes them (a schedule stores a row of a tile as one
                 vector): each a stage, so that a schedule can keep a tile's
                 in registers, each value computed once;
-    `frame`     the two rows at the top and the bottom and the 16 columns at
-                each side, with the contract's clamps, as one list of pixels.
+    `frame`     the two rows at the top, the rows below the interior (2 or
+                more) and the 16 columns at each side, with the contract's
+                clamps, as one list of pixels.
 
 The image is read as 32-bit words (pixel 4w + k in byte k of word w), its
 rows and planes whole words apart: the launcher passes the same pointer.
-The tiles must cover the interior exactly, so the shape is fixed: height - 4
-a multiple of `rows`, width - 32 of 16 (the constructor refuses others;
+The tiles' columns must cover the interior exactly, so the shape is fixed:
+width - 32 a multiple of 16 (the constructor refuses others;
 tvm_registry.py's `shaped` builds it for a schedule's specialised shapes).
 """
 from tvm.script import tirx as T
@@ -58,12 +59,14 @@ class RowsFirstInterior(Algorithm):
     fixed_planes = True  # 16-byte accesses in every plane
 
     def __init__(self, height, width, rows=4):
-        if height < 4 + rows or (height - 4) % rows or width < 32 + TILE_X or (width - 32) % TILE_X:
-            raise ValueError(f"gaussian_interior: {height}x{width} is not whole tiles of {rows}x{TILE_X} "
-                             "inside a frame of 2 rows and 16 columns")
+        if height < 4 + rows or width < 32 + TILE_X or (width - 32) % TILE_X:
+            raise ValueError(f"gaussian_interior: {height}x{width} has no whole tile of {rows}x{TILE_X} "
+                             "inside a frame of 2 rows and 16 columns, or its columns are not whole tiles")
         self.rows = rows
         tiles_y, tiles_x, words = (height - 4) // rows, (width - 32) // TILE_X, TILE_X // 4 + 2 * HALO_WORDS
-        frame = 4 * width + 32 * (height - 4)
+        inner = tiles_y * rows  # the interior's rows, from row 2; the rows below it are the frame's
+        edge_rows = height - inner  # 2 at the top, the rest at the bottom
+        frame = edge_rows * width + 32 * inner
 
         @T.prim_func(s_tir=True)
         def gaussian_interior(input_h: T.handle, output_h: T.handle, channels: T.int32, height: T.int32,
@@ -106,11 +109,11 @@ class RowsFirstInterior(Algorithm):
                     vc, vn = T.axis.remap("SS", [c, n])
                     T.reads(input[vc, 0:height, 0:width // 4])
                     T.writes(output[vc, 0:height, 0:width])
-                    # Rows 0, 1, height-2, height-1 whole, then 32 pixels a row between them.
-                    m: T.int32 = vn - 4 * width
-                    y: T.int32 = T.Select(vn < 4 * width, vn // width + T.Select(vn // width < 2, 0, height - 4),
-                                          2 + m // 32)
-                    x: T.int32 = T.Select(vn < 4 * width, vn % width, m % 32 + T.Select(m % 32 < 16, 0, width - 32))
+                    # The edge rows whole (2 at the top, those below the interior), then 32 pixels of each
+                    # interior row, 16 each side.
+                    m: T.int32 = vn - edge_rows * width
+                    y: T.int32 = T.Select(m < 0, vn // width + T.Select(vn // width < 2, 0, inner), 2 + m // 32)
+                    x: T.int32 = T.Select(m < 0, vn % width, m % 32 + T.Select(m % 32 < 16, 0, width - 32))
                     output[vc, y, x] = blurred(
                         lambda k, j: pixel(input, vc, T.max(T.min(y + k, height - 1), 0),
                                            T.max(T.min(x + j, width - 1), 0)), w0, w1, w2)

@@ -3,9 +3,10 @@
 Every stage before the output is computed inside the kernel (inlined): the
 launcher allocates nothing (cuda_source.py).
 The weights are the run-time scalars w0, w1, w2 (binding gaussian_weights)."""
+import functools
+
 from tvm_helpers import grid_stride, verdict_shape, register_block, thread_tile
 from tvm_registry import tvm_schedule
-
 
 import gaussian
 import gaussian_interior
@@ -27,13 +28,11 @@ def rows8(sch, alg):
     register_block(sch, alg, (alg.row, alg.clamped), rows=8, vector=4)
 
 
-@tvm_schedule("gaussian", gaussian.RowsFirst, shaped=gaussian_interior.RowsFirstInterior,
-              frontier="TVM's 16-byte loads: an interior without clamps beside the border",
-              why="at the verdict's shape, the interior's tiles of 4x16 outputs a thread load their rows as "
-                  "16-byte groups (no clamp: the frame of 2 rows and 16 columns is a second kernel, clamped) and "
-                  "store 16 bytes; other shapes run rows8",
-              specialised=[verdict_shape("gaussian")])
-def interior16(sch, alg):
+def interior_tiles(sch, alg):
+    """gaussian_interior's tiles, a thread each (4 x 32 threads a block), its
+    window, pixels, row sums and outputs in registers, each computed once,
+    loaded 16 bytes a group and stored 16 bytes a row; the frame's pixels
+    256 threads a block. Other shapes: rows8's register block."""
     if not isinstance(alg, gaussian_interior.RowsFirstInterior):
         register_block(sch, alg, (alg.row, alg.clamped), rows=8, vector=4)
         return
@@ -47,8 +46,6 @@ def interior16(sch, alg):
         sch.bind(loop, axis)
     sch.unroll(r)
     sch.vectorize(v)  # a tile's row: one 16-byte store
-    # The thread's outputs, row sums, pixels and window in registers, each computed once;
-    # one 16-byte load a group of a row.
     for stage in (alg.interior, alg.row, alg.pixels):
         block = sch.get_sblock(stage)
         sch.compute_at(block, xt)
@@ -62,13 +59,32 @@ def interior16(sch, alg):
     group, lane = sch.split(word, [None, 4])
     sch.unroll(row)
     sch.unroll(group)
-    sch.vectorize(lane)
+    sch.vectorize(lane)  # one 16-byte load a group
     frame = sch.get_sblock(alg.frame)
     c, n = sch.get_loops(frame)
     blocks, threads = sch.split(n, [None, 256])
     sch.bind(c, "blockIdx.y")
     sch.bind(blocks, "blockIdx.x")
     sch.bind(threads, "threadIdx.x")
+
+
+@tvm_schedule("gaussian", gaussian.RowsFirst, shaped=gaussian_interior.RowsFirstInterior,
+              frontier="TVM's 16-byte loads: an interior without clamps beside the border",
+              why="at the verdict's shape, tiles of 4x16 outputs a thread inside the image load their rows as "
+                  "16-byte groups without clamps and store 16 bytes a row (the clamped frame is a second kernel); "
+                  "other shapes run rows8",
+              specialised=[verdict_shape("gaussian")])
+def interior16(sch, alg):
+    interior_tiles(sch, alg)
+
+
+@tvm_schedule("gaussian", gaussian.RowsFirst, shaped=functools.partial(gaussian_interior.RowsFirstInterior, rows=8),
+              frontier="interior16 with 8 rows a tile",
+              why="interior16 with tiles of 8x16 outputs: each row sum serves 8 outputs' columns of 12 "
+                  "(1.5 row sums an output, 2 at 4 rows), at more registers",
+              specialised=[verdict_shape("gaussian")])
+def interior16_rows8(sch, alg):
+    interior_tiles(sch, alg)
 
 
 @tvm_schedule("gaussian", gaussian.ColumnsFirst, why="Halide's columns_rows8 tile, 4x8 outputs a thread, every stage inlined and unrolled: the "

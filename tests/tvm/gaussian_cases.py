@@ -41,17 +41,17 @@ def case(algorithm, sigma):
 CASES = [case(a, s) for a in (gaussian.RowsFirst, gaussian.ColumnsFirst, gaussian.Direct) for s in (1.0, 0.6)]
 
 
-def interior_case(sigma):
+def interior_case(sigma, rows):
     """gaussian_interior.RowsFirstInterior, built for each image's shape (refused where its tiles do not fit)."""
     import gaussian_interior
 
     def run_words(im):
-        alg = gaussian_interior.RowsFirstInterior(im.shape[1], im.shape[2])
+        alg = gaussian_interior.RowsFirstInterior(im.shape[1], im.shape[2], rows=rows)
         return run(alg, im.view(np.uint32), im.shape, scalars(sigma), row_bytes=im.shape[2])
-    # Shapes of whole tiles inside the frame (one tile, several, two channels), and one it refuses.
-    shapes = [(1, 8, 48), (2, 36, 64), (1, 12, 80), (1, 7, 13)]
-    return (f"gaussian_interior.RowsFirstInterior sigma={sigma}", run_words, lambda im: gaussian_model(im, sigma),
+    # Shapes with one tile, several, rows below the last tile, two channels, and one it refuses.
+    shapes = [(1, 12, 48), (2, 36, 64), (1, 17, 80), (1, 7, 13)]
+    return (f"gaussian_interior.RowsFirstInterior rows={rows} sigma={sigma}", run_words, lambda im: gaussian_model(im, sigma),
             shapes)
 
 
-CASES.append(interior_case(1.0))
+CASES += [interior_case(1.0, 4), interior_case(0.6, 8)]
