@@ -69,7 +69,6 @@ def interior_tiles(sch, alg):
 
 
 @tvm_schedule("gaussian", gaussian.RowsFirst, shaped=gaussian_interior.RowsFirstInterior,
-              frontier="TVM's 16-byte loads: an interior without clamps beside the border",
               why="at the verdict's shape, tiles of 4x16 outputs a thread inside the image load their rows as "
                   "16-byte groups without clamps and store 16 bytes a row (the clamped frame is a second kernel); "
                   "other shapes run rows8",
@@ -79,7 +78,6 @@ def interior16(sch, alg):
 
 
 @tvm_schedule("gaussian", gaussian.RowsFirst, shaped=functools.partial(gaussian_interior.RowsFirstInterior, rows=8),
-              frontier="interior16 with 8 rows a tile",
               why="interior16 with tiles of 8x16 outputs: each row sum serves 8 outputs' columns of 12 "
                   "(1.5 row sums an output, 2 at 4 rows), at more registers",
               specialised=[verdict_shape("gaussian")])
