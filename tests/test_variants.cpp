@@ -3,7 +3,8 @@
 // --backend=cpu, --backend=cuda or --backend=opencl; without a GPU the CUDA
 // run exits 77, and without an OpenCL device the OpenCL run, which CTest
 // reports as skipped (CI has PoCL's CPU device: OpenCL runs there). --sanitizer-matrix takes check's smaller
-// matrix for sanitizer builds (every parameter value, odd sizes); --quick-matrix, `check --quick`'s.
+// matrix for sanitizer builds (every parameter value, odd sizes); --quick-matrix, `check --quick`'s;
+// --filter=NAME, one filter's variants.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -24,11 +25,13 @@ namespace {
 Backend selected = Backend::cpu;
 bool sanitizer_matrix = false;
 bool quick_matrix = false;
+std::string only_filter;  // --filter=NAME: this filter's variants alone
 }
 
 TEST_CASE("every variant of the backend matches the reference on the whole matrix") {
     int checked = 0;
     for (const FilterInfo &filter : all_filters()) {
+        if (!only_filter.empty() && filter.name != only_filter) continue;
         for (const Variant &v : all_variants()) {
             if (v.filter != filter.name || v.backend != selected || v.kind == Kind::reference) continue;
             CheckOptions options;
@@ -56,6 +59,7 @@ int main(int argc, char **argv) {
         if (std::strcmp(argv[i], "--backend=opencl") == 0) selected = Backend::opencl;
         if (std::strcmp(argv[i], "--sanitizer-matrix") == 0) sanitizer_matrix = true;
         if (std::strcmp(argv[i], "--quick-matrix") == 0) quick_matrix = true;
+        if (std::strncmp(argv[i], "--filter=", 9) == 0) only_filter = argv[i] + 9;
     }
     if (selected == Backend::cuda && !cuda::gpu_info().available) {
         std::cout << "SKIPPED: CUDA variants not run: no GPU (" << cuda::gpu_info().why_not << ")\n";
