@@ -356,6 +356,7 @@ endfunction()
 # do) at -O0: instrumented code's optimisation is most of their compile time
 # (tests/test_api.cpp under ASan: 34.5 s at -O1, 15.6 s at -O0).
 function(filterlab_sanitize)
+    # (filterlab_sanitize_quickly names more: at -O0 under the sanitizers only.)
     if (FILTERLAB_SANITIZE STREQUAL "address")
         set(flags -g1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
         set(link -fsanitize=address,undefined)
@@ -367,8 +368,9 @@ function(filterlab_sanitize)
     endif ()
     foreach (target IN LISTS ARGN)
         get_target_property(quickly ${target} FILTERLAB_QUICKLY)
+        get_target_property(quickly_sanitized ${target} FILTERLAB_QUICKLY_SANITIZED)
         set(options ${flags})
-        if (quickly)
+        if (quickly OR quickly_sanitized)
             list(PREPEND options -O0)
         else ()
             list(PREPEND options -O1)
@@ -378,6 +380,17 @@ function(filterlab_sanitize)
         if (type MATCHES "EXECUTABLE|MODULE_LIBRARY|SHARED_LIBRARY")
             target_link_options(${target} PRIVATE ${link})
         endif ()
+    endforeach ()
+endfunction()
+
+# filterlab_sanitize_quickly(<targets...>): under the sanitizers only, the
+# targets at -O0 as filterlab_compile_quickly's: the harness around the
+# kernels (timing, checking, streaming, MPI, the API's glue), whose speed is
+# measured in Release builds alone and whose instrumented optimisation is
+# most of the sanitizer builds' compile time. Call it before filterlab_sanitize.
+function(filterlab_sanitize_quickly)
+    foreach (target IN LISTS ARGN)
+        set_property(TARGET ${target} PROPERTY FILTERLAB_QUICKLY_SANITIZED ON)
     endforeach ()
 endfunction()
 

@@ -36,7 +36,9 @@ struct Tile {
 
 // What the generator hands every algorithm: the image as `view` says
 // (word_view.h), its width in pixels, the window's side k, the networks'
-// sample type (16-bit on GPUs), the output to define.
+// sample type (16-bit on GPUs), the output to define; on a words output
+// (out_view), `output` is the pixels and `words` the generator's output,
+// which packs them.
 struct Inputs {
     Halide::Func input;
     Halide::Expr width, height;
@@ -44,26 +46,27 @@ struct Inputs {
     Halide::Type sample_type = Halide::UInt(8);
     Halide::Func output;
     word_view::InputView view = word_view::InputView::bytes;
+    word_view::OutputView out_view = word_view::OutputView::bytes;
+    Halide::Func words;
 };
 
 // The stages every median algorithm has: the image with the clamp border (on
 // a word view, taken out of the words, rows clamped) and the output.
-struct Window {
+struct Window : word_view::WordsOutput {
     using Inputs = median::Inputs;
     Halide::Var x{"x"}, y{"y"}, c{"c"};
     int size = 3;
     Halide::Func clamped{"clamped"};
-    Halide::Var wx{"wx"};
-    Halide::Func words{"words"};
+    Halide::Func input_words{"input_words"};  // on a word view: (wx, y), clamped
     Halide::Func output;
 
-    explicit Window(const Inputs &in) : size(in.size) {
+    explicit Window(const Inputs &in) : WordsOutput(in.words, in.out_view), size(in.size) {
         using namespace Halide;
         if (in.view == word_view::InputView::words) {
             // Clamped by whole 16-byte groups, so an aligned vector of 4 words
             // stays one load (the word of a clamped x is all that feeds an output).
-            words(wx, y, c) = in.input(word_view::clamp_to_groups(wx, in.width), clamp(y, 0, in.height - 1), c);
-            clamped(x, y, c) = word_view::pixel(words, clamp(x, 0, in.width - 1), y, c);
+            input_words(wx, y, c) = in.input(word_view::clamp_to_groups(wx, in.width), clamp(y, 0, in.height - 1), c);
+            clamped(x, y, c) = word_view::pixel(input_words, clamp(x, 0, in.width - 1), y, c);
         } else {
             clamped(x, y, c) = in.input(clamp(x, 0, in.width - 1), clamp(y, 0, in.height - 1), c);
         }
@@ -92,6 +95,7 @@ inline Direct::Direct(const Inputs &in) : Window(in) {
         Expr med_of_med = median3(col(-1, 1), col(0, 1), col(1, 1));
         Expr min_of_max = min(col(-1, 2), col(0, 2), col(1, 2));
         output(x, y, c) = median3(max_of_min, med_of_med, min_of_max);
+        pack(output, y, c);
         return;
     }
     // 3. Sort the rows of the column-sorted window as well, and select.
@@ -104,6 +108,7 @@ inline Direct::Direct(const Inputs &in) : Window(in) {
         rows[rank] = row;
     }
     output(x, y, c) = median_of_sorted_rows(rows, size);
+    pack(output, y, c);
 }
 
 // Element i of a Func's value (a Tuple of n elements, or one Expr when n is 1).
@@ -188,6 +193,7 @@ inline Separable::Separable(const Inputs &in, Tile wanted, Halide::Type samples)
     std::vector<Expr> mine;
     for (int i = 0; i < n; i++) mine.push_back(element(tile_medians(x / tw, y / th, c), i, n));
     output(x, y, c) = cast<uint8_t>(n == 1 ? mine[0] : mux((y % th) * tw + x % tw, mine));
+    pack(output, y, c);
 }
 
 // The algorithm an autoscheduler is given (the generator's first).

@@ -12,11 +12,17 @@ public:
     // How the schedule reads the image (its READS; word_view.h): 8-bit samples or 32-bit words.
     GeneratorParam<filterlab::word_view::InputView> input_view{"input_view", filterlab::word_view::InputView::bytes,
                                                                filterlab::word_view::kInputViews};
+    // How it writes the output (a WRITES("words") schedule's CUDA twin): 8-bit samples or 32-bit words.
+    GeneratorParam<filterlab::word_view::OutputView> output_view{"output_view", filterlab::word_view::OutputView::bytes,
+                                                                 filterlab::word_view::kOutputViews};
 
-    Input<Buffer<void, 3>> input{"input"};  // uint8, or uint32 words (configure)
-    Output<Buffer<uint8_t, 3>> output{"output"};
+    Input<Buffer<void, 3>> input{"input"};    // uint8, or uint32 words (configure)
+    Output<Buffer<void, 3>> output{"output"};  // uint8, or uint32 words (configure)
 
-    void configure() { input.set_type(filterlab::word_view::element_type(input_view)); }
+    void configure() {
+        input.set_type(filterlab::word_view::element_type(input_view));
+        output.set_type(filterlab::word_view::element_type(output_view));
+    }
 
     void generate() {
         using namespace filterlab;
@@ -25,14 +31,21 @@ public:
         // unpack each lane there, ../shared/HALIDE_GPU.md), 8-bit on CPUs
         // (twice the lanes per vector). The median is the same either way.
         const Halide::Type sample_type = get_target().has_gpu_feature() ? Halide::UInt(16) : Halide::UInt(8);
-        const median::Inputs inputs{input, word_view::image_width(input, output, input_view), input.dim(1).extent(),
-                                    size, sample_type, output, input_view};
+        const bool words_out = output_view == word_view::OutputView::words;
+        if (words_out && input_view == word_view::InputView::words)
+            throw std::invalid_argument("median: a words output is written from a bytes input");
+        const word_view::OutputFuncs out = word_view::output_funcs(output, output_view);
+        const Halide::Expr width = words_out ? input.dim(0).extent() : word_view::image_width(input, output, input_view);
+        const median::Inputs inputs{input,       width,      input.dim(1).extent(), size, sample_type, out.pixels,
+                                    input_view,  output_view, out.words};
         schedules::build<median::Default>(schedule, point, inputs, get_target(), using_autoscheduler());
-        add_requirement(word_view::constrain_images(input, output, input_view, get_target()),
-                        "median: the words are not the output's row in whole 16-byte groups");
+        add_requirement(words_out ? word_view::constrain_words_output(input, output, get_target(), 1)
+                                  : word_view::constrain_images(input, output, input_view, get_target()),
+                        words_out ? "median: a words output's width must be a multiple of 4"
+                                  : "median: the words are not the output's row in whole 16-byte groups");
         // What the autoschedulers plan for: the bench's image and the contract's defaults.
         layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
-        layout::estimate(output, layout::kEstimateSide, layout::kEstimateSide);
+        layout::estimate(output, layout::kEstimateSide / (words_out ? 4 : 1), layout::kEstimateSide);
     }
 };
 

@@ -16,7 +16,8 @@ syntax, "sigma=0.5..3"); `specialised` adds, to each library, the same
 schedule compiled for fixed image shapes ((8192, 8192)), which its launcher
 takes when a call has that shape (TVM's native mode: with every extent known
 it drops guards and vectorises; scripts/tvm_generate.py); `shaped`, an
-algorithm class built for one shape (its constructor takes height and width),
+algorithm built for one shape (called with height, width and the library's
+compiled values),
 replaces the algorithm in those compilations (an interior without clamps
 beside its border: the schedule body tells which it is given); `frontier` (why it is built by default) puts it in the
 default build, as FRONTIER does a Halide schedule's; the others are built
@@ -38,7 +39,7 @@ class TvmSchedule:
     frontier: str = ""
     source: tuple = ("", 0, 0)  # file, first line, last line of the body
     specialised: tuple = ()  # image shapes (height, width) also compiled with every extent known
-    shaped: type = None  # the algorithm the specialised shapes are built from instead (its constructor: height, width)
+    shaped: object = None  # a callable (height, width, **compiled values) -> the algorithm of the specialised shapes
 
     def libraries(self):
         """[(library name, {parameter: value})], one per combination of compiled values."""

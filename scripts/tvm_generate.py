@@ -82,7 +82,10 @@ def generate(schedule, out):
         alg = schedule.algorithm(**fixed)
         shapes = []
         for h, w in schedule.specialised:
-            shaped = schedule.shaped(h, w) if schedule.shaped else alg
+            shaped = schedule.shaped(h, w, **fixed) if schedule.shaped else alg
+            if (shaped.scalars, shaped.binding, shaped.output_scale) != (alg.scalars, alg.binding, alg.output_scale):
+                raise ValueError(f"{schedule.filter}/{schedule.name}: its shaped algorithm is called otherwise "
+                                 "than its algorithm (scalars, binding, output scale): one launcher serves both")
             shapes.append((f"{h}x{w}", scheduled(shaped, specialise(shaped, h, w)), shape_condition(shaped, h, w)))
         functions[library] = (scheduled(alg, alg.func), alg, shapes)
     text = cuda_source.cuda_file(functions, f"scripts/tvm_generate.py --schedule {schedule.filter}/{schedule.name}")

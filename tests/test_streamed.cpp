@@ -83,7 +83,7 @@ bool streamed_here(const Variant &v) {
 
 // --one-per-filter (the sanitizer builds' run): the streaming code under test
 // is the same for every variant of a backend, and every variant's own code is
-// checked under the sanitizers by `variants_cpu`; one Halide variant a filter
+// checked under the sanitizers by `variants_cpu_<filter>`; one Halide variant a filter
 // keeps the run short.
 bool one_per_filter = false;
 

@@ -3,8 +3,6 @@
 Every stage before the output is computed inside the kernel (inlined): the
 launcher allocates nothing (cuda_source.py).
 The weights are the run-time scalars w0, w1, w2 (binding gaussian_weights)."""
-import functools
-
 from tvm_helpers import grid_stride, verdict_shape, register_block, thread_tile
 from tvm_registry import tvm_schedule
 
@@ -31,10 +29,11 @@ def rows8(sch, alg):
 def interior_tiles(sch, alg):
     """gaussian_interior's tiles, a thread each (4 x 32 threads a block), its
     window, pixels, row sums and outputs in registers, each computed once,
-    loaded 16 bytes a group and stored 16 bytes a row; the frame's pixels
+    the tile's own group of a row one 16-byte load (nvcc keeps the word
+    either side of it) and its outputs stored 16 bytes a row; the frame's pixels
     256 threads a block. Other shapes: rows8's register block."""
     if not isinstance(alg, gaussian_interior.RowsFirstInterior):
-        register_block(sch, alg, (alg.row, alg.clamped), rows=8, vector=4)
+        rows8(sch, alg)
         return
     store = sch.get_sblock(alg.store)
     c, ty, tx, r, v = sch.get_loops(store)
@@ -69,19 +68,11 @@ def interior_tiles(sch, alg):
 
 
 @tvm_schedule("gaussian", gaussian.RowsFirst, shaped=gaussian_interior.RowsFirstInterior,
-              why="at the verdict's shape, tiles of 4x16 outputs a thread inside the image load their rows as "
-                  "16-byte groups without clamps and store 16 bytes a row (the clamped frame is a second kernel); "
+              why="at the verdict's shape, tiles of 4x16 outputs a thread inside the image load each row's group "
+                  "as 16 bytes without clamps and store 16 bytes a row (the clamped frame is a second kernel); "
                   "other shapes run rows8",
               specialised=[verdict_shape("gaussian")])
 def interior16(sch, alg):
-    interior_tiles(sch, alg)
-
-
-@tvm_schedule("gaussian", gaussian.RowsFirst, shaped=functools.partial(gaussian_interior.RowsFirstInterior, rows=8),
-              why="interior16 with tiles of 8x16 outputs: each row sum serves 8 outputs' columns of 12 "
-                  "(1.5 row sums an output, 2 at 4 rows), at more registers",
-              specialised=[verdict_shape("gaussian")])
-def interior16_rows8(sch, alg):
     interior_tiles(sch, alg)
 
 

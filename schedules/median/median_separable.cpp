@@ -109,7 +109,7 @@ FILTERLAB_SCHEDULE(median, Separable, gpu, sep_tile_words, AXES("tile_x=2,[4] ti
                    READS("words")) {
     tile_threads(p, point);
     Var wo{"wo"}, wv{"wv"}, wa{"wa"}, wt{"wt"};
-    p.words.compute_at(p.output, p.c)  // the innermost block loop
+    p.input_words.compute_at(p.output, p.c)  // the innermost block loop
         .store_in(MemoryType::GPUShared)
         .align_bounds(p.wx, 4)
         .split(p.wx, wo, wv, 4, TailStrategy::RoundUp)
