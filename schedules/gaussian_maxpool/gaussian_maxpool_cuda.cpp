@@ -41,7 +41,7 @@ FILTERLAB_SCHEDULE(gaussian_maxpool, RowsFirst, gpu, fused, AXES("vector=1,[2],4
 FILTERLAB_SCHEDULE(gaussian_maxpool, ColumnsFirst, gpu, columns_fused,
                    AXES("vector=1,[2],4 rows=2,[4] warps=2,[4]"),
                    CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element"),
-                   FRONTIER("fastest Halide CUDA Gaussian -> pool in the one run")) {
+                   FRONTIER("the columns-first fused schedule, its capped and words points beside it")) {
     gaussian_thread_blocks(p.blur, p.output, p.x, p.y, p.c,
                            {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = point["warps"]},
                             .scale = 2, .input_too = true});
@@ -50,14 +50,14 @@ FILTERLAB_SCHEDULE(gaussian_maxpool, ColumnsFirst, gpu, columns_fused,
 // columns_fused with the register cap at 128, the cap sweep's best (the ledger):
 // its vertical sums kept in registers without spilling at Halide's 64.
 FILTERLAB_FROZEN(gaussian_maxpool, gpu, columns_fused_r128, columns_fused, "max_registers=128",
-                 FRONTIER("fastest Halide CUDA Gaussian -> pool in the cap sweep"));
+                 FRONTIER("columns_fused at the cap its sweep found best"));
 
 // columns_fused writing its pooled output as 32-bit words where the width
 // allows (the binding's choice; its bytes twin is columns_fused at the same
 // point): a thread's `vector` pooled outputs across are vector / 4 words,
 // stored together (8 bytes at 8 outputs), where its bytes twin stores 2 or
 // 4 bytes. Its space: 1 or 2 words a thread across, rows and warps as
-// columns_fused's; the default, its sweep's best at 128 registers.
+// columns_fused's.
 FILTERLAB_SCHEDULE(gaussian_maxpool, ColumnsFirst, gpu, columns_fused_words,
                    AXES("vector=[4],8 rows=[2],4 warps=2,[4]"), WRITES("words"),
                    CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element")) {
@@ -66,10 +66,11 @@ FILTERLAB_SCHEDULE(gaussian_maxpool, ColumnsFirst, gpu, columns_fused_words,
                             .scale = 2, .input_too = true});
 }
 
-// columns_fused_words with the register cap at 128: at Halide's 64 its
-// thread's vertical sums spill (the ledger has both sweeps).
-FILTERLAB_FROZEN(gaussian_maxpool, gpu, columns_fused_words_r128, columns_fused_words, "max_registers=128",
-                 FRONTIER("fastest Halide CUDA Gaussian -> pool in the words twin's sweep"));
+// columns_fused_words at 4 x 2 pooled outputs a thread, the register cap at
+// 128: its thread's vertical sums in registers.
+FILTERLAB_FROZEN(gaussian_maxpool, gpu, columns_fused_words_r128, columns_fused_words,
+                 "vector=4+rows=2+warps=4+max_registers=128",
+                 FRONTIER("fastest Halide CUDA Gaussian -> pool in the one run"));
 
 // fused on ColumnsFirstDot (gaussian's dot_shared): a thread's blurred pixels in
 // registers, their side taps one dp2a reduction, the block's vertical sums in shared
