@@ -26,7 +26,12 @@ def rows8(sch, alg):
     register_block(sch, alg, (alg.row, alg.clamped), rows=8, vector=4)
 
 
-def interior_tiles(sch, alg):
+@tvm_schedule("gaussian", gaussian.RowsFirst, shaped=gaussian_interior.RowsFirstInterior,
+              why="at the verdict's shape, tiles of 4x16 outputs a thread inside the image load each row's group "
+                  "as 16 bytes without clamps and store 16 bytes a row (the clamped frame is a second kernel); "
+                  "other shapes run rows8",
+              specialised=[verdict_shape("gaussian")])
+def interior16(sch, alg):
     """gaussian_interior's tiles, a thread each (4 x 32 threads a block), its
     window, pixels, row sums and outputs in registers, each computed once,
     the tile's own group of a row one 16-byte load (nvcc keeps the word
@@ -65,15 +70,6 @@ def interior_tiles(sch, alg):
     sch.bind(c, "blockIdx.y")
     sch.bind(blocks, "blockIdx.x")
     sch.bind(threads, "threadIdx.x")
-
-
-@tvm_schedule("gaussian", gaussian.RowsFirst, shaped=gaussian_interior.RowsFirstInterior,
-              why="at the verdict's shape, tiles of 4x16 outputs a thread inside the image load each row's group "
-                  "as 16 bytes without clamps and store 16 bytes a row (the clamped frame is a second kernel); "
-                  "other shapes run rows8",
-              specialised=[verdict_shape("gaussian")])
-def interior16(sch, alg):
-    interior_tiles(sch, alg)
 
 
 @tvm_schedule("gaussian", gaussian.ColumnsFirst, why="Halide's columns_rows8 tile, 4x8 outputs a thread, every stage inlined and unrolled: the "
