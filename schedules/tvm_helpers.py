@@ -38,16 +38,18 @@ def unrolled(sch, block, levels):
         sch.unroll(loop)
 
 
-def register_block(sch, alg, stages, rows, vector, warps=4):
+def register_block(sch, alg, stages, rows, vector, warps=4, unroll=1):
     """Every stage of `stages` inlined into the output, each thread `rows` x
     `vector` outputs unrolled: nvcc then finds what neighbouring outputs share
     (an input row, a first pass), which TVM 0.27 does not stage per thread
-    with symbolic image sizes (the ledger's TVM column says why)."""
+    with symbolic image sizes (the ledger's TVM column says why). With
+    unroll=0 the rows stay a loop, for nvcc to unroll or not."""
     for stage in stages:
         sch.compute_inline(sch.get_sblock(stage))
     out = sch.get_sblock(alg.output)
     *_, yr, xv = thread_tile(sch, out, tile_y=warps * rows, tile_x=32 * vector, rows=rows, vector=vector)
-    sch.unroll(yr)
+    if unroll:
+        sch.unroll(yr)
     sch.vectorize(xv)  # a vector store where TVM can prove the row whole and aligned (a specialised shape)
 
 

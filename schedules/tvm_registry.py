@@ -22,9 +22,31 @@ replaces the algorithm in those compilations (an interior without clamps
 beside its border: the schedule body tells which it is given); `frontier` (why it is built by default) puts it in the
 default build, as FRONTIER does a Halide schedule's; the others are built
 with -DFILTERLAB_ALL_SCHEDULES=ON.
+
+`axes` declares the schedule's space in AXES' grammar
+(scripts/schedule_grammar.py: "rows=4,[8] vector=2,[4],8"); its body then
+takes the point as a third argument ({axis: value}), and the axes named in
+`algorithm_axes` are also given to the algorithm's constructor (a tile the
+algorithm's loops are written for). Every TVM schedule also has the launch's
+axis, LAUNCH_AXIS: each kernel's register cap. FILTERLAB_SWEEPS names
+<filter>/tvm_<name> (every point of its axes) or
+<filter>/tvm_<name>:max_registers (the cap alone, at its point), each point
+built as the variant tvm_<name>[a=1+b=2]. tvm_frozen names a point.
 """
 import itertools
-from dataclasses import dataclass, field
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+from schedule_grammar import default_point, every_point, point_forms, read_axes, read_point  # noqa: E402
+
+# The launch's axis of a TVM library: each kernel's register cap, written as
+# __maxnreg__(cap) in place of TVM's __launch_bounds__(threads) (nvcc takes
+# one of the two; a cap above what the block's threads allow is lowered to
+# that). Its default, 255, is TVM's own: no cap beyond the block's
+# (runtime/core/tvm_variant.h: kTvmMaxRegisters).
+LAUNCH_AXIS = {"name": "max_registers", "values": [64, 96, 128, 168, 255], "default": 255}
 
 
 @dataclass
@@ -40,16 +62,55 @@ class TvmSchedule:
     source: tuple = ("", 0, 0)  # file, first line, last line of the body
     specialised: tuple = ()  # image shapes (height, width) also compiled with every extent known
     shaped: object = None  # a callable (height, width, **compiled values) -> the algorithm of the specialised shapes
+    axes: list = field(default_factory=list)  # [{"name", "values", "default"}] (schedule_grammar.read_axes)
+    algorithm_axes: tuple = ()  # the axes the algorithm's constructor takes too
+    point: dict = field(default_factory=dict)  # this variant's point: every axis, plus max_registers if set
+    origin: str = "schedule"  # or "frozen_point" (tvm_frozen), "sweep_point"
+    base: str = ""  # a frozen point's schedule
 
-    def libraries(self):
-        """[(library name, {parameter: value})], one per combination of compiled values."""
+    def libraries(self, tag=""):
+        """[(library name, {parameter: value})], one per combination of compiled values; `tag`: a sweep point's."""
         names = list(self.compiled)
         out = []
         for values in itertools.product(*(self.compiled[n] for n in names)):
             fixed = dict(zip(names, values))
             suffix = "".join(f"_{n}{v}" for n, v in fixed.items())
-            out.append((f"tvm_{self.filter}_{self.name}{suffix}", fixed))
+            out.append((f"tvm_{self.filter}_{self.name}{'__' + tag if tag else ''}{suffix}", fixed))
         return out
+
+    def at(self, point_text):
+        """This schedule at one point of its space or its register cap ("rows=4+max_registers=128")."""
+        where = f"{self.source[0]}:{self.source[1]}: tvm_{self.name}"
+        point = dict(self.point)
+        for item in read_point(point_text, where):
+            axis = next((a for a in self.axes if a["name"] == item["axis"]), None)
+            if item["axis"] == LAUNCH_AXIS["name"]:
+                axis = LAUNCH_AXIS
+            if axis is None or item["value"] not in axis["values"]:
+                raise ValueError(f"{where}: '{item['axis']}={item['value']}' is not a value of its axes")
+            point[item["axis"]] = item["value"]
+        return replace(self, point=point)
+
+    def point_text(self):
+        return point_forms([{"axis": a, "value": v} for a, v in self.point.items()])["text"]
+
+    def sweep(self, launch_only=False):
+        """The points of this schedule's sweep: every point of its axes, or its register cap alone."""
+        if launch_only:
+            return [self.at(f"{LAUNCH_AXIS['name']}={v}") for v in LAUNCH_AXIS["values"]]
+        if not self.axes:
+            raise ValueError(f"tvm_{self.name} declares no axes to sweep")
+        return [self.at(p["text"]) for p in every_point(self.axes)]
+
+    def build_algorithm(self, **fixed):
+        return self.algorithm(**fixed, **{a: self.point[a] for a in self.algorithm_axes})
+
+    def schedule(self, sch, alg):
+        """Runs the body on `sch` at this point."""
+        if self.axes:
+            self.body(sch, alg, {a["name"]: self.point[a["name"]] for a in self.axes})
+        else:
+            self.body(sch, alg)
 
     def supports_text(self):
         parts = [f"{n}={','.join(str(v) for v in vs)}" for n, vs in self.compiled.items()]
@@ -60,12 +121,30 @@ REGISTRY = []
 
 
 def tvm_schedule(filter, algorithm, *, why, compiled=None, supports="", frontier="", name=None, specialised=(),
-                 shaped=None):
+                 shaped=None, axes="", algorithm_axes=()):
     def register(body):
         import inspect
         lines, first = inspect.getsourcelines(body)
+        source = (inspect.getsourcefile(body), first, first + len(lines) - 1)
+        where = f"{source[0]}:{first}"
+        space = read_axes(axes, where) if axes else []
+        if len(inspect.signature(body).parameters) != (3 if space else 2):
+            raise ValueError(f"{where}: a schedule's body takes (sch, alg), and (sch, alg, point) with axes")
+        if set(algorithm_axes) - {a["name"] for a in space}:
+            raise ValueError(f"{where}: algorithm_axes names an axis the schedule does not declare")
+        point = {v["axis"]: v["value"] for v in default_point(space)["values"]} if space else {}
         REGISTRY.append(TvmSchedule(filter, name or body.__name__, algorithm, body, why, dict(compiled or {}),
-                                    supports, frontier, (inspect.getsourcefile(body), first, first + len(lines) - 1),
-                                    tuple(specialised), shaped))
+                                    supports, frontier, source, tuple(specialised), shaped, space,
+                                    tuple(algorithm_axes), point))
         return body
     return register
+
+
+def tvm_frozen(filter, name, base, point, frontier=""):
+    """A point of `base`'s space (or its register cap) as a schedule of its
+    own, tvm_<name>: the twin of FILTERLAB_FROZEN. Placed after its base."""
+    of = next((s for s in REGISTRY if s.filter == filter and s.name == base and s.origin == "schedule"), None)
+    if of is None:
+        raise ValueError(f"tvm_frozen {name}: no TVM schedule {base} of {filter} registered before it")
+    REGISTRY.append(replace(of.at(point), name=name, frontier=frontier, origin="frozen_point", base=base))
+    return REGISTRY[-1]

@@ -10,11 +10,15 @@ import argparse
 import importlib
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "generators" / "tvm"), str(ROOT / "schedules")]
+
+
+from schedule_grammar import GrammarError  # noqa: E402  (scripts/, this file's folder)
 
 
 def load_registry():
@@ -25,14 +29,56 @@ def load_registry():
     return tvm_registry.REGISTRY
 
 
-def manifest(registry):
+def swept(registry, sweeps):
+    """{(filter, name): [points]} of the TVM schedules FILTERLAB_SWEEPS names:
+    "all" (every TVM schedule with axes), <filter>/tvm_<name> (its axes) or
+    <filter>/tvm_<name>:max_registers (its register cap alone, at its point)."""
+    import tvm_registry
+    out = {}
+    for item in sweeps:
+        spec, _, axis = item.partition(":")
+        filter, _, variant = spec.partition("/")
+        if not variant.startswith("tvm_"):
+            continue  # Halide's (scripts/schedule_manifest.py)
+        s = next((s for s in registry if (s.filter, f"tvm_{s.name}") == (filter, variant)), None)
+        if s is None or axis not in ("", tvm_registry.LAUNCH_AXIS["name"]):
+            sys.exit(f"tvm_generate: FILTERLAB_SWEEPS {item}: no TVM schedule {spec} "
+                     f"(<filter>/tvm_<name>[:{tvm_registry.LAUNCH_AXIS['name']}])")
+        if not axis and s.origin != "schedule":
+            sys.exit(f"tvm_generate: FILTERLAB_SWEEPS {item}: a frozen point sweeps its register cap alone (:max_registers)")
+        try:
+            out[(s.filter, s.name)] = s.sweep(launch_only=bool(axis))
+        except ValueError as e:
+            sys.exit(f"tvm_generate: FILTERLAB_SWEEPS {item}: {e}")
+    if "all" in sweeps:
+        for s in registry:
+            if s.axes and s.origin == "schedule":
+                out.setdefault((s.filter, s.name), s.sweep())
+    return out
+
+
+def variant_entry(s, variant, origin, tag=""):
+    """One variant of a schedule: what CMake declares (target, libraries) and registers."""
+    return {"variant": variant, "origin": origin, "point": s.point_text(),
+            "target": f"{s.filter}_tvm_{s.name}{'__' + tag if tag else ''}",
+            "libraries": [{"name": n, "fixed": f} for n, f in s.libraries(tag)]}
+
+
+def manifest(registry, sweeps):
+    from schedule_grammar import point_forms
+    points = swept(registry, sweeps)
     out = []
     for s in registry:
         file, first, last = s.source
-        out.append({"filter": s.filter, "name": s.name, "variant": f"tvm_{s.name}", "why": s.why,
+        variants = [variant_entry(s, f"tvm_{s.name}", s.origin)]
+        for p in points.get((s.filter, s.name), []):
+            tag = point_forms([{"axis": a, "value": v} for a, v in p.point.items()])["tag"]
+            variants.append(variant_entry(p, f"tvm_{s.name}[{p.point_text()}]", "sweep_point", tag))
+        out.append({"filter": s.filter, "name": s.name, "why": s.why,
                     "algorithm": s.algorithm.contract, "binding": s.algorithm.binding,
-                    "supports": s.supports_text(), "frontier": s.frontier,
-                    "libraries": [{"name": n, "fixed": f} for n, f in s.libraries()],
+                    "supports": s.supports_text(), "frontier": s.frontier, "origin": s.origin, "base": s.base,
+                    "axes": s.axes if s.origin == "schedule" else [], "swept": len(variants) > 1,
+                    "variants": variants,
                     "source": {"file": os.path.relpath(file, ROOT), "first_line": first, "last_line": last}})
     return out
 
@@ -67,19 +113,38 @@ def shape_condition(alg, height, width):
     return " && ".join(f"call->{name} == {value}" for name, value in fixed_geometry(alg, height, width).items())
 
 
-def generate(schedule, out):
+def capped(text, cap):
+    """Every kernel's __launch_bounds__(threads) as __maxnreg__(cap), the cap
+    lowered to what a block of `threads` may take (65536 registers an SM)."""
+    def one(m):
+        threads = int(m[1])
+        return f"__maxnreg__({min(cap, 65536 // threads // 8 * 8)})"
+    text, count = re.subn(r"__launch_bounds__\((\d+)\)", one, text)
+    if count == 0:
+        raise ValueError("tvm_generate: no __launch_bounds__ in TVM's CUDA C to replace by the register cap")
+    return text
+
+
+def generate(schedule, out, point=""):
     import tvm
     from tvm import s_tir
 
     import cuda_source
+    import tvm_registry
+    schedule = schedule.at(point)
+
     def scheduled(alg, func):
         sch = s_tir.Schedule(tvm.IRModule({"main": func}))
-        schedule.body(sch, alg)
+        schedule.schedule(sch, alg)
         return sch.mod["main"]
 
+    tag = ""
+    if point:
+        from schedule_grammar import point_forms
+        tag = point_forms([{"axis": a, "value": v} for a, v in schedule.point.items()])["tag"]
     functions = {}
-    for library, fixed in schedule.libraries():
-        alg = schedule.algorithm(**fixed)
+    for library, fixed in schedule.libraries(tag):
+        alg = schedule.build_algorithm(**fixed)
         shapes = []
         for h, w in schedule.specialised:
             shaped = schedule.shaped(h, w, **fixed) if schedule.shaped else alg
@@ -88,7 +153,11 @@ def generate(schedule, out):
                                  "than its algorithm (scalars, binding, output scale): one launcher serves both")
             shapes.append((f"{h}x{w}", scheduled(shaped, specialise(shaped, h, w)), shape_condition(shaped, h, w)))
         functions[library] = (scheduled(alg, alg.func), alg, shapes)
-    text = cuda_source.cuda_file(functions, f"scripts/tvm_generate.py --schedule {schedule.filter}/{schedule.name}")
+    origin = f"scripts/tvm_generate.py --schedule {schedule.filter}/{schedule.name}" + (f" --point {point}" if point else "")
+    text = cuda_source.cuda_file(functions, origin)
+    cap = schedule.point.get(tvm_registry.LAUNCH_AXIS["name"])
+    if cap is not None:
+        text = capped(text, cap)
     tmp = Path(str(out) + ".tmp")
     tmp.write_text(text)
     tmp.replace(out)
@@ -98,18 +167,23 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--manifest", type=Path, help="write the schedules' list as JSON here")
     parser.add_argument("--schedule", help="filter/name of the schedule to generate")
+    parser.add_argument("--point", default="", help="the point of its space to generate (\"rows=4+vector=8\")")
+    parser.add_argument("--sweeps", default="", help="FILTERLAB_SWEEPS: all, or <filter>/tvm_<name>[:max_registers],...")
     parser.add_argument("--out", type=Path, help="the .cu to write (with --schedule)")
     args = parser.parse_args()
     registry = load_registry()
     if args.manifest:
-        text = json.dumps(manifest(registry), indent=1)
+        text = json.dumps(manifest(registry, [s for s in args.sweeps.replace(";", ",").split(",") if s]), indent=1)
         if not args.manifest.exists() or args.manifest.read_text() != text:
             args.manifest.write_text(text)
     if args.schedule:
         chosen = [s for s in registry if f"{s.filter}/{s.name}" == args.schedule]
         if not chosen or not args.out:
             sys.exit(f"tvm_generate: no TVM schedule {args.schedule} (or no --out)")
-        generate(chosen[0], args.out)
+        try:
+            generate(chosen[0], args.out, args.point)
+        except (ValueError, GrammarError) as e:  # a point outside the schedule's axes, a schedule TVM refuses
+            sys.exit(f"tvm_generate: {e}")
 
 
 if __name__ == "__main__":

@@ -62,7 +62,7 @@ grep -q "(interquartile ranges overlapping)" "$work/report/report.md"
 
 # Refusals: one error line each, status 1, no run directory left.
 "$filterlab" sweep --filter "$filter" --schedule reference --out "$work/bad" 2>"$work/e1" && exit 1
-grep -q "^filterlab: error: .*is not a Halide schedule or frozen point: nothing to sweep" "$work/e1"
+grep -q "^filterlab: error: .*is not a schedule or frozen point (Halide.s or TVM.s): nothing to sweep" "$work/e1"
 [ "$(wc -l <"$work/e1")" -eq 1 ]
 [ ! -e "$work/bad" ] || [ -z "$(ls -A "$work/bad")" ]
 "$filterlab" sweep --filter "$filter" --schedule no_such --out "$work/bad" 2>"$work/e2" && exit 1

@@ -15,6 +15,7 @@
 #include "registry.h"
 #include "run_format.h"
 #include "temp_files.h"
+#include "tvm_variant.h"
 #include "bench_common.h"
 
 namespace filterlab::cli {
@@ -54,7 +55,8 @@ std::vector<ScheduleAxis> swept_axes(const Variant &base, const std::vector<cons
         for (const auto &[name, value] : p->point) {
             auto at = std::find_if(axes.begin(), axes.end(), [&](const ScheduleAxis &a) { return a.name == name; });
             if (at == axes.end()) {
-                int fallback = name == halide_cuda::kMaxRegistersAxis ? halide_cuda::kHalideMaxRegisters : value;
+                const int cap = base.kind == Kind::tvm ? kTvmMaxRegisters : halide_cuda::kHalideMaxRegisters;
+                int fallback = name == halide_cuda::kMaxRegistersAxis ? cap : value;
                 for (const auto &[own, v] : base.point) fallback = own == name ? v : fallback;
                 axes.push_back({name, {}, fallback});
                 at = axes.end() - 1;
@@ -83,7 +85,7 @@ const Variant &sweepable(const SweepOptions &o) {
                                 "default point only)",
                                 own->name));
     if (base.origin != Origin::schedule && base.origin != Origin::frozen_point)
-        throw Error(fmt::format("{}/{} is not a Halide schedule or frozen point: nothing to sweep", o.filter,
+        throw Error(fmt::format("{}/{} is not a schedule or frozen point (Halide's or TVM's): nothing to sweep", o.filter,
                                 o.schedule));
     if (base.axes.empty() && base.backend != Backend::cuda)
         throw Error(fmt::format("{}/{} declares no axes to sweep (AXES(\"...\") in its registration)", o.filter,

@@ -14,6 +14,11 @@
 
 namespace filterlab {
 
+// A TVM library's register cap when its point does not set one (the launch
+// axis max_registers, schedules/tvm_registry.py): none beyond the block's,
+// as __launch_bounds__(threads) leaves it, which 255 amounts to.
+inline constexpr int kTvmMaxRegisters = 255;
+
 // How a filter's run-time parameters become an algorithm's scalars (in the
 // order its Algorithm.scalars declares them): one function per filter,
 // named by the algorithm (generators/tvm/<filter>.py: `binding`).

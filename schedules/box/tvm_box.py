@@ -24,9 +24,9 @@ def direct(sch, alg):
 @tvm_schedule("box", box.Separable, compiled={"radius": [1, 2, 3]}, frontier="separable sums, a register block a thread",
               why="each thread makes 4 adjacent outputs on 8 rows with every stage inlined and unrolled: nvcc "
                   "finds the row sums its rows share (one per input row a thread, not 2r+1)",
-              specialised=[verdict_shape("box")])
-def register_rows(sch, alg):
-    register_block(sch, alg, (alg.columns, alg.rows, alg.clamped), rows=8, vector=4)
+              specialised=[verdict_shape("box")], axes="rows=4,[8],16 vector=2,[4] warps=2,[4],8")
+def register_rows(sch, alg, point):
+    register_block(sch, alg, (alg.columns, alg.rows, alg.clamped), **point)
 
 
 @tvm_schedule("box", box.Direct, compiled={"radius": [1]}, why="each thread makes a 4x8 block, unrolled with the sums inlined, as Halide's rows8: each input "
@@ -103,12 +103,20 @@ def vector_store(sch, alg, lanes):
 SUMS_RADII = {"radius": [7, 15]}
 
 
-def warp_strips(sch, alg):
-    """Strips of 16 rows by 512 columns a block, each warp's lanes over rows and
-    runs without bank conflicts; with the verdict's shape, each run stored at once."""
-    (c, by, bx, y, g), sums = strip_blocks(sch, alg)
-    lanes = warp_runs(sch, alg, y, g, sums)
-    if whole_tiles(sch, alg, 512):
+# A block's tile of column sums (strip x columns, as 16 x 512): 34 KB of
+# shared memory at r = 15 with its 2r columns of border, within the 48 KB a
+# block may take without opting in.
+TILE_SUMS = 16 * 512
+
+
+def warp_strips(sch, alg, threads=128):
+    """Strips of alg.strip rows by TILE_SUMS / alg.strip columns a block, each
+    warp's lanes over rows and runs without bank conflicts; with the verdict's
+    shape, each run stored at once."""
+    columns = TILE_SUMS // alg.strip
+    (c, by, bx, y, g), sums = strip_blocks(sch, alg, columns=columns, threads=threads)
+    lanes = warp_runs(sch, alg, y, g, sums, threads=threads)
+    if whole_tiles(sch, alg, columns):
         vector_store(sch, alg, lanes)
 
 
@@ -124,9 +132,10 @@ def running_sums(sch, alg):
 @tvm_schedule("box", box.RunningSums, compiled=SUMS_RADII,
               why="running_sums with each warp's lanes on 4 rows by 8 runs and the shared rows padded to 32k + 1 "
                   "words (no bank conflicts); with the verdict's shape, a thread's 4 outputs in one 32-bit store",
-              specialised=[verdict_shape("box")])
-def running_sums_banks(sch, alg):
-    warp_strips(sch, alg)
+              specialised=[verdict_shape("box")], axes="strip=[16],32 run=[4],8,16 threads=64,[128],256",
+              algorithm_axes=("strip", "run"))
+def running_sums_banks(sch, alg, point):
+    warp_strips(sch, alg, threads=point["threads"])
 
 
 @tvm_schedule("box", box.LongRuns, compiled=SUMS_RADII,

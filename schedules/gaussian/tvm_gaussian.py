@@ -21,9 +21,9 @@ def tile(sch, alg):
 @tvm_schedule("gaussian", gaussian.RowsFirst, frontier="mirrors Halide's fastest CUDA Gaussian, cuda_rows8",
               why="Halide's rows8 tile, 4x8 outputs a thread (128x32 blocks), every stage inlined and unrolled: "
                   "nvcc keeps the thread's input bytes and row passes in registers, each used by up to 5 outputs",
-              specialised=[verdict_shape("gaussian")])
-def rows8(sch, alg):
-    register_block(sch, alg, (alg.row, alg.clamped), rows=8, vector=4)
+              specialised=[verdict_shape("gaussian")], axes="rows=4,[8],16 vector=2,[4] warps=[4],8 unroll=0,[1]")
+def rows8(sch, alg, point):
+    register_block(sch, alg, (alg.row, alg.clamped), **point)
 
 
 @tvm_schedule("gaussian", gaussian.RowsFirst, shaped=gaussian_interior.RowsFirstInterior,
@@ -38,7 +38,7 @@ def interior16(sch, alg):
     either side of it) and its outputs stored 16 bytes a row; the frame's pixels
     256 threads a block. Other shapes: rows8's register block."""
     if not isinstance(alg, gaussian_interior.RowsFirstInterior):
-        rows8(sch, alg)
+        register_block(sch, alg, (alg.row, alg.clamped), rows=8, vector=4)
         return
     store = sch.get_sblock(alg.store)
     c, ty, tx, r, v = sch.get_loops(store)

@@ -22,9 +22,9 @@ def inlined(sch, alg):
 @tvm_schedule("gaussian_maxpool", gaussian_maxpool.RowsFirst, frontier="mirrors Halide's cuda_fused",
               why="Halide's fused tile, 2x4 pooled outputs a thread (64x16 blocks), every stage inlined and "
                   "unrolled: nvcc keeps the 4x8 blurred pixels' row passes and input bytes in registers",
-              specialised=[verdict_shape("gaussian_maxpool")])
-def fused(sch, alg):
-    register_block(sch, alg, (alg.blurred, alg.row, alg.clamped), rows=4, vector=2)
+              specialised=[verdict_shape("gaussian_maxpool")], axes="rows=2,[4],8 vector=1,[2],4 warps=2,[4],8")
+def fused(sch, alg, point):
+    register_block(sch, alg, (alg.blurred, alg.row, alg.clamped), **point)
 
 
 @tvm_schedule("gaussian_maxpool", gaussian_maxpool.ColumnsFirst,

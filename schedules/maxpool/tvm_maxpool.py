@@ -15,10 +15,11 @@ def naive(sch, alg):
 @tvm_schedule("maxpool", maxpool.Direct, frontier="Halide's fastest CUDA max pool (cuda_vectorized) in TVM",
               why="Halide's cuda_vectorized: 4 adjacent outputs on 2 rows a thread (32x8 threads, 128x16 tile), "
                   "the 4 outputs one vectorised loop",
-              specialised=[verdict_shape("maxpool")])
-def vectorized(sch, alg):
-    c, by, bx, ty, tx, yr, xv = thread_tile(sch, sch.get_sblock(alg.output), tile_y=16, tile_x=128, rows=2,
-                                             vector=4)
+              specialised=[verdict_shape("maxpool")], axes="rows=1,[2],4 vector=1,2,[4] warps=4,[8]")
+def vectorized(sch, alg, point):
+    rows, vector = point["rows"], point["vector"]
+    c, by, bx, ty, tx, yr, xv = thread_tile(sch, sch.get_sblock(alg.output), tile_y=point["warps"] * rows,
+                                             tile_x=32 * vector, rows=rows, vector=vector)
     sch.unroll(yr)
     sch.vectorize(xv)
 

@@ -16,9 +16,9 @@ import median
 def algorithm(base, tile, bits, strip=1, pairs=None):
     """`base` (median.Direct or median.Separable) at this tile, sample width
     and strip, as the class a registration takes (it constructs it with
-    `size` alone)."""
-    def init(self, size):
-        base.__init__(self, size, tile=tile, bits=bits, strip=strip, pairs=pairs)
+    `size`, and a swept schedule's algorithm_axes: tile_x, tile_y, strip)."""
+    def init(self, size, tile_x=tile[0], tile_y=tile[1], strip=strip):
+        base.__init__(self, size, tile=(tile_x, tile_y), bits=bits, strip=strip, pairs=pairs)
     return type(f"{base.__name__}{tile[0]}x{tile[1]}_u{bits}_s{strip}_{pairs}", (base,), {"__init__": init})
 
 
@@ -83,9 +83,10 @@ def sep_tile(sch, alg):
               frontier="TVM's lever beyond Halide's at every median row: the hand kernel's packed pairs",
               why="sep_strip on two tile rows at once, one a 16-bit lane of each 32-bit register (hw_row_pairs' "
                   "packing): every min or max is one __vminu2 / __vmaxu2 for two outputs, half sep_strip's "
-                  "instructions and registers per output")
-def sep_strip_pairs(sch, alg):
-    strip_threads(sch, alg, warps=2)
+                  "instructions and registers per output",
+              axes="strip=2,[4],8 warps=1,[2],4,8", algorithm_axes=("strip",))
+def sep_strip_pairs(sch, alg, point):
+    strip_threads(sch, alg, warps=point["warps"])
 
 
 @tvm_schedule("median", algorithm(median.Direct, (4, 4), 16, pairs="cuda"), compiled={"size": [3]},
@@ -93,6 +94,7 @@ def sep_strip_pairs(sch, alg):
               why="register_block with the hand kernel's packing: two 4x4 blocks a thread, one above the other, "
                   "each a 16-bit lane of every 32-bit register: each min or max one __vminu2 / __vmaxu2 for two "
                   "outputs, half register_block's min and max instructions per output",
-              specialised=[verdict_shape("median", "size=3")])
-def register_block_pairs(sch, alg):
-    strip_threads(sch, alg, warps=8)
+              specialised=[verdict_shape("median", "size=3")],
+              axes="tile_x=2,[4] tile_y=2,[4] warps=2,4,[8]", algorithm_axes=("tile_x", "tile_y"))
+def register_block_pairs(sch, alg, point):
+    strip_threads(sch, alg, warps=point["warps"])

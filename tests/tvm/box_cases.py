@@ -18,6 +18,6 @@ CASES = [
 ] + [  # the radii the schedules compile, the smallest, and strips and runs other than the default
     (f"box.RunningSums r={r} strip={s} run={g}", lambda im, r=r, s=s, g=g: run(box.RunningSums(r, s, g), im, im.shape),
      lambda im, r=r: box_model(im, r))
-    for r, s, g in ((1, 16, 4), (7, 16, 4), (15, 16, 4), (2, 1, 1), (3, 8, 8))
+    for r, s, g in ((1, 16, 4), (7, 16, 4), (15, 16, 4), (2, 1, 1), (3, 8, 8), (7, 32, 16), (15, 32, 8))
 ] + [(f"box.LongRuns r={r}", lambda im, r=r: run(box.LongRuns(r), im, im.shape), lambda im, r=r: box_model(im, r))
      for r in (7, 15)]

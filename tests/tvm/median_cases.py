@@ -36,4 +36,7 @@ CASES = [_case(*c) for c in [
     (median.Direct, 3, (1, 1), 16, 1, "portable"),
     (median.Direct, 5, (3, 2), 16, 2), (median.Separable, 3, (4, 4), 16), (median.Separable, 3, (3, 2), 32, 2),
     (median.Separable, 5, (2, 2), 32),
+    # the packed pairs at other points of their sweeps' algorithm axes (strip; tile)
+    (median.Separable, 3, (2, 1), 16, 8, "portable"), (median.Separable, 5, (2, 1), 16, 2, "portable"),
+    (median.Direct, 3, (2, 4), 16, 1, "portable"), (median.Direct, 3, (4, 2), 16, 1, "portable"),
 ]]

@@ -1,0 +1,99 @@
+"""The TVM schedules' spaces without a GPU: what FILTERLAB_SWEEPS makes of a
+registration's axes (scripts/tvm_generate.py --manifest), the one spelling
+of a point, the refusals, and the register cap written into TVM's CUDA C.
+
+    .venv/bin/python tests/tvm/check_registry.py      (CTest: tvm_registry)
+"""
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+sys.path[:0] = [str(ROOT / "scripts")]
+import tvm_generate  # noqa: E402  (puts generators/tvm and schedules on the path)
+
+FAILED = []
+
+
+def expect(ok, what):
+    print(f"{'ok  ' if ok else 'FAIL'} {what}")
+    if not ok:
+        FAILED.append(what)
+
+
+def refused(sweeps, registry):
+    try:
+        tvm_generate.manifest(registry, sweeps)
+    except SystemExit as e:
+        return str(e)
+    return ""
+
+
+def main():
+    import tvm_registry
+    registry = tvm_generate.load_registry()
+    entries = {(e["filter"], e["name"]): e for e in tvm_generate.manifest(registry, ["gaussian/tvm_rows8"])}
+    rows8 = entries[("gaussian", "rows8")]
+    axes = {a["name"]: a for a in rows8["axes"]}
+    points = rows8["variants"][1:]
+    size = 1
+    for a in axes.values():
+        size *= len(a["values"])
+    expect(rows8["swept"] and len(points) == size, f"gaussian/tvm_rows8: {len(points)} points, its axes' product")
+    expect(rows8["variants"][0]["variant"] == "tvm_rows8" and rows8["variants"][0]["origin"] == "schedule",
+           "the registered default comes first, as tvm_rows8")
+    expect(all(p["variant"] == f"tvm_rows8[{p['point']}]" and p["origin"] == "sweep_point" for p in points),
+           "each point is tvm_rows8[a=1+b=2], origin sweep_point")
+    default = "+".join(f"{n}={a['default']}" for n, a in axes.items())
+    expect(rows8["variants"][0]["point"] == default and default in [p["point"] for p in points],
+           f"the default point ({default}) is one of the sweep's")
+    libraries = [lib["name"] for v in rows8["variants"] for lib in v["libraries"]]
+    targets = [v["target"] for v in rows8["variants"]]
+    expect(len(set(libraries)) == len(libraries) and len(set(targets)) == len(targets),
+           "every point has its own library and target")
+    expect(not entries[("gaussian", "interior16")]["swept"], "a schedule not named is not swept")
+
+    capped = tvm_generate.manifest(registry, ["box/tvm_running_sums_long:max_registers"])
+    long_runs = next(e for e in capped if e["name"] == "running_sums_long")
+    caps = [p["point"] for p in long_runs["variants"][1:]]
+    expect(caps == [f"max_registers={v}" for v in tvm_registry.LAUNCH_AXIS["values"]],
+           "<filter>/tvm_<name>:max_registers sweeps the register cap alone")
+
+    for sweeps, why in ((["gaussian/tvm_no_such"], "no TVM schedule"),
+                        (["gaussian/tvm_rows8:tile"], "no TVM schedule"),
+                        (["gaussian/tvm_interior16"], "declares no axes")):
+        message = refused(sweeps, registry)
+        expect(why in message, f"FILTERLAB_SWEEPS={sweeps[0]} refused ({why})")
+    expect(refused(["box/cpu_sliding", "all"], registry) == "", "Halide's sweeps and 'all' are not TVM's to refuse")
+
+    rows8_schedule = next(s for s in registry if (s.filter, s.name) == ("gaussian", "rows8"))
+    for point in ("rows=3", "tile=4", "rows=4,vector=2", "max_registers=100"):
+        try:
+            rows8_schedule.at(point)
+            expect(False, f"point {point} refused")
+        except Exception as e:  # GrammarError or ValueError: the one message of a bad point
+            expect("gaussian" in str(e) or "point" in str(e), f"point {point} refused: {e}")
+    frozen_ok = True
+    try:
+        tvm_registry.tvm_frozen("gaussian", "x", "no_such", "rows=4")
+        frozen_ok = False
+    except ValueError:
+        pass
+    expect(frozen_ok, "tvm_frozen of an unknown base refused")
+
+    source = ('extern "C" __global__ void __launch_bounds__(128) a(int *p);\n'
+              'extern "C" __global__ void __launch_bounds__(1024) b(int *p);\n')
+    text = tvm_generate.capped(source, 128)
+    expect("__maxnreg__(128) a" in text and "__maxnreg__(64) b" in text and "__launch_bounds__" not in text,
+           "the cap replaces __launch_bounds__, lowered to what 1024 threads allow")
+
+    run = subprocess.run([sys.executable, str(ROOT / "scripts" / "tvm_generate.py"), "--schedule", "gaussian/rows8",
+                          "--point", "rows=3", "--out", "/dev/null"], capture_output=True, text=True)
+    lines = run.stderr.strip().splitlines()
+    expect(run.returncode != 0 and len(lines) == 1 and lines[0].startswith("tvm_generate: "),
+           "tvm_generate --point outside the axes: one error line, non-zero status")
+    sys.exit(1 if FAILED else 0)
+
+
+if __name__ == "__main__":
+    main()
