@@ -3,7 +3,10 @@
 # time by the venv's pinned TVM (scripts/tvm_generate.py), compiled by nvcc
 # into the static library filterlab_<filter>_tvm_<name> and registered as
 # the CUDA variant tvm_<name>; its launchers are the C functions
-# filterlab_<library>() (runtime/core/tvm_call.h). Nothing of TVM is linked or needed at run time.
+# filterlab_<library>() (runtime/core/tvm_call.h). A swept schedule
+# (FILTERLAB_SWEEPS=<filter>/tvm_<name>) adds a library and a variant
+# tvm_<name>[a=1+b=2] per point, a frozen point (tvm_frozen) one of its own.
+# Nothing of TVM is linked or needed at run time.
 
 # Library `lib` as FILTERLAB_HALIDE_FROM's build made it (the sanitizer builds).
 function(_filterlab_import_tvm_library lib)
@@ -13,6 +16,35 @@ function(_filterlab_import_tvm_library lib)
     endif ()
     add_library(${lib} STATIC IMPORTED GLOBAL)
     set_target_properties(${lib} PROPERTIES IMPORTED_LOCATION ${archive})
+endfunction()
+
+# A variant's launchers (the manifest's libraries, each with its compiled
+# values) as the template's DECLARATIONS, ENTRIES and LIBRARIES.
+function(_filterlab_tvm_launchers libraries)
+    set(DECLARATIONS "")
+    set(ENTRIES "")
+    set(LIBRARIES "")
+    _filterlab_json_indices("${libraries}" indices)
+    foreach (i IN LISTS indices)
+        string(JSON library GET "${libraries}" ${i} name)
+        string(JSON fixed_json GET "${libraries}" ${i} fixed)
+        string(JSON fixed_count LENGTH "${fixed_json}")
+        set(fixed "")
+        if (fixed_count GREATER 0)
+            math(EXPR fixed_last "${fixed_count} - 1")
+            foreach (j RANGE ${fixed_last})
+                string(JSON param MEMBER "${fixed_json}" ${j})
+                string(JSON value GET "${fixed_json}" ${param})
+                string(APPEND fixed "{\"${param}\", ${value}}, ")
+            endforeach ()
+        endif ()
+        string(APPEND DECLARATIONS "int filterlab_${library}(const filterlab_tvm_call *);\n")
+        string(APPEND ENTRIES "{{${fixed}}, &filterlab_${library}}, ")
+        string(APPEND LIBRARIES "\"${library}\", ")
+    endforeach ()
+    set(DECLARATIONS "${DECLARATIONS}" PARENT_SCOPE)
+    set(ENTRIES "${ENTRIES}" PARENT_SCOPE)
+    set(LIBRARIES "${LIBRARIES}" PARENT_SCOPE)
 endfunction()
 
 # One variant of a TVM schedule of the manifest (its default point, a frozen
@@ -38,28 +70,8 @@ function(_filterlab_tvm_variant entry variant_json generator python_sources)
     string(JSON SOURCE_FILE GET "${entry}" source file)
     string(JSON FIRST_LINE GET "${entry}" source first_line)
     string(JSON LAST_LINE GET "${entry}" source last_line)
-    set(DECLARATIONS "")
-    set(ENTRIES "")
-    set(LIBRARIES "")
     string(JSON libraries GET "${variant_json}" libraries)
-    _filterlab_json_indices("${libraries}" indices)
-    foreach (i IN LISTS indices)
-        string(JSON library GET "${libraries}" ${i} name)
-        string(JSON fixed_json GET "${libraries}" ${i} fixed)
-        string(JSON fixed_count LENGTH "${fixed_json}")
-        set(fixed "")
-        if (fixed_count GREATER 0)
-            math(EXPR fixed_last "${fixed_count} - 1")
-            foreach (j RANGE ${fixed_last})
-                string(JSON param MEMBER "${fixed_json}" ${j})
-                string(JSON value GET "${fixed_json}" ${param})
-                string(APPEND fixed "{\"${param}\", ${value}}, ")
-            endforeach ()
-        endif ()
-        string(APPEND DECLARATIONS "int filterlab_${library}(const filterlab_tvm_call *);\n")
-        string(APPEND ENTRIES "{{${fixed}}, &filterlab_${library}}, ")
-        string(APPEND LIBRARIES "\"${library}\", ")
-    endforeach ()
+    _filterlab_tvm_launchers("${libraries}")
     if (FILTERLAB_HALIDE_FROM)
         _filterlab_import_tvm_library(${LIB})
     else ()
@@ -121,10 +133,12 @@ function(filterlab_tvm_schedules)
     set(manifest ${PROJECT_BINARY_DIR}/tvm_manifest.json)
     set(generator ${PROJECT_SOURCE_DIR}/scripts/tvm_generate.py)
     # What the generation reads: the algorithms, the registrations and their
-    # helpers, and the rows whose image shapes schedules specialise for.
+    # helpers, the grammar of their axes and points, and the rows whose image
+    # shapes schedules specialise for.
     file(GLOB python_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/generators/tvm/*.py
          ${PROJECT_SOURCE_DIR}/schedules/tvm_*.py ${PROJECT_SOURCE_DIR}/schedules/*/tvm_*.py)
-    list(APPEND python_sources ${PROJECT_SOURCE_DIR}/scripts/targets_rows.txt ${PROJECT_SOURCE_DIR}/scripts/targets_rows.py)
+    list(APPEND python_sources ${PROJECT_SOURCE_DIR}/scripts/targets_rows.txt ${PROJECT_SOURCE_DIR}/scripts/targets_rows.py
+         ${PROJECT_SOURCE_DIR}/scripts/schedule_grammar.py)
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${generator} ${python_sources})
     execute_process(COMMAND ${Python3_EXECUTABLE} ${generator} --manifest ${manifest} --sweeps "${FILTERLAB_SWEEPS}"
                     RESULT_VARIABLE status ERROR_VARIABLE error)

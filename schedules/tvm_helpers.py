@@ -43,7 +43,9 @@ def register_block(sch, alg, stages, rows, vector, warps=4, unroll=1):
     `vector` outputs unrolled: nvcc then finds what neighbouring outputs share
     (an input row, a first pass), which TVM 0.27 does not stage per thread
     with symbolic image sizes (the ledger's TVM column says why). With
-    unroll=0 the rows stay a loop, for nvcc to unroll or not."""
+    unroll=0 the rows stay a loop, for nvcc to unroll or not. Swept spaces
+    stop at 4 lanes: at 8, TVM 0.27 writes vector types nvcc refuses
+    (make_longlong4 of 8 values, a uint2 from an int)."""
     for stage in stages:
         sch.compute_inline(sch.get_sblock(stage))
     out = sch.get_sblock(alg.output)

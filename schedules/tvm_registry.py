@@ -39,14 +39,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+import schedule_grammar  # noqa: E402
 from schedule_grammar import default_point, every_point, point_forms, read_axes, read_point  # noqa: E402
 
-# The launch's axis of a TVM library: each kernel's register cap, written as
-# __maxnreg__(cap) in place of TVM's __launch_bounds__(threads) (nvcc takes
-# one of the two; a cap above what the block's threads allow is lowered to
-# that). Its default, 255, is TVM's own: no cap beyond the block's
-# (runtime/core/tvm_variant.h: kTvmMaxRegisters).
-LAUNCH_AXIS = {"name": "max_registers", "values": [64, 96, 128, 168, 255], "default": 255}
+# The launch's axis of a TVM library, Halide's name and values: each kernel's
+# register cap, written as __maxnreg__(cap) in place of TVM's
+# __launch_bounds__(threads) (nvcc takes one of the two; a cap above what the
+# block's threads allow is lowered to that). Its default, 255, is TVM's own:
+# no cap beyond the block's (runtime/core/tvm_variant.h: kTvmMaxRegisters).
+LAUNCH_AXIS = {**schedule_grammar.LAUNCH_AXIS, "default": 255}
 
 
 @dataclass
@@ -68,14 +69,21 @@ class TvmSchedule:
     origin: str = "schedule"  # or "frozen_point" (tvm_frozen), "sweep_point"
     base: str = ""  # a frozen point's schedule
 
-    def libraries(self, tag=""):
-        """[(library name, {parameter: value})], one per combination of compiled values; `tag`: a sweep point's."""
+    def stem(self):
+        """`name`, a sweep point's with its point's library tag (name__rows4_vector2): what its
+        target (<filter>_tvm_<stem>) and libraries (tvm_<filter>_<stem>...) are named after."""
+        if self.origin != "sweep_point":
+            return self.name
+        return f"{self.name}__{point_forms([{'axis': a, 'value': v} for a, v in self.point.items()])['tag']}"
+
+    def libraries(self):
+        """[(library name, {parameter: value})], one per combination of compiled values."""
         names = list(self.compiled)
         out = []
         for values in itertools.product(*(self.compiled[n] for n in names)):
             fixed = dict(zip(names, values))
             suffix = "".join(f"_{n}{v}" for n, v in fixed.items())
-            out.append((f"tvm_{self.filter}_{self.name}{'__' + tag if tag else ''}{suffix}", fixed))
+            out.append((f"tvm_{self.filter}_{self.stem()}{suffix}", fixed))
         return out
 
     def at(self, point_text):
@@ -97,10 +105,12 @@ class TvmSchedule:
     def sweep(self, launch_only=False):
         """The points of this schedule's sweep: every point of its axes, or its register cap alone."""
         if launch_only:
-            return [self.at(f"{LAUNCH_AXIS['name']}={v}") for v in LAUNCH_AXIS["values"]]
-        if not self.axes:
+            texts = [f"{LAUNCH_AXIS['name']}={v}" for v in LAUNCH_AXIS["values"]]
+        elif not self.axes:
             raise ValueError(f"tvm_{self.name} declares no axes to sweep")
-        return [self.at(p["text"]) for p in every_point(self.axes)]
+        else:
+            texts = [p["text"] for p in every_point(self.axes)]
+        return [replace(self.at(text), origin="sweep_point") for text in texts]
 
     def build_algorithm(self, **fixed):
         return self.algorithm(**fixed, **{a: self.point[a] for a in self.algorithm_axes})
@@ -140,11 +150,12 @@ def tvm_schedule(filter, algorithm, *, why, compiled=None, supports="", frontier
     return register
 
 
-def tvm_frozen(filter, name, base, point, frontier=""):
+def tvm_frozen(filter, name, base, point, *, why, frontier=""):
     """A point of `base`'s space (or its register cap) as a schedule of its
-    own, tvm_<name>: the twin of FILTERLAB_FROZEN. Placed after its base."""
+    own, tvm_<name>: the twin of FILTERLAB_FROZEN. Placed after its base;
+    `why`: what the point is (its base's why describes the default)."""
     of = next((s for s in REGISTRY if s.filter == filter and s.name == base and s.origin == "schedule"), None)
     if of is None:
         raise ValueError(f"tvm_frozen {name}: no TVM schedule {base} of {filter} registered before it")
-    REGISTRY.append(replace(of.at(point), name=name, frontier=frontier, origin="frozen_point", base=base))
+    REGISTRY.append(replace(of.at(point), name=name, why=why, frontier=frontier, origin="frozen_point", base=base))
     return REGISTRY[-1]

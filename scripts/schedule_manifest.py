@@ -301,8 +301,7 @@ def launch_sweep(schedules, name):
 
 def assign_sweeps(schedules, sweeps):
     """The points of each schedule FILTERLAB_SWEEPS names ("all", or <filter>/<target>_<name>), built on its first
-    target; <filter>/cuda_<name>:max_registers sweeps the register cap alone, at the schedule's point.
-    <filter>/tvm_<name> is a TVM schedule's (scripts/tvm_generate.py reads those)."""
+    target; <filter>/cuda_<name>:max_registers its register cap alone (<filter>/tvm_<name>: tvm_generate.py's)."""
     for name in sweeps:
         if name == "all" or name.partition("/")[2].startswith("tvm_"):
             continue

@@ -12,6 +12,7 @@ import json
 import os
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,8 +33,10 @@ def load_registry():
 def swept(registry, sweeps):
     """{(filter, name): [points]} of the TVM schedules FILTERLAB_SWEEPS names:
     "all" (every TVM schedule with axes), <filter>/tvm_<name> (its axes) or
-    <filter>/tvm_<name>:max_registers (its register cap alone, at its point)."""
+    <filter>/tvm_<name>:max_registers (its register cap alone, at its point);
+    one sweep a schedule."""
     import tvm_registry
+    cap = tvm_registry.LAUNCH_AXIS["name"]
     out = {}
     for item in sweeps:
         spec, _, axis = item.partition(":")
@@ -41,11 +44,14 @@ def swept(registry, sweeps):
         if not variant.startswith("tvm_"):
             continue  # Halide's (scripts/schedule_manifest.py)
         s = next((s for s in registry if (s.filter, f"tvm_{s.name}") == (filter, variant)), None)
-        if s is None or axis not in ("", tvm_registry.LAUNCH_AXIS["name"]):
-            sys.exit(f"tvm_generate: FILTERLAB_SWEEPS {item}: no TVM schedule {spec} "
-                     f"(<filter>/tvm_<name>[:{tvm_registry.LAUNCH_AXIS['name']}])")
+        if s is None:
+            sys.exit(f"tvm_generate: FILTERLAB_SWEEPS {item}: no TVM schedule {spec}")
+        if axis not in ("", cap):
+            sys.exit(f"tvm_generate: FILTERLAB_SWEEPS {item}: {spec} sweeps its axes, or :{cap} (its register cap)")
+        if (s.filter, s.name) in out:
+            sys.exit(f"tvm_generate: FILTERLAB_SWEEPS names {spec} twice (its axes, or :{cap}, not both)")
         if not axis and s.origin != "schedule":
-            sys.exit(f"tvm_generate: FILTERLAB_SWEEPS {item}: a frozen point sweeps its register cap alone (:max_registers)")
+            sys.exit(f"tvm_generate: FILTERLAB_SWEEPS {item}: a frozen point sweeps its register cap alone (:{cap})")
         try:
             out[(s.filter, s.name)] = s.sweep(launch_only=bool(axis))
         except ValueError as e:
@@ -57,23 +63,19 @@ def swept(registry, sweeps):
     return out
 
 
-def variant_entry(s, variant, origin, tag=""):
+def variant_entry(s, variant):
     """One variant of a schedule: what CMake declares (target, libraries) and registers."""
-    return {"variant": variant, "origin": origin, "point": s.point_text(),
-            "target": f"{s.filter}_tvm_{s.name}{'__' + tag if tag else ''}",
-            "libraries": [{"name": n, "fixed": f} for n, f in s.libraries(tag)]}
+    return {"variant": variant, "origin": s.origin, "point": s.point_text(), "target": f"{s.filter}_tvm_{s.stem()}",
+            "libraries": [{"name": n, "fixed": f} for n, f in s.libraries()]}
 
 
 def manifest(registry, sweeps):
-    from schedule_grammar import point_forms
     points = swept(registry, sweeps)
     out = []
     for s in registry:
         file, first, last = s.source
-        variants = [variant_entry(s, f"tvm_{s.name}", s.origin)]
-        for p in points.get((s.filter, s.name), []):
-            tag = point_forms([{"axis": a, "value": v} for a, v in p.point.items()])["tag"]
-            variants.append(variant_entry(p, f"tvm_{s.name}[{p.point_text()}]", "sweep_point", tag))
+        variants = [variant_entry(s, f"tvm_{s.name}")]
+        variants += [variant_entry(p, f"tvm_{s.name}[{p.point_text()}]") for p in points.get((s.filter, s.name), [])]
         out.append({"filter": s.filter, "name": s.name, "why": s.why,
                     "algorithm": s.algorithm.contract, "binding": s.algorithm.binding,
                     "supports": s.supports_text(), "frontier": s.frontier, "origin": s.origin, "base": s.base,
@@ -115,7 +117,8 @@ def shape_condition(alg, height, width):
 
 def capped(text, cap):
     """Every kernel's __launch_bounds__(threads) as __maxnreg__(cap), the cap
-    lowered to what a block of `threads` may take (65536 registers an SM)."""
+    lowered to what a block of `threads` may take (65536 registers an SM,
+    allocated to a thread in units of 8)."""
     def one(m):
         threads = int(m[1])
         return f"__maxnreg__({min(cap, 65536 // threads // 8 * 8)})"
@@ -131,19 +134,16 @@ def generate(schedule, out, point=""):
 
     import cuda_source
     import tvm_registry
-    schedule = schedule.at(point)
+    if point:  # a point of its sweep (the build names each by its stem)
+        schedule = replace(schedule.at(point), origin="sweep_point")
 
     def scheduled(alg, func):
         sch = s_tir.Schedule(tvm.IRModule({"main": func}))
         schedule.schedule(sch, alg)
         return sch.mod["main"]
 
-    tag = ""
-    if point:
-        from schedule_grammar import point_forms
-        tag = point_forms([{"axis": a, "value": v} for a, v in schedule.point.items()])["tag"]
     functions = {}
-    for library, fixed in schedule.libraries(tag):
+    for library, fixed in schedule.libraries():
         alg = schedule.build_algorithm(**fixed)
         shapes = []
         for h, w in schedule.specialised:
@@ -171,7 +171,10 @@ def main():
     parser.add_argument("--sweeps", default="", help="FILTERLAB_SWEEPS: all, or <filter>/tvm_<name>[:max_registers],...")
     parser.add_argument("--out", type=Path, help="the .cu to write (with --schedule)")
     args = parser.parse_args()
-    registry = load_registry()
+    try:
+        registry = load_registry()
+    except (ValueError, GrammarError) as e:  # a registration's axes, points or body refused
+        sys.exit(f"tvm_generate: {e}")
     if args.manifest:
         text = json.dumps(manifest(registry, [s for s in args.sweeps.replace(";", ",").split(",") if s]), indent=1)
         if not args.manifest.exists() or args.manifest.read_text() != text:

@@ -19,6 +19,7 @@
 #include "default_variant.h"
 #include "distributed_run.h"
 #include "file_bands.h"
+#include "schedule_point.h"
 #include "error.h"
 #include "harness.h"
 #include "image_io.h"
@@ -53,14 +54,27 @@ namespace {
 
 constexpr int kListJsonFormat = 1;
 
+// A TVM variant's one archive as cmake/TvmVariants.cmake names it:
+// libfilterlab_<filter>_<variant>.a, a sweep point's after its schedule's
+// variant with the point's library tag (the schedule: the TVM variant of the
+// same source whose origin is schedule; no name is parsed).
+std::string tvm_archive(const Variant &v) {
+    if (v.origin != Origin::sweep_point) return "libfilterlab_" + v.filter + "_" + v.name + ".a";
+    for (const Variant &s : all_variants())
+        if (s.kind == Kind::tvm && s.origin == Origin::schedule && s.filter == v.filter &&
+            s.source.file == v.source.file && s.source.first_line == v.source.first_line)
+            return "libfilterlab_" + v.filter + "_" + s.name + "__" + schedules::Point::of(v.point).library_tag() + ".a";
+    throw Error(v.filter + "/" + v.name + ": a TVM sweep point without its schedule's variant");
+}
+
 // A Halide schedule's static libraries as installed (lib/filterlab/lib<name>.a)
-// with their entry points; a TVM schedule's one library (libfilterlab_<filter>_<variant>.a,
+// with their entry points; a TVM schedule's one library (tvm_archive,
 // cmake/Install.cmake) and its C launchers; every variant but a peer is also in libfilterlab.so.
 nlohmann::json libraries_json(const Variant &v) {
     nlohmann::json libraries = nlohmann::json::array();
     if (v.kind == Kind::tvm) {
         for (const std::string &lib : v.libraries)
-            libraries.push_back({{"library", "libfilterlab_" + v.filter + "_" + v.name + ".a"},
+            libraries.push_back({{"library", tvm_archive(v)},
                                  {"header", "filterlab/tvm/tvm_call.h"}, {"entry_point", "filterlab_" + lib}});
         return libraries;
     }

@@ -40,7 +40,8 @@ bool same_schedule(const Variant &a, const Variant &b) {
     return a.filter == b.filter && a.source.file == b.source.file && a.source.first_line == b.source.first_line;
 }
 
-// A point of `base`'s sweep: "<base>[a=1+b=2]" (cmake/ScheduleManifest.cmake names them so).
+// A point of `base`'s sweep: "<base>[a=1+b=2]" (cmake/ScheduleManifest.cmake and
+// cmake/TvmVariants.cmake name them so).
 bool point_of(const Variant &v, const Variant &base) {
     return v.origin == Origin::sweep_point && v.filter == base.filter && v.backend == base.backend &&
            v.name.rfind(base.name + "[", 0) == 0;
@@ -48,7 +49,7 @@ bool point_of(const Variant &v, const Variant &base) {
 
 // The axes the points vary: the schedule's own, and those its points add to
 // its point (the CUDA register cap of a launch sweep, max_registers, whose
-// default is the base's value or Halide's 64).
+// default is the base's value, else Halide's 64 or TVM's 255).
 std::vector<ScheduleAxis> swept_axes(const Variant &base, const std::vector<const Variant *> &points) {
     std::vector<ScheduleAxis> axes = base.axes;
     for (const Variant *p : points) {

@@ -41,8 +41,8 @@ std::vector<ParamSupport> parse_supports(const std::string &spec);
 // Whether `support` is the whole domain `filter`'s contract gives its parameter.
 bool restates_contract(const ParamSupport &support, const FilterInfo &filter);
 
-// One axis of a Halide schedule's space, as its registration declares it
-// (AXES("tile_x=16,[32],64"); schedule_manifest.json).
+// One axis of a schedule's space, as its registration declares it (Halide's
+// AXES("tile_x=16,[32],64"), schedule_manifest.json; TVM's axes=, tvm_manifest.json).
 struct ScheduleAxis {
     std::string name;
     std::vector<int> values;
@@ -70,7 +70,7 @@ struct Variant {
     // rounding, other weights, another formula): their differences are
     // reported, not failed. Everything else must match the contract.
     bool computes_contract = true;
-    // Where it came from. Set by the build for Halide variants
+    // Where it came from. Set by the build for Halide and TVM variants
     // (with_build_facts); for the others register_variant derives it from
     // `kind`. (After the fields above, which registrations give in order.)
     Origin origin = Origin::reference;
@@ -80,7 +80,7 @@ struct Variant {
     // Halide schedules: their static libraries (one per compile-time value,
     // such as median's size), each with the entry point filterlab::halide::<library>.
     std::vector<std::string> libraries;
-    // Halide schedules that declare a space (AXES in their registration): its
+    // Schedules that declare a space (AXES, TVM's axes=, in their registration): its
     // axes, for the schedule's default and each point of its sweep; and the
     // point this variant was built at, a value for every axis (its default,
     // its sweep point, or the point a frozen schedule fixes).
@@ -110,8 +110,8 @@ bool is_registered(const std::string &filter, const std::string &name);
 const std::vector<Variant> &all_variants();
 const Variant &find_variant(const std::string &filter, const std::string &name);  // throws Error
 
-// What the build knows of a Halide schedule (cmake/halide_variant.cpp.in,
-// from schedule_manifest.json).
+// What the build knows of a Halide or TVM schedule (cmake/halide_variant.cpp.in,
+// cmake/tvm_variant.cpp.in, from schedule_manifest.json, tvm_manifest.json).
 inline Variant with_build_facts(Variant variant, Origin origin, SourceSpan source, std::vector<std::string> libraries,
                                 std::vector<ScheduleAxis> axes, SchedulePoint point, std::string algorithm) {
     variant.origin = origin;

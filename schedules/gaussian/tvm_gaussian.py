@@ -37,7 +37,7 @@ def interior16(sch, alg):
     the tile's own group of a row one 16-byte load (nvcc keeps the word
     either side of it) and its outputs stored 16 bytes a row; the frame's pixels
     256 threads a block. Other shapes: rows8's register block."""
-    if not isinstance(alg, gaussian_interior.RowsFirstInterior):
+    if not isinstance(alg, gaussian_interior.RowsFirstInterior):  # rows8 at its default point
         register_block(sch, alg, (alg.row, alg.clamped), rows=8, vector=4)
         return
     store = sch.get_sblock(alg.store)
