@@ -183,12 +183,3 @@ class RunningSums(Algorithm):
                             output[vc, vy, vg * G + u] = T.Cast("uint8", total[0] // n)
 
         super().__init__(box_running_sums)
-
-
-class LongRuns(RunningSums):
-    """RunningSums in runs of 16 outputs: each run's first window (2r+1 column
-    sums) serves 16 outputs instead of 4. A class of its own because a
-    registration constructs its algorithm from the compiled values alone."""
-
-    def __init__(self, radius):
-        super().__init__(radius, run=16)

@@ -2,7 +2,7 @@
 from tvm import tirx
 
 from tvm_helpers import verdict_shape, register_block, thread_tile, unrolled
-from tvm_registry import tvm_schedule
+from tvm_registry import tvm_frozen, tvm_schedule
 
 
 import box
@@ -138,11 +138,8 @@ def running_sums_banks(sch, alg, point):
     warp_strips(sch, alg, threads=point["threads"])
 
 
-@tvm_schedule("box", box.LongRuns, compiled=SUMS_RADII,
-              frontier="TVM's fastest box at radius 7 and 15 in the one run",
-              why="running sums in runs of 16 outputs (a run's first window, 2r+1 shared reads, shared by 16 outputs, "
-                  "not 4), each warp's lanes on 16 rows by 2 runs without bank conflicts; with the verdict's shape, "
-                  "a thread's 16 outputs in one 128-bit store",
-              specialised=[verdict_shape("box")])
-def running_sums_long(sch, alg):
-    warp_strips(sch, alg)
+tvm_frozen("box", "running_sums_long", "running_sums_banks", "run=16",
+           frontier="TVM's fastest box at radius 7 and 15, the best point of running_sums_banks' sweep",
+           why="running sums in runs of 16 outputs (a run's first window, 2r+1 shared reads, shared by 16 outputs, "
+               "not 4), each warp's lanes on 16 rows by 2 runs without bank conflicts; with the verdict's shape, "
+               "a thread's 16 outputs in one 128-bit store")

@@ -8,7 +8,7 @@ allocate: cuda_source.py). Loads and stores stay bytes: every output is
 guarded (the outputs run to the exact width) and every load clamped.
 """
 from tvm_helpers import verdict_shape
-from tvm_registry import tvm_schedule
+from tvm_registry import tvm_frozen, tvm_schedule
 
 import median
 
@@ -98,3 +98,14 @@ def sep_strip_pairs(sch, alg, point):
               axes="tile_x=2,[4] tile_y=2,[4] warps=2,4,[8]", algorithm_axes=("tile_x", "tile_y"))
 def register_block_pairs(sch, alg, point):
     strip_threads(sch, alg, warps=point["warps"])
+
+
+# The best points of the two sweeps above, on the H100.
+tvm_frozen("median", "sep_strip_pairs_1warp", "sep_strip_pairs", "strip=4+warps=1",
+           frontier="the best point of sep_strip_pairs' sweep at 5x5 (near it at 7x7)",
+           why="sep_strip_pairs with one warp a block (32 strips side by side): more, smaller blocks an SM, "
+               "each block's strips sharing their rows' cache lines")
+tvm_frozen("median", "register_block_pairs_2x4", "register_block_pairs", "tile_x=2+tile_y=4+warps=4",
+           frontier="the best point of register_block_pairs' sweep at 3x3",
+           why="register_block_pairs with a 2 wide, 4 tall block a thread (two of them, one a 16-bit lane): fewer "
+               "registers than 4x4, 4 warps a block")

@@ -58,9 +58,12 @@ def check_launch_sweep(registry):
     import tvm_registry
     capped = tvm_generate.manifest(registry, ["box/tvm_running_sums_long:max_registers"])
     long_runs = next(e for e in capped if e["name"] == "running_sums_long")
+    frozen = long_runs["variants"][0]["point"]
     caps = [p["point"] for p in long_runs["variants"][1:]]
-    expect(caps == [f"max_registers={v}" for v in tvm_registry.LAUNCH_AXIS["values"]],
-           "<filter>/tvm_<name>:max_registers sweeps the register cap alone")
+    expect(long_runs["origin"] == "frozen_point" and "run=16" in frozen.split("+"),
+           f"tvm_running_sums_long is a frozen point ({frozen})")
+    expect(caps == [f"{frozen}+max_registers={v}" for v in tvm_registry.LAUNCH_AXIS["values"]],
+           "<filter>/tvm_<name>:max_registers sweeps the register cap alone, at its point")
     source = ('extern "C" __global__ void __launch_bounds__(128) a(int *p);\n'
               'extern "C" __global__ void __launch_bounds__(1024) b(int *p);\n')
     text = tvm_generate.capped(source, 128)

@@ -18,6 +18,11 @@ def median_model(image, k):
     return np.sort(window, axis=0)[(k * k - 1) // 2].astype(np.uint8)
 
 
+# A point of a sweep is checked on a 1x1 image, one whose sides no tile or strip
+# divides, and two channels (each shape is a CPU compilation of its own).
+FEW_SHAPES = [(1, 1, 1), (2, 31, 29)]
+
+
 def _case(algorithm, k, tile, bits, strip=1, pairs=None):
     name = f"median.{algorithm.__name__} size={k} tile={tile[0]}x{tile[1]} bits={bits} strip={strip} pairs={pairs}"
     return (name, lambda im: run(algorithm(k, tile, bits, strip, pairs), im, im.shape),
@@ -36,7 +41,7 @@ CASES = [_case(*c) for c in [
     (median.Direct, 3, (1, 1), 16, 1, "portable"),
     (median.Direct, 5, (3, 2), 16, 2), (median.Separable, 3, (4, 4), 16), (median.Separable, 3, (3, 2), 32, 2),
     (median.Separable, 5, (2, 2), 32),
-    # the packed pairs at other points of their sweeps' algorithm axes (strip; tile)
+]] + [_case(*c) + (FEW_SHAPES,) for c in [  # the packed pairs at other points of their sweeps' algorithm axes
     (median.Separable, 3, (2, 1), 16, 8, "portable"), (median.Separable, 5, (2, 1), 16, 2, "portable"),
     (median.Direct, 3, (2, 4), 16, 1, "portable"), (median.Direct, 3, (4, 2), 16, 1, "portable"),
 ]]
