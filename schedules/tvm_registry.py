@@ -42,12 +42,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import schedule_grammar  # noqa: E402
 from schedule_grammar import default_point, every_point, point_forms, read_axes, read_point  # noqa: E402
 
-# The launch's axis of a TVM library, Halide's name and values: each kernel's
+# The launch's axis of a TVM library, Halide's name and caps: each kernel's
 # register cap, written as __maxnreg__(cap) in place of TVM's
 # __launch_bounds__(threads) (nvcc takes one of the two; a cap above what the
-# block's threads allow is lowered to that). Its default, 255, is TVM's own:
-# no cap beyond the block's (runtime/core/tvm_variant.h: kTvmMaxRegisters).
-LAUNCH_AXIS = {**schedule_grammar.LAUNCH_AXIS, "default": 255}
+# block's threads allow is lowered to that). Its default, 0, is TVM's own
+# __launch_bounds__(threads), left as it is: ptxas then chooses the registers
+# itself, not up to 255 (runtime/core/tvm_variant.h: kTvmMaxRegisters).
+LAUNCH_AXIS = {"name": "max_registers", "values": [0] + schedule_grammar.LAUNCH_AXIS["values"], "default": 0}
 
 
 @dataclass

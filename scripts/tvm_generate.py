@@ -155,8 +155,8 @@ def generate(schedule, out, point=""):
         functions[library] = (scheduled(alg, alg.func), alg, shapes)
     origin = f"scripts/tvm_generate.py --schedule {schedule.filter}/{schedule.name}" + (f" --point {point}" if point else "")
     text = cuda_source.cuda_file(functions, origin)
-    cap = schedule.point.get(tvm_registry.LAUNCH_AXIS["name"])
-    if cap is not None:
+    cap = schedule.point.get(tvm_registry.LAUNCH_AXIS["name"], tvm_registry.LAUNCH_AXIS["default"])
+    if cap != tvm_registry.LAUNCH_AXIS["default"]:
         text = capped(text, cap)
     if Path(out).exists() and Path(out).read_text() == text:
         return  # left as it is: the build's restat then compiles nothing again

@@ -38,10 +38,16 @@ TEST_CASE("list: one variant per line, and JSON with the supported parameters") 
     CHECK(doc["format_version"] == 1);
     REQUIRE(doc["variants"].is_array());
     int seen = 0;
+    // The build's archives (build/schedules beside build/runtime/filterlab; not there on the GPU machine).
+    const std::filesystem::path archives = std::filesystem::path(filterlab_exe()).parent_path().parent_path() / "schedules";
     for (auto &v : doc["variants"]) {
         for (const char *key : {"filter", "variant", "backend", "kind", "params", "computes_contract", "tolerance",
                                 "available", "why_unavailable", "source", "libraries", "api"}) {
             CHECK(v.contains(key));
+        }
+        if (v["kind"] == "tvm" && std::filesystem::is_directory(archives)) {  // a sweep or frozen point's too
+            for (auto &lib : v["libraries"])
+                CHECK_MESSAGE(std::filesystem::exists(archives / lib["library"].get<std::string>()), lib["library"]);
         }
         CHECK(v["available"] == v["why_unavailable"].is_null());
         if (v["filter"] == "box" && v["variant"] == "cuda_rows8") {

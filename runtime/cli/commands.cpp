@@ -55,14 +55,14 @@ namespace {
 constexpr int kListJsonFormat = 1;
 
 // A TVM variant's one archive as cmake/TvmVariants.cmake names it:
-// libfilterlab_<filter>_<variant>.a, a sweep point's after its schedule's
-// variant with the point's library tag (the schedule: the TVM variant of the
-// same source whose origin is schedule; no name is parsed).
+// libfilterlab_<filter>_<variant>.a, a sweep point's after the variant it is
+// a point of (a schedule or a frozen point, whose name it extends as
+// "<name>[a=1+b=2]", as sweep.cpp finds them) with the point's library tag.
 std::string tvm_archive(const Variant &v) {
     if (v.origin != Origin::sweep_point) return "libfilterlab_" + v.filter + "_" + v.name + ".a";
     for (const Variant &s : all_variants())
-        if (s.kind == Kind::tvm && s.origin == Origin::schedule && s.filter == v.filter &&
-            s.source.file == v.source.file && s.source.first_line == v.source.first_line)
+        if (s.kind == Kind::tvm && s.origin != Origin::sweep_point && s.filter == v.filter &&
+            v.name.rfind(s.name + "[", 0) == 0)
             return "libfilterlab_" + v.filter + "_" + s.name + "__" + schedules::Point::of(v.point).library_tag() + ".a";
     throw Error(v.filter + "/" + v.name + ": a TVM sweep point without its schedule's variant");
 }

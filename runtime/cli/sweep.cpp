@@ -49,7 +49,7 @@ bool point_of(const Variant &v, const Variant &base) {
 
 // The axes the points vary: the schedule's own, and those its points add to
 // its point (the CUDA register cap of a launch sweep, max_registers, whose
-// default is the base's value, else Halide's 64 or TVM's 255).
+// default is the base's value, else Halide's 64 or TVM's 0: no cap written).
 std::vector<ScheduleAxis> swept_axes(const Variant &base, const std::vector<const Variant *> &points) {
     std::vector<ScheduleAxis> axes = base.axes;
     for (const Variant *p : points) {

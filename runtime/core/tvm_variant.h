@@ -15,9 +15,9 @@
 namespace filterlab {
 
 // A TVM library's register cap when its point does not set one (the launch
-// axis max_registers, schedules/tvm_registry.py): none beyond the block's,
-// as __launch_bounds__(threads) leaves it, which 255 amounts to.
-inline constexpr int kTvmMaxRegisters = 255;
+// axis max_registers, schedules/tvm_registry.py): 0, none written, TVM's
+// __launch_bounds__(threads) left for ptxas to choose by.
+inline constexpr int kTvmMaxRegisters = 0;
 
 // How a filter's run-time parameters become an algorithm's scalars (in the
 // order its Algorithm.scalars declares them): one function per filter,

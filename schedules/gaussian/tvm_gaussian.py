@@ -4,7 +4,7 @@ Every stage before the output is computed inside the kernel (inlined): the
 launcher allocates nothing (cuda_source.py).
 The weights are the run-time scalars w0, w1, w2 (binding gaussian_weights)."""
 from tvm_helpers import grid_stride, verdict_shape, register_block, thread_tile
-from tvm_registry import tvm_schedule
+from tvm_registry import tvm_frozen, tvm_schedule
 
 import gaussian
 import gaussian_interior
@@ -24,6 +24,12 @@ def tile(sch, alg):
               specialised=[verdict_shape("gaussian")], axes="rows=4,[8],16 vector=2,[4] warps=[4],8 unroll=0,[1]")
 def rows8(sch, alg, point):
     register_block(sch, alg, (alg.row, alg.clamped), **point)
+
+
+tvm_frozen("gaussian", "rows8_r128", "rows8", "max_registers=128",
+           frontier="the best point of rows8's register caps",
+           why="rows8 with each kernel capped at 128 registers (__maxnreg__): under TVM's __launch_bounds__ ptxas "
+               "keeps fewer registers than the unrolled tile can use, uncapped it takes so many that occupancy falls")
 
 
 @tvm_schedule("gaussian", gaussian.RowsFirst, shaped=gaussian_interior.RowsFirstInterior,

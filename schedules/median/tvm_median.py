@@ -95,7 +95,7 @@ def sep_strip_pairs(sch, alg, point):
                   "each a 16-bit lane of every 32-bit register: each min or max one __vminu2 / __vmaxu2 for two "
                   "outputs, half register_block's min and max instructions per output",
               specialised=[verdict_shape("median", "size=3")],
-              axes="tile_x=2,[4] tile_y=2,[4] warps=2,4,[8]", algorithm_axes=("tile_x", "tile_y"))
+              axes="tile_x=1,2,[4] tile_y=2,[4],8 warps=2,4,[8]", algorithm_axes=("tile_x", "tile_y"))
 def register_block_pairs(sch, alg, point):
     strip_threads(sch, alg, warps=point["warps"])
 
@@ -109,3 +109,8 @@ tvm_frozen("median", "register_block_pairs_2x4", "register_block_pairs", "tile_x
            frontier="the best point of register_block_pairs' sweep at 3x3",
            why="register_block_pairs with a 2 wide, 4 tall block a thread (two of them, one a 16-bit lane): fewer "
                "registers than 4x4, 4 warps a block")
+tvm_frozen("median", "register_block_pairs_2x4_r96", "register_block_pairs",
+           "tile_x=2+tile_y=4+warps=4+max_registers=96",
+           frontier="the best point of register_block_pairs_2x4's register caps",
+           why="register_block_pairs_2x4 with each kernel capped at 96 registers (__maxnreg__): more warps an SM "
+               "to hide its loads")
