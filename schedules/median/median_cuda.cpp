@@ -52,21 +52,3 @@ FILTERLAB_SCHEDULE(median, Direct, gpu, register_block, SUPPORTS("size=3"), AXES
     in_registers(p.columns, p.x, p.y, p.output, loops.xt, block + p.size - 1, block);
     in_registers(p.clamped, p.x, p.y, p.output, loops.xt, block + p.size - 1, block + p.size - 1);
 }
-
-// register_block writing its output as 32-bit words where the width allows
-// (the binding's choice; its bytes twin is register_block at the same point):
-// a thread's 4x4 block is one word a row, stored whole, where its unrolled
-// bytes block stores each pixel alone. Its space: warps a GPU block (the
-// block's side is 4: one word).
-FILTERLAB_SCHEDULE(median, Direct, gpu, register_block_words, SUPPORTS("size=3"), AXES("warps=4,[8]"),
-                   WRITES("words")) {
-    using namespace filterlab::schedules;
-    const int block = 4;
-    Halide::Func consumer = p.writes_words ? p.words : p.output;
-    const ThreadLoops loops =
-        thread_blocks(consumer, p.writes_words ? p.wx : p.x, p.y, p.c,
-                      {.vector = p.writes_words ? 1 : block, .rows = block, .warps = point["warps"],
-                       .across = Across::unrolled});
-    in_registers(p.columns, p.x, p.y, consumer, loops.xt, block + p.size - 1, block);
-    in_registers(p.clamped, p.x, p.y, consumer, loops.xt, block + p.size - 1, block + p.size - 1);
-}

@@ -80,7 +80,6 @@ def sep_tile(sch, alg):
 # TVM's own lever: what Halide's schedules cannot say (its 16-bit samples are
 # one a register), the hand kernel's packing.
 @tvm_schedule("median", algorithm(median.Separable, (2, 1), 16, strip=4, pairs="cuda"), compiled={"size": [3, 5, 7]},
-              frontier="TVM's lever beyond Halide's at every median row: the hand kernel's packed pairs",
               why="sep_strip on two tile rows at once, one a 16-bit lane of each 32-bit register (hw_row_pairs' "
                   "packing): every min or max is one __vminu2 / __vmaxu2 for two outputs, half sep_strip's "
                   "instructions and registers per output",
@@ -102,11 +101,11 @@ def register_block_pairs(sch, alg, point):
 
 # The best points of the two sweeps above, on the H100.
 tvm_frozen("median", "sep_strip_pairs_1warp", "sep_strip_pairs", "strip=4+warps=1",
-           frontier="the best point of sep_strip_pairs' sweep at 5x5 (near it at 7x7)",
+           frontier="TVM's lever beyond Halide's at 5x5 and 7x7, the hand kernel's packed pairs: the best point of "
+                    "sep_strip_pairs' sweep at 5x5 (near it at 7x7)",
            why="sep_strip_pairs with one warp a block (32 strips side by side): more, smaller blocks an SM, "
                "each block's strips sharing their rows' cache lines")
 tvm_frozen("median", "register_block_pairs_2x4", "register_block_pairs", "tile_x=2+tile_y=4+warps=4",
-           frontier="the best point of register_block_pairs' sweep at 3x3",
            why="register_block_pairs with a 2 wide, 4 tall block a thread (two of them, one a 16-bit lane): fewer "
                "registers than 4x4, 4 warps a block")
 tvm_frozen("median", "register_block_pairs_2x4_r96", "register_block_pairs",
