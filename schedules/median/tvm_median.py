@@ -111,5 +111,5 @@ tvm_frozen("median", "register_block_pairs_2x4", "register_block_pairs", "tile_x
 tvm_frozen("median", "register_block_pairs_2x4_r96", "register_block_pairs",
            "tile_x=2+tile_y=4+warps=4+max_registers=96",
            frontier="the best point of register_block_pairs_2x4's register caps",
-           why="register_block_pairs_2x4 with each kernel capped at 96 registers (__maxnreg__): more warps an SM "
-               "to hide its loads")
+           why="register_block_pairs_2x4 with each kernel capped at 96 registers (__maxnreg__) in place of TVM's "
+               "__launch_bounds__: ptxas then keeps more of the block in registers")
