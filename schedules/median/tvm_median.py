@@ -89,7 +89,6 @@ def sep_strip_pairs(sch, alg, point):
 
 
 @tvm_schedule("median", algorithm(median.Direct, (4, 4), 16, pairs="cuda"), compiled={"size": [3]},
-              frontier="TVM's lever beyond Halide's at 3x3: the packed pairs in Halide's best 3x3 tiling",
               why="register_block with the hand kernel's packing: two 4x4 blocks a thread, one above the other, "
                   "each a 16-bit lane of every 32-bit register: each min or max one __vminu2 / __vmaxu2 for two "
                   "outputs, half register_block's min and max instructions per output",
@@ -110,6 +109,7 @@ tvm_frozen("median", "register_block_pairs_2x4", "register_block_pairs", "tile_x
                "registers than 4x4, 4 warps a block")
 tvm_frozen("median", "register_block_pairs_2x4_r96", "register_block_pairs",
            "tile_x=2+tile_y=4+warps=4+max_registers=96",
-           frontier="the best point of register_block_pairs_2x4's register caps",
+           frontier="TVM's lever beyond Halide's at 3x3, the packed pairs in a register block: the best point of "
+                    "register_block_pairs' tiles and of their register caps",
            why="register_block_pairs_2x4 with each kernel capped at 96 registers (__maxnreg__) in place of TVM's "
                "__launch_bounds__: ptxas then keeps more of the block in registers")
