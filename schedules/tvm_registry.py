@@ -75,7 +75,7 @@ class TvmSchedule:
         target (<filter>_tvm_<stem>) and libraries (tvm_<filter>_<stem>...) are named after."""
         if self.origin != "sweep_point":
             return self.name
-        return f"{self.name}__{point_forms([{'axis': a, 'value': v} for a, v in self.point.items()])['tag']}"
+        return f"{self.name}__{self.point_forms()['tag']}"
 
     def libraries(self):
         """[(library name, {parameter: value})], one per combination of compiled values."""
@@ -100,8 +100,16 @@ class TvmSchedule:
             point[item["axis"]] = item["value"]
         return replace(self, point=point)
 
+    def point_forms(self):
+        """This variant's point in the forms schedule_grammar derives (its spelling "text", its library "tag")."""
+        return point_forms([{"axis": a, "value": v} for a, v in self.point.items()])
+
     def point_text(self):
-        return point_forms([{"axis": a, "value": v} for a, v in self.point.items()])["text"]
+        return self.point_forms()["text"]
+
+    def sweep_point(self, point_text):
+        """The variant of this schedule's sweep at one point (named after it: stem)."""
+        return replace(self.at(point_text), origin="sweep_point")
 
     def sweep(self, launch_only=False):
         """The points of this schedule's sweep: every point of its axes, or its register cap alone."""
@@ -111,7 +119,7 @@ class TvmSchedule:
             raise ValueError(f"tvm_{self.name} declares no axes to sweep")
         else:
             texts = [p["text"] for p in every_point(self.axes)]
-        return [replace(self.at(text), origin="sweep_point") for text in texts]
+        return [self.sweep_point(text) for text in texts]
 
     def build_algorithm(self, **fixed):
         return self.algorithm(**fixed, **{a: self.point[a] for a in self.algorithm_axes})

@@ -12,7 +12,6 @@ import json
 import os
 import re
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -135,7 +134,7 @@ def generate(schedule, out, point=""):
     import cuda_source
     import tvm_registry
     if point:  # a point of its sweep (the build names each by its stem)
-        schedule = replace(schedule.at(point), origin="sweep_point")
+        schedule = schedule.sweep_point(point)
 
     def scheduled(alg, func):
         sch = s_tir.Schedule(tvm.IRModule({"main": func}))

@@ -20,6 +20,7 @@
 #include "distributed_run.h"
 #include "file_bands.h"
 #include "schedule_point.h"
+#include "sweep_points.h"
 #include "error.h"
 #include "harness.h"
 #include "image_io.h"
@@ -56,13 +57,12 @@ constexpr int kListJsonFormat = 1;
 
 // A TVM variant's one archive as cmake/TvmVariants.cmake names it:
 // libfilterlab_<filter>_<variant>.a, a sweep point's after the variant it is
-// a point of (a schedule or a frozen point, whose name it extends as
-// "<name>[a=1+b=2]", as sweep.cpp finds them) with the point's library tag.
+// a point of (a schedule or a frozen point: sweep_points.h) with the point's
+// library tag.
 std::string tvm_archive(const Variant &v) {
     if (v.origin != Origin::sweep_point) return "libfilterlab_" + v.filter + "_" + v.name + ".a";
     for (const Variant &s : all_variants())
-        if (s.kind == Kind::tvm && s.origin != Origin::sweep_point && s.filter == v.filter &&
-            v.name.rfind(s.name + "[", 0) == 0)
+        if (s.kind == Kind::tvm && s.origin != Origin::sweep_point && is_sweep_point_of(v, s))
             return "libfilterlab_" + v.filter + "_" + s.name + "__" + schedules::Point::of(v.point).library_tag() + ".a";
     throw Error(v.filter + "/" + v.name + ": a TVM sweep point without its schedule's variant");
 }

@@ -14,6 +14,7 @@
 #include "halide_cuda_launch.h"
 #include "registry.h"
 #include "run_format.h"
+#include "sweep_points.h"
 #include "temp_files.h"
 #include "tvm_variant.h"
 #include "bench_common.h"
@@ -38,13 +39,6 @@ nlohmann::json point_json(const SchedulePoint &point) {
 
 bool same_schedule(const Variant &a, const Variant &b) {
     return a.filter == b.filter && a.source.file == b.source.file && a.source.first_line == b.source.first_line;
-}
-
-// A point of `base`'s sweep: "<base>[a=1+b=2]" (cmake/ScheduleManifest.cmake and
-// cmake/TvmVariants.cmake name them so).
-bool point_of(const Variant &v, const Variant &base) {
-    return v.origin == Origin::sweep_point && v.filter == base.filter && v.backend == base.backend &&
-           v.name.rfind(base.name + "[", 0) == 0;
 }
 
 // The axes the points vary: the schedule's own, and those its points add to
@@ -101,7 +95,7 @@ int sweep_schedule(SweepOptions o) {
     const Variant &base = sweepable(o);
     std::vector<const Variant *> points;
     for (const Variant &v : all_variants())
-        if (point_of(v, base)) points.push_back(&v);
+        if (is_sweep_point_of(v, base)) points.push_back(&v);
     if (points.empty())
         throw Error(fmt::format("no point of {0}/{1} is built: configure with -DFILTERLAB_SWEEPS={0}/{1}{2} and "
                                 "build again",

@@ -1,0 +1,16 @@
+// Which variant is a point of which schedule's sweep: the one rule, as the
+// build names the points (cmake/ScheduleManifest.cmake for Halide,
+// cmake/TvmVariants.cmake for TVM): "<schedule>[a=1+b=2]", of the same
+// filter and backend. Read by `filterlab sweep` and `list --json`.
+#pragma once
+
+#include "registry.h"
+
+namespace filterlab {
+
+inline bool is_sweep_point_of(const Variant &v, const Variant &base) {
+    return v.origin == Origin::sweep_point && v.filter == base.filter && v.backend == base.backend &&
+           v.name.rfind(base.name + "[", 0) == 0;
+}
+
+}  // namespace filterlab
