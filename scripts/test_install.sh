@@ -29,7 +29,8 @@ mv "$work/examples/pkgconfig/gaussian_c" "$work/gaussian_c"
 
 # The consumers must not reach back into the source tree or the venv.
 for exe in "$work"/cmake/box_api "$work"/cmake/box_schedule "$work"/cmake/median_cuda "$work"/gaussian_c; do
-    if ldd "$exe" | grep -q -e "$build" -e "$root/.venv"; then
+    libraries=$(ldd "$exe")  # read whole: a pipe into grep -q races under pipefail (issue 56)
+    if grep -q -e "$build" -e "$root/.venv" <<<"$libraries"; then
         echo "test_install: $exe links into the build tree" >&2
         exit 1
     fi
@@ -57,14 +58,16 @@ installed=$prefix/bin/filterlab
     2>"$work/report.err" >/dev/null
 grep -q "lines of code not counted" "$work/report.err"
 grep -q "^# " "$work/report/report.md"
-if "$filterlab" info | grep -q "^plugin: *opencv"; then
-    "${clean_env[@]}" "$installed" info | grep -q "^plugin: *opencv" || {
+build_info=$("$filterlab" info)
+if grep -q "^plugin: *opencv" <<<"$build_info"; then
+    installed_info=$("${clean_env[@]}" "$installed" info)
+    grep -q "^plugin: *opencv" <<<"$installed_info" || {
         echo "test_install: the installed filterlab finds no OpenCV plugin" >&2
         exit 1
     }
 fi
 echo "test_install: the installed filterlab benches and reports from the prefix alone"
-if "$filterlab" info | grep -q "^GPU: *NVIDIA"; then
+if grep -q "^GPU: *NVIDIA" <<<"$build_info"; then
     "$work/cmake/median_cuda" "$work/in.pgm" "$work/median_cuda.pgm"
     check median_cuda median size=5
 else

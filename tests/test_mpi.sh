@@ -103,7 +103,8 @@ for io in "$work/truncated.pgm $work/never.pgm truncated" "$work/odd.pgm $work/n
     errors=$(grep -c "^filterlab: error:" "$work/err" || true)
     [ "$errors" -eq 1 ] || { echo "bands ($why): expected one error line, got $errors:"; cat "$work/err"; exit 1; }
     grep -q "$why" "$work/err" || { echo "bands ($why): not said:"; cat "$work/err"; exit 1; }
-    if ls -A "$work" | grep -q "never"; then echo "bands ($why): a failed run left a file"; exit 1; fi
+    listing=$(ls -A "$work")  # hidden temporaries too; read whole, not piped into grep -q (issue 56)
+    if grep -q "never" <<<"$listing"; then echo "bands ($why): a failed run left a file"; exit 1; fi
 done
 # A PGM over 2 ranks says each rank streamed its own rows, with each rank's phases.
 ranks 2 run --filter "$filter" --variant "$variant" -i "$work/odd.pgm" -o "$work/banded.pgm" >"$work/out"

@@ -50,9 +50,12 @@ PY
 page="$work/report/report.md"
 grep -q "from 2 runs on 1 machine" "$page" || { echo "the peers run is not of the bench's machine"; exit 1; }
 # In the same time table as the bench's reference (median size=3 at 64²).
-awk '/^## median/,0' "$page" | grep -q '^| `py_cv2_median_blur` | peer |' || {
+# The section is read whole before it is searched: `awk | grep -q` under
+# pipefail fails when grep exits first and awk is killed writing (issue 56).
+median_section=$(awk '/^## median/,0' "$page")
+grep -q '^| `py_cv2_median_blur` | peer |' <<<"$median_section" || {
     echo "no peer row in the tables; the page's median section and the peers' rows:"
-    awk '/^## median/,0' "$page" | head -40
+    sed -n 1,40p <<<"$median_section"
     cat "$run/results.csv"
     exit 1
 }
