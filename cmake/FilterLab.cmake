@@ -17,6 +17,29 @@ set(FILTERLAB_CUDA_TARGET x86-64-linux-avx2-cuda-cuda_capability_86
 set(FILTERLAB_OPENCL_TARGET x86-64-linux-avx2-opencl
     CACHE STRING "Halide target of the OpenCL libraries")
 
+# The image shapes (WIDTHxHEIGHT, comma-separated) every DSL CUDA variant is
+# also compiled for, beside its generic library: Halide's by a twin library
+# whose extents are fixed (generator parameter shape), TVM's by its function
+# specialised to the shape (scripts/tvm_generate.py --shapes). A call of one
+# of these shapes takes that path (compiled_pipeline.h; `list --json`'s
+# "paths", results.csv's "path"). Each shape adds one library to every CUDA
+# variant: name the shapes your images have (docs/specialisation.md).
+set(FILTERLAB_SHAPES "1920x1080" CACHE STRING "Image shapes every DSL CUDA variant is also compiled for (WxH,WxH; empty: none)")
+string(REPLACE "," ";" FILTERLAB_SHAPE_LIST "${FILTERLAB_SHAPES}")
+list(REMOVE_DUPLICATES FILTERLAB_SHAPE_LIST)
+foreach (shape IN LISTS FILTERLAB_SHAPE_LIST)
+    if (NOT shape MATCHES "^([1-9][0-9]*)x([1-9][0-9]*)$" OR CMAKE_MATCH_1 GREATER 65536 OR CMAKE_MATCH_2 GREATER 65536)
+        message(FATAL_ERROR "FILTERLAB_SHAPES: '${shape}' is not WIDTHxHEIGHT (each 1..65536), as in 3840x2160")
+    endif ()
+endforeach ()
+# The shapes as Variant::exact_shapes' initializer: {1920, 1080}, ...
+set(FILTERLAB_SHAPES_CXX "")
+foreach (shape IN LISTS FILTERLAB_SHAPE_LIST)
+    string(REPLACE "x" ", " pair "${shape}")
+    list(APPEND FILTERLAB_SHAPES_CXX "{${pair}}")
+endforeach ()
+list(JOIN FILTERLAB_SHAPES_CXX ", " FILTERLAB_SHAPES_CXX)
+
 # Generated code does not depend on how our own code is compiled: a build
 # configured with FILTERLAB_HALIDE_FROM=<another build folder> links that
 # build's Halide libraries and runtime instead of generating its own. The
@@ -44,7 +67,7 @@ if (FILTERLAB_HALIDE_FROM)
         message(FATAL_ERROR "FILTERLAB_HALIDE_FROM=${FILTERLAB_HALIDE_FROM}: no Halide runtime there (build it first)")
     endif ()
     set(_from_settings FILTERLAB_SWEEPS FILTERLAB_ALL_SCHEDULES FILTERLAB_CPU_TARGETS FILTERLAB_CUDA_TARGET
-                       FILTERLAB_OPENCL_TARGET)
+                       FILTERLAB_OPENCL_TARGET FILTERLAB_SHAPES)
     load_cache(${FILTERLAB_HALIDE_FROM} READ_WITH_PREFIX _from_ ${_from_settings})
     foreach (setting IN LISTS _from_settings)
         set(${setting} "${_from_${setting}}" CACHE STRING "Taken from FILTERLAB_HALIDE_FROM" FORCE)
@@ -182,6 +205,61 @@ function(_filterlab_views VARIANT_BACKEND out_param out_twin out_argument)
     set(${out_argument} "${argument}" PARENT_SCOPE)
 endfunction()
 
+# The libraries of one compiled value of a schedule's variant: `lib`, its
+# words twin where WORDS_TWIN, and on CUDA each of both again for every shape
+# of FILTERLAB_SHAPES (<lib>_<W>x<H>, generator parameter shape=WxH). Appends
+# to the caller's INCLUDES and LIBRARIES; sets `out_entry` to the
+# CompiledPipeline's entry points and twins (compiled_pipeline.h).
+function(_filterlab_halide_library_twins lib VARIANT_BACKEND params WORDS_TWIN out_entry)
+    set(suffixes "")
+    if (WORDS_TWIN)
+        set(suffixes _words)
+    endif ()
+    set(shapes "")
+    if (VARIANT_BACKEND STREQUAL "cuda")
+        set(shapes ${FILTERLAB_SHAPE_LIST})
+    endif ()
+    set(twins "")
+    foreach (shape IN ITEMS "" LISTS shapes)
+        set(names "")
+        set(reports "")
+        foreach (suffix IN ITEMS "" LISTS suffixes)
+            set(twin_params "${params}")
+            if (NOT suffix STREQUAL "")
+                string(APPEND twin_params ";output_view=words")
+            endif ()
+            set(name ${lib}${suffix})
+            if (NOT shape STREQUAL "")
+                string(APPEND name _${shape})
+                # The generator says in <name>_shape.h whether Halide took the shape (word_view.h: fix_shape).
+                string(APPEND twin_params ";shape=${shape};shape_report=${CMAKE_CURRENT_BINARY_DIR}/${name}_shape.h")
+                string(APPEND INCLUDES "#include \"${name}_shape.h\"\n")
+                list(APPEND reports filterlab::shape_reports::${name}_shape)
+            endif ()
+            _filterlab_halide_library(${name} ${VARIANT_BACKEND} "${twin_params}")
+            string(APPEND INCLUDES "#include \"${name}.h\"\n")
+            string(APPEND LIBRARIES "\"${name}\", ")
+            list(APPEND names &filterlab::halide::${name})
+        endforeach ()
+        if (NOT WORDS_TWIN)
+            list(APPEND names nullptr)
+            list(APPEND reports nullptr)
+        endif ()
+        list(JOIN names ", " names)
+        if (NOT shape STREQUAL "")
+            string(REPLACE "x" ", " pair "${shape}")
+            list(JOIN reports ", " reports)
+            list(APPEND twins "{{${pair}}, ${names}, ${reports}}")
+        else ()
+            set(generic "${names}")
+        endif ()
+    endforeach ()
+    list(JOIN twins ", " twins)
+    set(${out_entry} "${generic}, {${twins}}" PARENT_SCOPE)
+    set(INCLUDES "${INCLUDES}" PARENT_SCOPE)
+    set(LIBRARIES "${LIBRARIES}" PARENT_SCOPE)
+endfunction()
+
 # One variant of the schedule being declared (reading the variables of
 # _filterlab_declare_schedule, cmake/ScheduleManifest.cmake) on one target
 # (cpu, cuda or opencl): its static libraries (one
@@ -215,18 +293,9 @@ function(_filterlab_schedule_variant VARIANT_BACKEND VARIANT_NAME LIB ORIGIN POI
                 string(APPEND key _${PARAM}${value})  # one frozen autoschedule per compile-time value
             endif ()
         endif ()
-        _filterlab_halide_library(${lib} ${VARIANT_BACKEND} "schedule=${key};${point_param};${params};${view_param}")
-        string(APPEND INCLUDES "#include \"${lib}.h\"\n")
-        string(APPEND LIBRARIES "\"${lib}\", ")
-        if (words_twin)
-            _filterlab_halide_library(${lib}_words ${VARIANT_BACKEND}
-                                      "schedule=${key};${point_param};${params};${view_param};output_view=words")
-            string(APPEND INCLUDES "#include \"${lib}_words.h\"\n")
-            string(APPEND ENTRIES "{${fixed}, &filterlab::halide::${lib}, &filterlab::halide::${lib}_words}, ")
-            string(APPEND LIBRARIES "\"${lib}_words\", ")
-        else ()
-            string(APPEND ENTRIES "{${fixed}, &filterlab::halide::${lib}}, ")
-        endif ()
+        set(library_params "schedule=${key};${point_param};${params};${view_param}")
+        _filterlab_halide_library_twins(${lib} ${VARIANT_BACKEND} "${library_params}" ${words_twin} entry)
+        string(APPEND ENTRIES "{${fixed}, ${entry}}, ")
     endforeach ()
     configure_file(${_filterlab_template} ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp @ONLY)
     target_sources(filterlab_variants PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp)

@@ -79,7 +79,7 @@ function(_filterlab_tvm_variant entry variant_json generator python_sources)
         set(cu ${CMAKE_CURRENT_BINARY_DIR}/tvm/${LIB}.cu)
         add_custom_command(OUTPUT ${cu}
                            COMMAND ${Python3_EXECUTABLE} ${generator} --schedule ${filter}/${name} ${point_argument}
-                                   --out ${cu}
+                                   --shapes "${FILTERLAB_SHAPES}" --out ${cu}
                            DEPENDS ${generator} ${python_sources}
                            COMMENT "TVM: generating the CUDA C of ${filter}/${variant}")
         add_library(${LIB} STATIC ${cu})
@@ -89,6 +89,7 @@ function(_filterlab_tvm_variant entry variant_json generator python_sources)
     endif ()
     target_link_libraries(filterlab_variants PUBLIC ${LIB})
     set_property(GLOBAL APPEND PROPERTY FILTERLAB_TVM_LIBRARIES ${LIB})
+    set(EXACT_SHAPES "${FILTERLAB_SHAPES_CXX}")  # every library, compiled for each (scripts/tvm_generate.py --shapes)
     configure_file(${PROJECT_SOURCE_DIR}/cmake/tvm_variant.cpp.in ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp @ONLY)
     target_sources(filterlab_variants PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp)
     set_source_files_properties(${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp TARGET_DIRECTORY filterlab_variants
@@ -130,12 +131,11 @@ function(filterlab_tvm_schedules)
     set(manifest ${PROJECT_BINARY_DIR}/tvm_manifest.json)
     set(generator ${PROJECT_SOURCE_DIR}/scripts/tvm_generate.py)
     # What the generation reads: the algorithms, the registrations and their
-    # helpers, the grammar of their axes and points, and the rows whose image
-    # shapes schedules specialise for.
+    # helpers, and the grammar of their axes and points (the image shapes are
+    # the build's own setting, FILTERLAB_SHAPES, on the command line).
     file(GLOB python_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/generators/tvm/*.py
          ${PROJECT_SOURCE_DIR}/schedules/tvm_*.py ${PROJECT_SOURCE_DIR}/schedules/*/tvm_*.py)
-    list(APPEND python_sources ${PROJECT_SOURCE_DIR}/scripts/targets_rows.txt ${PROJECT_SOURCE_DIR}/scripts/targets_rows.py
-         ${PROJECT_SOURCE_DIR}/scripts/schedule_grammar.py)
+    list(APPEND python_sources ${PROJECT_SOURCE_DIR}/scripts/schedule_grammar.py)
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${generator} ${python_sources})
     execute_process(COMMAND ${Python3_EXECUTABLE} ${generator} --manifest ${manifest} --sweeps "${FILTERLAB_SWEEPS}"
                     RESULT_VARIABLE status ERROR_VARIABLE error)

@@ -8,6 +8,8 @@ class BoxGenerator : public Halide::Generator<BoxGenerator> {
 public:
     GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
     GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
+    GeneratorParam<std::string> shape{"shape", ""};        // "WxH": the one image shape it takes (FILTERLAB_SHAPES); empty: any
+    GeneratorParam<std::string> shape_report{"shape_report", ""};  // with shape: where to say if Halide took it
     // How the schedule reads the image (its READS; word_view.h): 8-bit samples or 32-bit words.
     GeneratorParam<filterlab::word_view::InputView> input_view{"input_view", filterlab::word_view::InputView::bytes,
                                                                filterlab::word_view::kInputViews};
@@ -28,6 +30,7 @@ public:
         add_requirement(radius >= 1 && radius <= 15, "box: radius must be in 1..15, got ", radius);
         add_requirement(word_view::constrain_images(input, output, input_view, get_target()),
                         "box: the words are not the output's row in whole 16-byte groups");
+        word_view::fix_shape(shape, shape_report, input, output, input_view, word_view::OutputView::bytes, 1, get_target());
         // What the autoschedulers plan for: the bench's image and the contract's defaults.
         layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
         layout::estimate(output, layout::kEstimateSide, layout::kEstimateSide);

@@ -8,6 +8,8 @@ class GaussianMaxpoolGenerator : public Halide::Generator<GaussianMaxpoolGenerat
 public:
     GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
     GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
+    GeneratorParam<std::string> shape{"shape", ""};        // "WxH": the one image shape it takes (FILTERLAB_SHAPES); empty: any
+    GeneratorParam<std::string> shape_report{"shape_report", ""};  // with shape: where to say if Halide took it
     // How the schedule reads the image (its READS; word_view.h): 8-bit samples or 32-bit words.
     GeneratorParam<filterlab::word_view::InputView> input_view{"input_view", filterlab::word_view::InputView::bytes,
                                                                filterlab::word_view::kInputViews};
@@ -50,6 +52,7 @@ public:
                             "gaussian_maxpool: on words, the input must be 4 * ceil(width / 16) words a row and the "
                             "output width / 2 wide");
         }
+        word_view::fix_shape(shape, shape_report, input, output, input_view, output_view, 2, get_target());
         // What the autoschedulers plan for: the bench's image and the contract's defaults.
         layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
         layout::estimate(output, layout::kEstimateSide / (words_out ? 8 : 2), layout::kEstimateSide / 2);

@@ -1,6 +1,10 @@
 // Buffer constraints every generator states the same way.
 #pragma once
 
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
 #include "Halide.h"
 
 namespace filterlab::layout {
@@ -61,6 +65,66 @@ constexpr int kNlmeansEstimateSide = 1024;
 template <typename Buffer>
 void estimate(Buffer &buffer, int width, int height) {
     buffer.set_estimates({{0, width}, {0, height}, {0, 1}});
+}
+
+}  // namespace filterlab::layout
+
+namespace filterlab::layout {
+
+// The image shape a library is compiled for (the build's FILTERLAB_SHAPES,
+// the generator parameter shape="WxH"): every extent known, so Halide drops
+// the guards of whole tiles. Empty text: any shape (width 0).
+struct FixedShape {
+    int width = 0, height = 0;
+    bool fixed() const { return width > 0; }
+};
+
+inline FixedShape read_shape(const std::string &text) {
+    if (text.empty()) return {};
+    const auto x = text.find('x');
+    std::size_t end_w = 0, end_h = 0;
+    FixedShape s;
+    try {
+        s.width = std::stoi(text.substr(0, x), &end_w);
+        s.height = std::stoi(text.substr(x + 1), &end_h);
+    } catch (const std::exception &) {
+        end_w = 0;
+    }
+    if (x == std::string::npos || end_w != x || end_h != text.size() - x - 1 || s.width < 1 || s.height < 1) {
+        throw std::invalid_argument("shape '" + text + "' is not WIDTHxHEIGHT");
+    }
+    return s;
+}
+
+// Why Halide cannot lower the pipeline of `output` for `target` as it is
+// scheduled and constrained now (its error's first line); empty when it can.
+// The lowering is thrown away: the generator's own compilation follows.
+inline std::string lowering_error(Halide::Func output, const Halide::Target &target) {
+    try {
+        Halide::Pipeline pipeline(output);
+        pipeline.compile_to_module(pipeline.infer_arguments(), "shape_probe", target);
+        return "";
+    } catch (const Halide::Error &e) {  // not a std::exception
+        std::string why = e.what();
+        why = why.substr(0, why.find('\n'));
+        for (char &c : why)
+            if (c == '"' || c == '\\') c = '\'';
+        return why.empty() ? "Halide refused it" : why;
+    }
+}
+
+// The build's report of a fixed-shape library (its <library>_shape.h): a C++
+// constant, null where the library is compiled for its shape, else why not.
+inline void write_shape_report(const std::string &path, const std::string &refused) {
+    if (path.empty()) return;
+    const auto slash = path.find_last_of('/');
+    std::string name = path.substr(slash == std::string::npos ? 0 : slash + 1);
+    name = name.substr(0, name.rfind('.'));  // <library>_shape
+    std::ofstream out(path);
+    out << "// Written by the generator (generators/layout.h: write_shape_report). Do not edit.\n#pragma once\n"
+        << "namespace filterlab::shape_reports {\ninline constexpr const char *" << name << " = "
+        << (refused.empty() ? std::string("nullptr") : "\"" + refused + "\"") << ";\n}\n";
+    if (!out) throw std::runtime_error("cannot write " + path);
 }
 
 }  // namespace filterlab::layout

@@ -8,6 +8,8 @@ class MaxpoolGenerator : public Halide::Generator<MaxpoolGenerator> {
 public:
     GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
     GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
+    GeneratorParam<std::string> shape{"shape", ""};        // "WxH": the one image shape it takes (FILTERLAB_SHAPES); empty: any
+    GeneratorParam<std::string> shape_report{"shape_report", ""};  // with shape: where to say if Halide took it
 
     // How it writes the output (a WRITES("words") schedule's CUDA twin): 8-bit samples or 32-bit words.
     GeneratorParam<filterlab::word_view::OutputView> output_view{"output_view", filterlab::word_view::OutputView::bytes,
@@ -31,6 +33,7 @@ public:
             layout::constrain(input, output, get_target());
             layout::half_size(input, output);
         }
+        word_view::fix_shape(shape, shape_report, input, output, word_view::InputView::bytes, output_view, 2, get_target());
         // What the autoschedulers plan for: the bench's image and the contract's defaults.
         layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
         layout::estimate(output, layout::kEstimateSide / (words_out ? 8 : 2), layout::kEstimateSide / 2);

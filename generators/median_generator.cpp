@@ -8,6 +8,8 @@ class MedianGenerator : public Halide::Generator<MedianGenerator> {
 public:
     GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
     GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
+    GeneratorParam<std::string> shape{"shape", ""};        // "WxH": the one image shape it takes (FILTERLAB_SHAPES); empty: any
+    GeneratorParam<std::string> shape_report{"shape_report", ""};  // with shape: where to say if Halide took it
     GeneratorParam<int> size{"size", 3};  // k: one library per k (3, 5 or 7)
     // How the schedule reads the image (its READS; word_view.h): 8-bit samples or 32-bit words.
     GeneratorParam<filterlab::word_view::InputView> input_view{"input_view", filterlab::word_view::InputView::bytes,
@@ -43,6 +45,7 @@ public:
                                   : word_view::constrain_images(input, output, input_view, get_target()),
                         words_out ? "median: a words output's width must be a multiple of 4"
                                   : "median: the words are not the output's row in whole 16-byte groups");
+        word_view::fix_shape(shape, shape_report, input, output, input_view, output_view, 1, get_target());
         // What the autoschedulers plan for: the bench's image and the contract's defaults.
         layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
         layout::estimate(output, layout::kEstimateSide / (words_out ? 4 : 1), layout::kEstimateSide);

@@ -1,6 +1,7 @@
 #include "layout.h"
 #include "nlmeans.h"
 #include "schedule_registry.h"
+#include "word_view.h"
 
 namespace {
 
@@ -8,6 +9,8 @@ class NlmeansGenerator : public Halide::Generator<NlmeansGenerator> {
 public:
     GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
     GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
+    GeneratorParam<std::string> shape{"shape", ""};        // "WxH": the one image shape it takes (FILTERLAB_SHAPES); empty: any
+    GeneratorParam<std::string> shape_report{"shape_report", ""};  // with shape: where to say if Halide took it
 
     Input<Buffer<uint8_t, 3>> input{"input"};
     // Defaults and ranges as in FILTERS.md, so the library's _metadata() tells them.
@@ -27,6 +30,7 @@ public:
         add_requirement(h >= 1e-3f && h <= 1000.0f, "nlmeans: h must be in [1e-3, 1000], got ", h);
         layout::constrain(input, output, get_target());
         layout::same_size(input, output);
+        word_view::fix_shape(shape, shape_report, input, output, word_view::InputView::bytes, word_view::OutputView::bytes, 1, get_target());
         // What the autoschedulers plan for: the bench's image and the contract's defaults.
         layout::estimate(input, layout::kNlmeansEstimateSide, layout::kNlmeansEstimateSide);
         layout::estimate(output, layout::kNlmeansEstimateSide, layout::kNlmeansEstimateSide);

@@ -191,4 +191,35 @@ Halide::Expr constrain_images(Input &input, Output &output, InputView view, cons
     return constrain_images(input, output, view, target, image_width(input, output, view), 1);
 }
 
+// A library compiled for one image shape (layout::FixedShape, from the
+// generator parameter `shape`; nothing when it is empty): the input's extents
+// fixed, and a words input's output's width (its one extent no constraint
+// ties to the input's), so Halide substitutes them everywhere. Called after
+// the views' own constraints. Where Halide cannot lower the pipeline with
+// them (a bound_storage it no longer proves, for one), they are taken back and
+// the library stays generic; `report` (the build's <library>_shape.h) says
+// which, read by the registration (runtime/core/compiled_pipeline.h: ShapeTwin).
+template <typename Input, typename Output>
+void fix_shape(const std::string &shape, const std::string &report, Input &input, Output &output, InputView in_view,
+               OutputView out_view, int scale, const Halide::Target &target) {
+    const layout::FixedShape s = layout::read_shape(shape);
+    if (!s.fixed()) return;
+    const bool words_in = in_view == InputView::words;
+    auto fix = [&](bool on) {
+        input.dim(0).set_extent(on ? Halide::Expr(words_in ? (s.width + 15) / 16 * 4 : s.width) : Halide::Expr());
+        input.dim(1).set_extent(on ? Halide::Expr(s.height) : Halide::Expr());
+        if (words_in) output.dim(0).set_extent(on ? Halide::Expr(s.width / scale) : Halide::Expr());
+    };
+    // A words output needs a width in whole words; the binding writes bytes otherwise, so this twin stays generic.
+    std::string refused = out_view == OutputView::words && (s.width / scale) % 4 != 0
+                              ? "a words output of a width that is not a multiple of 4 is never called"
+                              : "";
+    if (refused.empty()) {
+        fix(true);
+        refused = layout::lowering_error(Halide::Func(output), target);
+        if (!refused.empty()) fix(false);
+    }
+    layout::write_shape_report(report, refused);
+}
+
 }  // namespace filterlab::word_view

@@ -1,21 +1,5 @@
 """What several TVM schedules share (the twin of schedule_helpers.h): the
-thread blocks of an output, unrolled loops, and the verdict's image shapes."""
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-import targets_rows  # noqa: E402  (the rows file's one reader)
-
-
-def verdict_shape(filter, params=None):
-    """The image shape (height, width) of the filter's GPU row in
-    scripts/targets_rows.txt (its first, or the one of these `params`, as
-    the row writes them: "size=5"), which a schedule may also compile with
-    every extent known (tvm_registry.py: specialised)."""
-    rows = targets_rows.rows(Path(__file__).resolve().parent.parent / "scripts" / "targets_rows.txt")
-    size = next(int(r["size"]) for r in rows if r["filter"] == filter and "hand<=" in r["targets"]
-                and params in (None, r["params"]))
-    return (size, size)
+thread blocks of an output and unrolled loops."""
 
 
 def thread_tile(sch, block, tile_y, tile_x, rows, vector):

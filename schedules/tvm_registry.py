@@ -12,14 +12,14 @@ and is built as the CUDA variant tvm_<name> (scripts/tvm_generate.py): one
 library per combination of its compiled values (each constructs the
 algorithm: Separable(radius=3)), which the runtime picks by the call's
 parameters. `supports` narrows a run-time parameter further (the contract's
-syntax, "sigma=0.5..3"); `specialised` adds, to each library, the same
-schedule compiled for fixed image shapes ((8192, 8192)), which its launcher
-takes when a call has that shape (TVM's native mode: with every extent known
-it drops guards and vectorises; scripts/tvm_generate.py); `shaped`, an
-algorithm built for one shape (called with height, width and the library's
-compiled values),
-replaces the algorithm in those compilations (an interior without clamps
-beside its border: the schedule body tells which it is given); `frontier` (why it is built by default) puts it in the
+syntax, "sigma=0.5..3"). Every library is also compiled for each image
+shape the build names (FILTERLAB_SHAPES, scripts/tvm_generate.py --shapes),
+which its launcher takes when a call has that shape (TVM's native mode: with
+every extent known it drops guards and vectorises); `shaped`, an algorithm
+built for one shape (called with height, width and the library's compiled
+values), replaces the algorithm in those compilations where it can be built
+for the shape (an interior without clamps beside its border: the schedule
+body tells which it is given); `frontier` (why it is built by default) puts it in the
 default build, as FRONTIER does a Halide schedule's; the others are built
 with -DFILTERLAB_ALL_SCHEDULES=ON.
 
@@ -62,8 +62,7 @@ class TvmSchedule:
     supports: str = ""
     frontier: str = ""
     source: tuple = ("", 0, 0)  # file, first line, last line of the body
-    specialised: tuple = ()  # image shapes (height, width) also compiled with every extent known
-    shaped: object = None  # a callable (height, width, **compiled values) -> the algorithm of the specialised shapes
+    shaped: object = None  # a callable (height, width, **compiled values) -> the algorithm of a fixed shape
     axes: list = field(default_factory=list)  # [{"name", "values", "default"}] (schedule_grammar.read_axes)
     algorithm_axes: tuple = ()  # the axes the algorithm's constructor takes too
     point: dict = field(default_factory=dict)  # this variant's point: every axis, plus max_registers if set
@@ -139,8 +138,8 @@ class TvmSchedule:
 REGISTRY = []
 
 
-def tvm_schedule(filter, algorithm, *, why, compiled=None, supports="", frontier="", name=None, specialised=(),
-                 shaped=None, axes="", algorithm_axes=()):
+def tvm_schedule(filter, algorithm, *, why, compiled=None, supports="", frontier="", name=None, shaped=None, axes="",
+                 algorithm_axes=()):
     def register(body):
         import inspect
         lines, first = inspect.getsourcelines(body)
@@ -153,8 +152,7 @@ def tvm_schedule(filter, algorithm, *, why, compiled=None, supports="", frontier
             raise ValueError(f"{where}: algorithm_axes names an axis the schedule does not declare")
         point = {v["axis"]: v["value"] for v in default_point(space)["values"]} if space else {}
         REGISTRY.append(TvmSchedule(filter, name or body.__name__, algorithm, body, why, dict(compiled or {}),
-                                    supports, frontier, source, tuple(specialised), shaped, space,
-                                    tuple(algorithm_axes), point))
+                                    supports, frontier, source, shaped, space, tuple(algorithm_axes), point))
         return body
     return register
 

@@ -49,3 +49,23 @@ fi
 rm -rf build/report
 $filterlab report build/main-bench/* --out build/report
 echo "main: report written to build/report/report.md"
+
+# On a machine with an NVIDIA GPU, the verdict for that GPU (issue 54):
+# scripts/gpu_verdict.sh's runs, their summary first in the report and last here.
+machine=$($filterlab info)
+if grep -q "^GPU: *NVIDIA" <<<"$machine"; then
+    if fresh verdict && [ -d build/main-verdict ]; then
+        echo "main: reusing the verdict's runs of these binaries ($(cat "$state/verdict.stamp"))"
+    else
+        rm -rf build/main-verdict
+        bash scripts/gpu_verdict.sh "$filterlab" build/main-verdict
+        date -u +%Y-%m-%dT%H:%MZ >"$state/verdict.stamp"
+    fi
+    python3 scripts/verdict_shapes.py build/main-verdict/* --out build/report/verdict.md
+    { echo "# The verdict on this GPU"; echo; cat build/report/verdict.md; echo; cat build/report/report.md; } \
+        >build/report/report.md.new
+    mv build/report/report.md.new build/report/report.md
+    echo
+    echo "main: the verdict on this GPU (build/report/verdict.md, first in the report):"
+    sed -n '/^## Summary/,/^## Every shape/p' build/report/verdict.md | sed '$d'
+fi

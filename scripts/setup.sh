@@ -12,6 +12,9 @@
 # again. FILTERLAB_BUILD_TARGET builds one target rather than all (main.sh:
 # filterlab_tools, the CLI without the tests). FILTERLAB_CPU_TARGETS, when
 # set, replaces the CPU libraries' Halide targets of a new build/ (CI: AVX2).
+# FILTERLAB_SHAPES, when set, is the image shapes every DSL CUDA variant is
+# also compiled for (cmake/FilterLab.cmake; default 1920x1080); a build/
+# configured with others is configured again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -67,12 +70,18 @@ if ! [ -f "$build/build.ninja" ]; then
         -DHalideHelpers_DIR="$halide_root/lib64/cmake/HalideHelpers" \
         -DFILTERLAB_SWEEPS="${FILTERLAB_SWEEPS-box/cpu_sliding}" \
         -DFILTERLAB_ALL_SCHEDULES="$all_schedules" \
+        ${FILTERLAB_SHAPES+-DFILTERLAB_SHAPES="$FILTERLAB_SHAPES"} \
         ${FILTERLAB_CPU_TARGETS:+-DFILTERLAB_CPU_TARGETS="$FILTERLAB_CPU_TARGETS"}
 else
     cached=$(sed -n 's/^FILTERLAB_ALL_SCHEDULES:[A-Z]*=//p' "$build/CMakeCache.txt")
     if [ "$cached" != "$all_schedules" ]; then
         echo "setup: FILTERLAB_ALL_SCHEDULES=$all_schedules (build/ has ${cached:-none}): configuring build/ again"
         cmake -S "$root" -B "$build" -DFILTERLAB_ALL_SCHEDULES="$all_schedules"
+    fi
+    cached=$(sed -n 's/^FILTERLAB_SHAPES:[A-Z]*=//p' "$build/CMakeCache.txt")
+    if [ -n "${FILTERLAB_SHAPES+set}" ] && [ "$cached" != "$FILTERLAB_SHAPES" ]; then
+        echo "setup: FILTERLAB_SHAPES=$FILTERLAB_SHAPES (build/ has ${cached:-none}): configuring build/ again"
+        cmake -S "$root" -B "$build" -DFILTERLAB_SHAPES="$FILTERLAB_SHAPES"
     fi
 fi
 cmake --build "$build" ${FILTERLAB_BUILD_TARGET:+--target "$FILTERLAB_BUILD_TARGET"}

@@ -8,6 +8,9 @@ metrics of the row's kernels (scripts/ncu_summary.py) beside it.
 usage: targets_report.py --rows scripts/targets_rows.txt --runs DIR [--ncu DIR] [--verdict]
 --verdict: the GPU rows only, as the README's table in three columns (best
 hand, best Halide, best TVM, each DSL's ratio to the hand, the fastest peer).
+A peer whose check found another function than the contract's (status
+`differs` in its results.csv) is marked †, and a footnote under the table
+gives its note (how far from the contract it is).
 """
 import argparse
 import os
@@ -46,12 +49,32 @@ def us(r):
     return float(r["median_us"])
 
 
-def fmt(r):
+DIFFERS = "†"  # a peer that computes another function than the contract (../shared/FILTERS.md)
+
+
+def mark(r, marked=None):
+    """† after a peer whose check found another function (status `differs`), remembered in `marked`."""
+    if r is None or r["kind"] != "peer" or r["status"] != "differs":
+        return ""
+    if marked is not None:
+        marked.setdefault(r["variant"], (r["params"], r.get("note", "")))
+    return DIFFERS
+
+
+def print_footnote(marked):
+    """The footnote of the marked peers, each with the results.csv note of its first marked row."""
+    if marked:
+        print(f"\n{DIFFERS} Computes another function than the contract (`../shared/FILTERS.md`; status `differs`): "
+              + "; ".join(f"`{v}` ({params or 'no parameters'}): {note or 'no note'}"
+                          for v, (params, note) in sorted(marked.items())) + ".")
+
+
+def fmt(r, marked=None):
     if r is None:
         return "—"
     t = us(r)
     text = f"{t:.1f} µs" if t < 1000 else f"{t / 1000:.2f} ms"
-    return f"`{r['variant']}` {text} (IQR {float(r['p25_us']):.1f}–{float(r['p75_us']):.1f})"
+    return f"`{r['variant']}`{mark(r, marked)} {text} (IQR {float(r['p25_us']):.1f}–{float(r['p75_us']):.1f})"
 
 
 def best(results, kind, backend):
@@ -59,7 +82,7 @@ def best(results, kind, backend):
     return min(pick, key=us) if pick else None
 
 
-def verdict(row, results):
+def verdict(row, results, marked=None):
     backend = "cpu" if any(t.startswith("peer") for t in row["targets"]) else "cuda"
     hand, halide = best(results, "handwritten", backend), best(results, "halide", backend)
     lines = []
@@ -83,16 +106,16 @@ def verdict(row, results):
             peer = [r for r in results if r["variant"] == peer_name]
             ratio = us(peer[0]) / us(halide) if peer and halide else None
             lines.append((f"Halide CPU ≥ {ratio_bound}× faster than `{peer_name}`",
-                          f"{ratio:.2f}× ({fmt(peer[0])})" if ratio else "—",
+                          f"{ratio:.2f}× ({fmt(peer[0], marked)})" if ratio else "—",
                           ratio is not None and ratio >= float(ratio_bound)))
     return hand, halide, lines
 
 
-def short(r):
+def short(r, marked=None):
     if r is None:
         return "—"
     t = us(r)
-    return f"`{r['variant']}` " + (f"{t:.1f} µs" if t < 1000 else f"{t / 1000:.2f} ms")
+    return f"`{r['variant']}`{mark(r, marked)} " + (f"{t:.1f} µs" if t < 1000 else f"{t / 1000:.2f} ms")
 
 
 def print_verdict(rows, results):
@@ -100,6 +123,7 @@ def print_verdict(rows, results):
     print("| filter | size | parameters | best handwritten | best Halide | best TVM | Halide / hand | TVM / hand "
           "| fastest peer |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    marked = {}
     for row in rows:
         if any(t.startswith("peer") for t in row["targets"]):
             continue
@@ -111,7 +135,8 @@ def print_verdict(rows, results):
             return f"{us(dsl) / us(hand):.2f}×" if hand and dsl else "—"
         print(f"| {row['filter']} | {row['size']}² | {row['params'].replace(' ', ', ') or '—'} | {short(hand)} | "
               f"{short(halide)} | {short(tvm)} | {ratio(halide)} | {ratio(tvm)} | "
-              f"{short(min(peers, key=us) if peers else None)} |")
+              f"{short(min(peers, key=us) if peers else None, marked)} |")
+    print_footnote(marked)
 
 
 def main():
@@ -127,15 +152,18 @@ def main():
         return
     print("| filter | size | parameters | best handwritten | best Halide | fastest peer | target | measured | met |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    marked = {}
     for row in parse_rows(a.rows):
         found = results.get((row["filter"], row["size"], row["params"]), [])
-        hand, halide, lines = verdict(row, found)
+        hand, halide, lines = verdict(row, found, marked)
         backend = "cpu" if any(t.startswith("peer") for t in row["targets"]) else "cuda"
         peers = [r for r in found if r["kind"] == "peer" and r["backend"] == backend]
         peer = min(peers, key=us) if peers else None
         for i, (target, got, ok) in enumerate(lines):
-            head = [row["filter"], f"{row['size']}²", row["params"] or "—", fmt(hand), fmt(halide), fmt(peer)]
+            head = [row["filter"], f"{row['size']}²", row["params"] or "—", fmt(hand), fmt(halide),
+                    fmt(peer, marked)]
             print("| " + " | ".join((head if i == 0 else [""] * 6) + [target, got, "yes" if ok else "**no**"]) + " |")
+    print_footnote(marked)
     if a.ncu:
         print("\nNsight Compute, one launch of each kernel on a random image, caches flushed, clocks as they are "
               "(`scripts/ncu_summary.py`):\n")

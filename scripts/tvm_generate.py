@@ -127,7 +127,35 @@ def capped(text, cap):
     return text
 
 
-def generate(schedule, out, point=""):
+def read_shapes(text):
+    """FILTERLAB_SHAPES ("3840x2160,1920x1080", WIDTHxHEIGHT) as [(height, width)]."""
+    shapes = []
+    for item in filter(None, text.replace(";", ",").split(",")):
+        width, x, height = item.partition("x")
+        if not (x and width.isdigit() and height.isdigit() and int(width) > 0 and int(height) > 0):
+            raise ValueError(f"FILTERLAB_SHAPES: '{item}' is not WIDTHxHEIGHT")
+        if (int(height), int(width)) not in shapes:
+            shapes.append((int(height), int(width)))
+    return shapes
+
+
+def shaped_algorithm(schedule, alg, height, width, fixed):
+    """The algorithm a library compiles for one shape: the schedule's shaped
+    one where it can be built for the shape (an interior with whole tiles),
+    else the library's own, specialised all the same."""
+    if not schedule.shaped:
+        return alg
+    try:
+        shaped = schedule.shaped(height, width, **fixed)
+    except ValueError:
+        return alg
+    if (shaped.scalars, shaped.binding, shaped.output_scale) != (alg.scalars, alg.binding, alg.output_scale):
+        raise ValueError(f"{schedule.filter}/{schedule.name}: its shaped algorithm is called otherwise "
+                         "than its algorithm (scalars, binding, output scale): one launcher serves both")
+    return shaped
+
+
+def generate(schedule, out, point="", shapes=()):
     import tvm
     from tvm import s_tir
 
@@ -144,14 +172,11 @@ def generate(schedule, out, point=""):
     functions = {}
     for library, fixed in schedule.libraries():
         alg = schedule.build_algorithm(**fixed)
-        shapes = []
-        for h, w in schedule.specialised:
-            shaped = schedule.shaped(h, w, **fixed) if schedule.shaped else alg
-            if (shaped.scalars, shaped.binding, shaped.output_scale) != (alg.scalars, alg.binding, alg.output_scale):
-                raise ValueError(f"{schedule.filter}/{schedule.name}: its shaped algorithm is called otherwise "
-                                 "than its algorithm (scalars, binding, output scale): one launcher serves both")
-            shapes.append((f"{h}x{w}", scheduled(shaped, specialise(shaped, h, w)), shape_condition(shaped, h, w)))
-        functions[library] = (scheduled(alg, alg.func), alg, shapes)
+        paths = []
+        for h, w in shapes:
+            shaped = shaped_algorithm(schedule, alg, h, w, fixed)
+            paths.append((f"{h}x{w}", scheduled(shaped, specialise(shaped, h, w)), shape_condition(shaped, h, w)))
+        functions[library] = (scheduled(alg, alg.func), alg, paths)
     origin = f"scripts/tvm_generate.py --schedule {schedule.filter}/{schedule.name}" + (f" --point {point}" if point else "")
     text = cuda_source.cuda_file(functions, origin)
     cap = schedule.point.get(tvm_registry.LAUNCH_AXIS["name"], tvm_registry.LAUNCH_AXIS["default"])
@@ -171,6 +196,8 @@ def main():
     parser.add_argument("--point", default="", help="the point of its space to generate (\"rows=4+vector=8\")")
     parser.add_argument("--sweeps", default="", help="FILTERLAB_SWEEPS: all, or <filter>/tvm_<name>[:max_registers],...")
     parser.add_argument("--out", type=Path, help="the .cu to write (with --schedule)")
+    parser.add_argument("--shapes", default="", help="FILTERLAB_SHAPES: the image shapes every library is also "
+                        "compiled for (WIDTHxHEIGHT,...)")
     args = parser.parse_args()
     try:
         registry = load_registry()
@@ -185,7 +212,7 @@ def main():
         if not chosen or not args.out:
             sys.exit(f"tvm_generate: no TVM schedule {args.schedule} (or no --out)")
         try:
-            generate(chosen[0], args.out, args.point)
+            generate(chosen[0], args.out, args.point, read_shapes(args.shapes))
         except (ValueError, GrammarError) as e:  # a point outside the schedule's axes, a schedule TVM refuses
             sys.exit(f"tvm_generate: {e}")
 

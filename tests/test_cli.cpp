@@ -1,6 +1,7 @@
 // The command line as a user meets it: the verbs, and every error path ending
 // in one clear line on stderr, a non-zero exit and no output file. The bench's
 // batch mode, progress, aggregates and budget: test_cli_bench.cpp.
+#include <algorithm>
 #include <doctest/doctest.h>
 
 #include <cstdio>
@@ -22,6 +23,39 @@ namespace {
 using namespace cli_test;
 
 const std::string gray_small = test_images_dir() + "/gray_small.png";
+
+// A variant's paths in `list --json` (FILTERLAB_SHAPES): every DSL CUDA variant
+// compiled for each of the build's shapes, with a library for each; other
+// Halide variants generic only; the rest no paths.
+void check_paths(const nlohmann::json &v) {
+    CAPTURE(v["variant"]);
+    const bool dsl = v["kind"] == "halide" || v["kind"] == "tvm";
+    REQUIRE(v["paths"].is_null() == !dsl);
+    if (!dsl) return;
+    CHECK(v["paths"]["generic"] == true);
+    std::vector<std::string> expected;
+    const std::string shapes = FILTERLAB_SHAPES;
+    for (std::size_t start = 0; v["backend"] == "cuda" && start < shapes.size();) {
+        const std::size_t comma = std::min(shapes.find(',', start), shapes.size());
+        expected.push_back(shapes.substr(start, comma - start));
+        start = comma + 1;
+    }
+    std::vector<std::string> built = v["paths"]["exact_shapes"];  // and those Halide refused, said why
+    for (auto &[shape, why] : v["paths"]["refused_shapes"].items()) {
+        CHECK(!why.get<std::string>().empty());
+        built.push_back(shape);
+    }
+    std::sort(built.begin(), built.end());
+    std::sort(expected.begin(), expected.end());
+    CHECK(built == expected);
+    if (v["kind"] != "halide") return;
+    for (const std::string &shape : expected) {  // a twin library of each
+        bool found = false;
+        for (auto &lib : v["libraries"])
+            found |= lib["library"].get<std::string>().find("_" + shape + ".a") != std::string::npos;
+        CHECK_MESSAGE(found, shape);
+    }
+}
 
 }  // namespace
 
@@ -50,6 +84,7 @@ TEST_CASE("list: one variant per line, and JSON with the supported parameters") 
                 CHECK_MESSAGE(std::filesystem::exists(archives / lib["library"].get<std::string>()), lib["library"]);
         }
         CHECK(v["available"] == v["why_unavailable"].is_null());
+        check_paths(v);
         if (v["filter"] == "box" && v["variant"] == "cuda_rows8") {
             CHECK(v["params"]["radius"]["values"] == nlohmann::json::array({1}));
             CHECK(v["params"]["radius"]["values"][0].is_number_integer());  // integers as integers

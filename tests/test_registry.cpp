@@ -10,6 +10,7 @@
 #include <set>
 
 #include "box_cpu_tiled.h"
+#include "compiled_pipeline.h"
 #include "error.h"
 #include "filters.h"
 #include "nlmeans_cuda_fused.h"
@@ -119,7 +120,15 @@ TEST_CASE("median: a Halide schedule without restriction has a library for every
     for (const Variant &v : all_variants()) {
         if (v.filter != "median" || v.kind != Kind::halide || !v.supports.empty()) continue;
         CAPTURE(v.name);
-        CHECK(v.libraries.size() == sizes.size());
+        // Its generic libraries: not a words twin, nor one of a shape (FILTERLAB_SHAPES).
+        std::size_t generic = 0;
+        for (const std::string &lib : v.libraries) {
+            bool twin = lib.ends_with("_words");
+            for (const ImageShape &s : v.exact_shapes) twin = twin || lib.find("_" + shape_text(s)) != std::string::npos;
+            for (const auto &[s, why] : v.refused_shapes) twin = twin || lib.find("_" + shape_text(s)) != std::string::npos;
+            generic += !twin;
+        }
+        CHECK(generic == sizes.size());
         for (double k : sizes) CHECK(v.unsupported_reason({{"size", k}}).empty());
         checked++;
     }
@@ -321,4 +330,63 @@ TEST_CASE("generated libraries: namespaced entry points whose metadata carries t
     REQUIRE((search && h && search->scalar_max && h->scalar_min));
     CHECK(search->scalar_max->u.i32 == 30);
     CHECK(h->scalar_min->u.f32 == doctest::Approx(1e-3));
+}
+
+namespace {
+int generic_entry() { return 1; }
+int generic_words() { return 2; }
+int shaped_entry() { return 3; }
+int shaped_words() { return 4; }
+int other_size() { return 5; }
+}  // namespace
+
+TEST_CASE("a library's shape twins: taken for their shape, the generic library otherwise or when forced") {
+    using Entry = int (*)();
+    const std::vector<CompiledPipeline<Entry>> compiled = {
+        {{{"size", 3}}, &generic_entry, &generic_words, {{{1920, 1080}, &shaped_entry, &shaped_words}}},
+        {{{"size", 5}}, &other_size},
+    };
+    const ParamValues three = {{"size", 3}}, five = {{"size", 5}};
+    CHECK(select_pipeline(compiled, three, false, {1920, 1080})() == 3);
+    CHECK(select_pipeline(compiled, three, true, {1920, 1080})() == 4);
+    CHECK(select_pipeline(compiled, three, false, {1080, 1920})() == 1);  // width and height, not a set
+    CHECK(select_pipeline(compiled, three, true, {1921, 1080})() == 2);
+    CHECK(select_pipeline(compiled, five, false, {1920, 1080})() == 5);  // no twin: its one library
+    CHECK_THROWS_AS(select_pipeline(compiled, five, true, {1920, 1080}), Error);  // no words library
+    {
+        const GenericPathScope generic;
+        CHECK(select_pipeline(compiled, three, false, {1920, 1080})() == 1);
+        CHECK(select_pipeline(compiled, three, true, {1920, 1080})() == 2);
+        {
+            const GenericPathScope nested;
+        }
+        CHECK(generic_path_forced);  // a nested scope gives back what it found
+    }
+    CHECK(!generic_path_forced);
+    CHECK(select_pipeline(compiled, three, false, {1920, 1080})() == 3);
+}
+
+TEST_CASE("a variant's path for an image: exact for a shape it was compiled for, generic otherwise, none for kernels") {
+    Variant dsl;
+    dsl.kind = Kind::tvm;
+    dsl.exact_shapes = {{3840, 2160}};
+    CHECK(shape_path(dsl, {3840, 2160}) == "exact");
+    CHECK(shape_path(dsl, {2160, 3840}) == "generic");
+    {
+        const GenericPathScope generic;
+        CHECK(shape_path(dsl, {3840, 2160}) == "generic");
+    }
+    Variant hand = dsl;
+    hand.kind = Kind::handwritten;
+    CHECK(shape_path(hand, {3840, 2160}).empty());
+}
+
+TEST_CASE("image shapes: one spelling, WIDTHxHEIGHT or a square's side") {
+    CHECK(read_shape("3840x2160") == ImageShape{3840, 2160});
+    CHECK(read_shape("8192") == ImageShape{8192, 8192});
+    CHECK(read_shape("1x1") == ImageShape{1, 1});
+    for (const char *bad : {"", "x", "3840x", "x2160", "0x5", "5x0", "-3x4", "3840x2160x3", "3840X2160", "65537x1",
+                            "12ax4", " 12x4"})
+        CHECK_MESSAGE(!read_shape(bad), bad);
+    CHECK(shape_text({4096, 2304}) == "4096x2304");
 }

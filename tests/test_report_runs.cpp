@@ -95,14 +95,7 @@ fs::path write_format2_copy(const fs::path &run, const RunDir &now) {
     std::ofstream(old / "results.json") << results.dump();
     std::ofstream csv(old / "results.csv");
     csv << format2_csv_header() << "\n";
-    auto format2_line = [](const BenchRow &r) {  // without the 5th, 6th and 7th fields
-        std::string line = to_csv_line(r);
-        std::size_t fifth = 0;
-        for (int i = 0; i < 4; i++) fifth = line.find(',', fifth) + 1;
-        std::size_t eighth = fifth;
-        for (int i = 0; i < 3; i++) eighth = line.find(',', eighth) + 1;
-        return line.erase(fifth, eighth - fifth);
-    };
+    auto format2_line = [](const BenchRow &r) { return to_csv_line(r, 2); };  // the schema's format 2 columns
     for (const BenchRow &r : now.rows) csv << format2_line(r) << "\n";
     BenchRow point = now.rows.back();
     point.variant = "cpu_sliding[rows=32+vectors=2]", point.kind = "halide";
@@ -119,10 +112,10 @@ fs::path write_format3_copy(const fs::path &run, const RunDir &now) {
     results["context"]["format"] = 3;
     std::ofstream(old / "results.json") << results.dump();
     std::ofstream csv(old / "results.csv");
-    csv << results_csv_header() << "\n";
+    csv << results_csv_header(3) << "\n";
     for (BenchRow r : now.rows) {
         std::replace(r.point.begin(), r.point.end(), '+', ' ');
-        csv << to_csv_line(r) << "\n";
+        csv << to_csv_line(r, 3) << "\n";
     }
     return old;
 }
@@ -151,7 +144,7 @@ TEST_CASE("report: missing, partial and old run directories are refused with one
 TEST_CASE("results schema: one writer and one reader, every column and status round-trips") {
     for (Status status : {Status::ok, Status::differs, Status::wrong, Status::error, Status::skipped}) {
         BenchRow row{.filter = "box", .variant = "cpu_tiled", .backend = "cpu", .kind = "halide",
-                     .origin = Origin::sweep_point, .algorithm = "direct", .point = "rows=16+vectors=4", .width = 48,
+                     .origin = Origin::sweep_point, .algorithm = "direct", .point = "rows=16+vectors=4", .path = "exact", .width = 48,
                      .height = 32, .channels = 3, .params = "radius=2", .status = status, .samples = 20, .buffers = 4,
                      .median_us = 12.5, .min_us = 11.25, .max_us = 14.125, .p25_us = 12, .p75_us = 13,
                      .spread_pct = 8, .gb_per_s = 1.25, .roofline_pct = 0.5, .threads = 16,
@@ -164,6 +157,7 @@ TEST_CASE("results schema: one writer and one reader, every column and status ro
         CHECK(back.origin == Origin::sweep_point);
         CHECK(back.algorithm == "direct");
         CHECK(back.point == "rows=16+vectors=4");
+        CHECK(back.path == "exact");
         CHECK(back.width == 48);
         CHECK(back.channels == 3);
         CHECK(back.median_us == doctest::Approx(12.5));
@@ -172,12 +166,14 @@ TEST_CASE("results schema: one writer and one reader, every column and status ro
         CHECK(back.note == "a note; with commas; kept");
     }
     CHECK(results_csv_header().rfind(
+              "filter,variant,backend,kind,origin,algorithm,point,path,width,height,channels,params,status,", 0) == 0);
+    CHECK(results_csv_header(4).rfind(
               "filter,variant,backend,kind,origin,algorithm,point,width,height,channels,params,status,", 0) == 0);
     CHECK(format2_csv_header().rfind("filter,variant,backend,kind,width,height,channels,params,status,", 0) == 0);
     CHECK(point_text({{"tile_x", 64}, {"tile_y", 8}}) == "tile_x=64+tile_y=8");  // the one spelling
     CHECK(point_text({}).empty());
     CHECK_THROWS_AS(parse_status("fine"), Error);
-    CHECK_THROWS_WITH_AS(parse_csv_line("box,cpu_tiled"), doctest::Contains("2 fields, expected 24"), Error);
+    CHECK_THROWS_WITH_AS(parse_csv_line("box,cpu_tiled"), doctest::Contains("2 fields, expected 25"), Error);
     BenchRow odd{.kind = "halide", .median_us = 1};
     std::string line = to_csv_line(odd);
     line.replace(line.find(",reference,"), 11, ",elsewhere,");  // the origin column
@@ -190,7 +186,7 @@ TEST_CASE("results schema: one writer and one reader, every column and status ro
 TEST_CASE("results: a bench run records each variant's identity as the registry holds it; format 2 still reads") {
     const fs::path run = bench_run("runs_identity");
     const RunDir now = load_run_dir(run.string());
-    CHECK(now.context["format"] == 4);
+    CHECK(now.context["format"] == 5);
     std::set<Origin> origins;
     for (const BenchRow &r : now.rows) {
         const Variant &v = find_variant(r.filter, r.variant);
@@ -198,6 +194,7 @@ TEST_CASE("results: a bench run records each variant's identity as the registry 
         CHECK(r.origin == v.origin);
         CHECK(r.algorithm == v.algorithm);
         CHECK(r.point == point_text(v.point));
+        CHECK(r.path == shape_path(v, {r.width, r.height}));  // CPU variants: "generic" (Halide) or ""
         origins.insert(r.origin);
     }
     // The box's CPU variants: the reference, named schedules, a frozen point, autoschedules, a peer (OpenCV).

@@ -118,9 +118,9 @@ def launcher(library, host_script, kernels, scalars, specialised=()):
     """The C++ launcher of one library: its geometry and scalars, then its
     launches in order. `specialised`: (condition, launcher) pairs tried first,
     each a library compiled for one image shape (the call's own when the
-    condition holds)."""
+    condition holds), unless the call asks for the generic path."""
     lines = [f'extern "C" int filterlab_{library}(const filterlab_tvm_call *call) {{\n']
-    lines += [f"    if ({condition}) return {name}(call);\n" for condition, name in specialised]
+    lines += [f"    if (!call->generic_only && {condition}) return {name}(call);\n" for condition, name in specialised]
     lines += [f"    const int32_t {g} = call->{g};\n" for g in GEOMETRY]
     counts = {"int32": 0, "float32": 0}
     for name, dtype in scalars:

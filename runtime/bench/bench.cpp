@@ -8,6 +8,7 @@
 
 #include "bench_common.h"
 #include "bench_paths.h"
+#include "compiled_pipeline.h"
 #include "cuda_support.h"
 #include "error.h"
 #include "filters.h"
@@ -73,6 +74,7 @@ TimedRow row_of(const Result &r, double roofline) {
                  .origin = v.origin,
                  .algorithm = v.algorithm,
                  .point = point_text(v.point),
+                 .path = shape_path(v, {r.width, r.height}),
                  .width = r.width,
                  .height = r.height,
                  .channels = r.channels,
@@ -159,10 +161,11 @@ std::vector<TimedRow> measure_all(const BenchOptions &o, const std::vector<const
     std::vector<TimedRow> rows;
     std::size_t total = 0, done = 0;
     const auto started = Clock::now();
-    for (int s : o.sizes) total += o.channels.size() * chosen.size() * (s > 0);
-    for (int size : o.sizes)
+    total = o.sizes.size() * o.channels.size() * chosen.size();
+    for (const ImageShape size : o.sizes)
         for (int channels : o.channels) {
-            const Image input = random_image(size, size, channels, 1234 + size + channels);
+            // Square sizes keep the seed they always had (1234 + side + channels).
+            const Image input = random_image(size.width, size.height, channels, 1234 + size.width + channels);
             measure_transfers(input, transfers);
             CaseCache cache;
             for (const Variant *v : chosen) {
@@ -172,6 +175,10 @@ std::vector<TimedRow> measure_all(const BenchOptions &o, const std::vector<const
                 if (o.budget_seconds > 0) case_options.budget_seconds = std::max(1e-3, o.budget_seconds - seconds_since(started));
                 done++;
                 rows.push_back(row_of(measure_case(case_options, *v, input, cache), roofline));
+                if (o.both_paths && shape_path(*v, {input.width(), input.height()}) == "exact") {
+                    const GenericPathScope generic;  // the same variant and image, its generic library
+                    rows.push_back(row_of(measure_case(case_options, *v, input, cache), roofline));
+                }
             }
         }
     if (o.budget_seconds > 0) bench_say(o, "budget: {:.0f} s of {:.0f} s\n", seconds_since(started), o.budget_seconds);
@@ -182,10 +189,11 @@ std::vector<TimedRow> measure_all(const BenchOptions &o, const std::vector<const
 
 std::string run_bench(const BenchOptions &o) {
     check_common_options(o);
-    for (int s : o.sizes)
-        if (s < 1 || s > 32768) throw Error(fmt::format("bench: size {} out of range 1..32768", s));
-    for (int s : o.sizes)
-        for (int c : o.channels) check_image_shape(s, s, c);
+    for (const ImageShape s : o.sizes)
+        if (s.width < 1 || s.width > 32768 || s.height < 1 || s.height > 32768)
+            throw Error(fmt::format("bench: size {} out of range 1..32768", shape_text(s)));
+    for (const ImageShape s : o.sizes)
+        for (int c : o.channels) check_image_shape(s.width, s.height, c);
 
     const std::vector<const Variant *> chosen = chosen_variants(o);
 

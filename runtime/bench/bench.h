@@ -12,14 +12,19 @@
 #include <string>
 #include <vector>
 
+#include "image.h"
+
 namespace filterlab {
 
 struct BenchOptions {
     std::vector<std::string> filters;   // empty: all that have variants besides the reference
     std::vector<std::string> variants;  // empty: all of those filters'
     std::vector<std::string> backends;  // empty: cpu and cuda
-    std::vector<int> sizes = {256, 1024, 4096, 8192};
+    std::vector<ImageShape> sizes = {{256, 256}, {1024, 1024}, {4096, 4096}, {8192, 8192}};  // --sizes 8192,1920x1080
     std::vector<int> channels = {1};
+    // Also time a DSL variant's generic path where it has an exact one for the
+    // image (--paths both): its two paths side by side, results.csv's path column.
+    bool both_paths = false;
     std::vector<std::string> params;  // NAME=VALUE for every filter that has NAME
     int min_reps = 20;
     double min_seconds = 0.5;

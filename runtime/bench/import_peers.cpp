@@ -40,6 +40,7 @@ TimedRow row_of_case(const json &line, double roofline) {
                  .origin = Origin::peer,
                  .algorithm = f.algorithms.front().first,
                  .point = "",
+                 .path = "",
                  .width = field<int>(line, "width"),
                  .height = field<int>(line, "height"),
                  .channels = field<int>(line, "channels"),

@@ -10,6 +10,7 @@
 #include <optional>
 #include <ostream>
 
+#include "compiled_pipeline.h"
 #include "error.h"
 #include "harness.h"
 #include "image_io.h"
@@ -79,6 +80,8 @@ Image make_content(const std::string &content, Size size, int channels, uint64_t
 // reference would otherwise take most of a minute per variant.
 const Image &reference_output(const FilterInfo &filter, const CheckOptions &options,
                               const std::vector<CheckCase> &cases, std::size_t i) {
+    static const Image none;
+    if (cases[i].against_generic) return none;  // each variant's own generic path (case_failure)
     static std::string matrix;
     static std::vector<std::optional<Image>> outputs;
     const std::string wanted = filter.name + (options.sanitizer ? " sanitizer " : options.quick ? " quick " : " full ") +
@@ -133,6 +136,28 @@ void add_synthetic_cases(std::vector<CheckCase> &cases, const FilterInfo &filter
     }
 }
 
+// Random images of every shape the build compiled a DSL variant of the filter
+// for (FILTERLAB_SHAPES), gray and RGB, with every parameter set: each
+// variant's exact path is checked where a call takes it (and its generic one
+// at the same image: case_failure).
+void add_build_shape_cases(std::vector<CheckCase> &cases, const FilterInfo &filter,
+                           const std::vector<ParamValues> &sets, bool sanitizer) {
+    std::vector<ImageShape> shapes;
+    for (const Variant &v : all_variants())
+        for (const ImageShape &s : v.filter == filter.name ? v.exact_shapes : std::vector<ImageShape>{})
+            if (std::find(shapes.begin(), shapes.end(), s) == shapes.end()) shapes.push_back(s);
+    uint64_t seed = 9001;
+    for (const ImageShape &s : shapes)
+        for (int channels : {1, 3})
+            for (auto &params : sets) {
+                // Under the sanitizers one launch of each path is enough: gray, the defaults.
+                if (sanitizer && (params != filter.defaults() || channels != 1)) continue;
+                Image image = make_content("random", {s.width, s.height}, channels, seed++);
+                const bool over_budget = double(image.size()) * reference_work_per_sample(filter, params) > kReferenceBudget;
+                cases.push_back({"random", std::move(image), params, true, over_budget});
+            }
+}
+
 // The real images of the images folder (gray.png not in the quick matrix), as
 // they are and with salt-and-pepper noise, with every parameter set.
 void add_real_image_cases(std::vector<CheckCase> &cases, const FilterInfo &filter,
@@ -152,14 +177,16 @@ void add_real_image_cases(std::vector<CheckCase> &cases, const FilterInfo &filte
 }  // namespace
 
 std::string CheckCase::label() const {
-    return fmt::format("{}x{}x{} {} {}", input.width(), input.height(), input.channels(), content,
+    return fmt::format("{}x{}x{} {}{} {}", input.width(), input.height(), input.channels(), content,
+                       build_shape ? (against_generic ? " (a build shape, against its generic path)" : " (a build shape)") : "",
                        format_params(params));
 }
 
 std::vector<CheckCase> check_cases(const FilterInfo &filter, const CheckOptions &options) {
     const auto sets = param_sets(filter, options.quick && !options.sanitizer);
-    if (options.sanitizer) return sanitizer_cases(filter, sets);
-    std::vector<CheckCase> cases;
+    std::vector<CheckCase> cases = options.sanitizer ? sanitizer_cases(filter, sets) : std::vector<CheckCase>{};
+    add_build_shape_cases(cases, filter, sets, options.sanitizer);
+    if (options.sanitizer) return cases;
     add_synthetic_cases(cases, filter, sets, options.quick);
     if (!options.images_dir.empty()) add_real_image_cases(cases, filter, sets, options);
     return cases;
@@ -194,15 +221,26 @@ std::string case_failure(const FilterInfo &filter, const CheckOptions &options, 
         // One poison under compute-sanitizer: it looks for bad accesses, not unwritten samples.
         const std::vector<uint8_t> poisons =
             options.sanitizer ? std::vector<uint8_t>{0xA5} : std::vector<uint8_t>{0xA5, 0x5A};
+        std::optional<Image> generic;  // the oracle of a case whose reference is over budget
+        if (k.against_generic) {
+            const GenericPathScope scope;
+            generic = run_variant(*r.variant, k.input, k.params, 0xA5);
+        }
         for (uint8_t poison : poisons) {
             const Image actual = run_variant(*r.variant, k.input, k.params, poison);
-            const Comparison cmp = compare_to_reference(filter, expected, actual);
+            const Comparison cmp = compare_to_reference(filter, generic ? *generic : expected, actual);
             r.max_difference = std::max(r.max_difference, cmp.max_difference);
             if (!cmp.equal) {
                 failure = fmt::format("poison 0x{:02X}: {}", poison, cmp.describe());
                 differs = !r.variant->computes_contract;
                 break;
             }
+        }
+        // A shape the variant was compiled for: its generic path at the same image too.
+        if (failure.empty() && !generic && shape_path(*r.variant, {k.input.width(), k.input.height()}) == "exact") {
+            const GenericPathScope generic;
+            const Comparison cmp = compare_to_reference(filter, expected, run_variant(*r.variant, k.input, k.params, 0xA5));
+            if (!cmp.equal) failure = "its generic path at a shape it was compiled for: " + cmp.describe();
         }
     } catch (const MachineError &) {
         throw;  // the machine is short, not the variant: the command ends
@@ -236,6 +274,7 @@ void record_outcome(const FilterInfo &filter, const CheckCase &k, const std::str
 // Checks r's variant on case k (or counts it skipped), timing it.
 void check_case(const FilterInfo &filter, const CheckOptions &options, const CheckCase &k, const Image &expected,
                 VariantResult &r, Progress &progress, std::ostream &log) {
+    if (k.build_shape && shape_path(*r.variant, {k.input.width(), k.input.height()}) != "exact") return;  // not its case
     if (!r.skip_reason.empty() || !r.variant->unsupported_reason(k.params).empty()) {
         r.skipped++;
         return;
@@ -257,8 +296,14 @@ void check_filter(const FilterInfo &filter, const CheckOptions &options, std::ve
     for (std::size_t i = 0; i < cases.size(); i++) {
         progress.advance();
         const CheckCase &k = cases[i];
-        const Image &expected = reference_output(filter, options, cases, i);
-        for (VariantResult &r : mine) check_case(filter, options, k, expected, r, progress, log);
+        // A build shape no selected variant was compiled for needs no reference.
+        const bool wanted = !k.build_shape || std::any_of(mine.begin(), mine.end(), [&](const VariantResult &r) {
+            return shape_path(*r.variant, {k.input.width(), k.input.height()}) == "exact";
+        });
+        if (wanted) {
+            const Image &expected = reference_output(filter, options, cases, i);
+            for (VariantResult &r : mine) check_case(filter, options, k, expected, r, progress, log);
+        }
         if ((i + 1) % 50 == 0 || i + 1 == cases.size()) {
             progress.interrupt();
             fmt::print(log, "  {}: {}/{} cases done\n", filter.name, i + 1, cases.size());

@@ -17,6 +17,12 @@ struct CheckCase {
     std::string content;  // random, salt_pepper, zeros, ones (255), gradient, or an image file's name
     Image input;
     ParamValues params;
+    // An image of a shape the build compiled DSL variants for (FILTERLAB_SHAPES):
+    // checked on the variants with a path for it only, on both their paths.
+    bool build_shape = false;
+    // Its reference is over the matrix's budget (NL-means at 1024²): the exact
+    // path is checked against the variant's generic path, which the rest of the matrix checks.
+    bool against_generic = false;
     std::string label() const;  // "31x37x3 random radius=2"
 };
 

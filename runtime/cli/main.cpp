@@ -140,9 +140,26 @@ void add_check_verb(CLI::App &app, Options &o, Verbs &verbs) {
 // The timing options `bench` and `sweep` share; returns --sizes.
 CLI::Option *add_timing_options(CLI::App *verb, filterlab::BenchOptions &b, const std::string &out_help) {
     std::string sizes;
-    for (int s : b.sizes) sizes += (sizes.empty() ? "" : ",") + std::to_string(s);
-    auto *sizes_opt = add_integer_list(verb, "--sizes", b.sizes, 1, filterlab::kMaxSide,
-                                       "Square image sizes, comma-separated")
+    for (auto s : b.sizes) sizes += (sizes.empty() ? "" : ",") + std::to_string(s.width);
+    auto parse = [&b](const std::string &text) {
+        std::vector<filterlab::ImageShape> shapes;
+        for (std::size_t start = 0;;) {
+            const std::size_t comma = text.find(',', start);
+            const auto shape = filterlab::read_shape(std::string_view(text).substr(start, comma - start));
+            if (!shape) {
+                throw CLI::ValidationError("--sizes", fmt::format("'{}' is not a comma-separated list of sizes (8192 "
+                                                                  "for a square, or 1920x1080), sides in 1..{}",
+                                                                  text, filterlab::kMaxSide));
+            }
+            shapes.push_back(*shape);
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
+        b.sizes = shapes;
+    };
+    auto *sizes_opt = verb->add_option_function<std::string>("--sizes", parse,
+                                                             "Image sizes, comma-separated: 8192 (a square) or "
+                                                             "1920x1080 (WIDTHxHEIGHT)")
                           ->default_str(sizes);
     verb->add_option("--param,-p", b.params, "NAME=VALUE of the filter (repeatable; in bench, for the filters that "
                                              "have NAME)");
@@ -163,6 +180,11 @@ void add_bench_verb(CLI::App &app, Options &o, Verbs &verbs) {
     v->add_option("--backend", o.bench.backends, "cpu, cuda and/or opencl (default: all)");
     auto *sizes_opt = add_timing_options(v, o.bench, "Folder under which each run gets a new directory");
     add_integer_list(v, "--channels", o.bench.channels, 1, 3, "Channel counts, comma-separated (1, 3)")->default_str("1");
+    v->add_option("--paths", o.bench.both_paths,
+                  "taken: each variant on the path a call of that shape takes; both: a Halide or TVM variant "
+                  "compiled for the image's shape (FILTERLAB_SHAPES) is timed on its generic path too")
+        ->transform(CLI::CheckedTransformer(std::map<std::string, bool>{{"taken", false}, {"both", true}}))
+        ->default_str("taken");
     v->add_option("--budget", o.bench.budget_seconds,
                   "Seconds the whole run may take: each case gets its share of what is left, fewer samples "
                   "(at least 3) when short, skipped when one run cannot fit")
@@ -190,7 +212,7 @@ void add_sweep_verb(CLI::App &app, Options &o, Verbs &verbs) {
                  "-DFILTERLAB_SWEEPS)");
     v->add_option("--filter", o.sweep.filter, "Filter: " + filter_names())->required();
     v->add_option("--schedule", o.sweep.schedule, "The schedule's variant name, e.g. cuda_tile")->required();
-    o.sweep.bench.sizes = {1024, 8192};
+    o.sweep.bench.sizes = {{1024, 1024}, {8192, 8192}};
     add_timing_options(v, o.sweep.bench, "Folder under which the run gets a new directory");
     v->add_flag("--quick", o.sweep.quick, "Check on the smaller matrix");
 }

@@ -166,7 +166,7 @@ Variant halide_variant(const std::string &filter, const std::string &name, Backe
         const CallErrors errors;
         auto input = wrap_input(in, backend, views.input);
         auto output = wrap_output(out, backend, views.output);
-        const int status = call(input.raw_buffer(), output.raw_buffer(), params, in.width);
+        const int status = call(input.raw_buffer(), output.raw_buffer(), params, ImageShape{in.width, in.height});
         if (backend != Backend::cpu) {
             input.device_detach_native();
             output.device_detach_native();

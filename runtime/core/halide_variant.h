@@ -17,10 +17,11 @@
 namespace filterlab {
 
 // Calls the pipeline with its scalar parameters taken from `params`;
-// returns the pipeline's status. `image_width` is the input's width in
-// pixels, which a word view whose output is smaller (pooled) passes apart.
+// returns the pipeline's status. `image` is the input's shape in pixels: the
+// library compiled for it is taken where there is one (select_pipeline), and
+// a word view whose output is smaller (pooled) passes its width apart.
 using HalideCall =
-    std::function<int(halide_buffer_t *in, halide_buffer_t *out, const ParamValues &params, int image_width)>;
+    std::function<int(halide_buffer_t *in, halide_buffer_t *out, const ParamValues &params, ImageShape image)>;
 
 // How a pipeline reads its 8-bit input (its schedule's READS, given by the
 // build): as bytes, or as 32-bit words over the same rows (whole 16-byte
@@ -50,6 +51,26 @@ struct Views {
 Variant halide_variant(const std::string &filter, const std::string &name, Backend backend,
                        const std::string &supports, HalideCall call, Views views = {});
 
+// A variant of a schedule's libraries (one per compile-time value, each with
+// its words and shape twins): the call's library is chosen here
+// (select_pipeline) and handed to `call`, which says how a filter's pipeline
+// is called, (function, in, out, params, image) -> status; the variant's
+// shape paths are its libraries' (exact_shapes, refused_shapes).
+template <typename Function, typename Call>
+Variant halide_variant(const std::string &filter, const std::string &name, Backend backend,
+                       const std::string &supports, std::vector<CompiledPipeline<Function>> compiled, Call call,
+                       Views views = {}) {
+    Variant v = halide_variant(
+        filter, name, backend, supports,
+        [compiled, call](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p, ImageShape image) {
+            return call(select_pipeline(compiled, p, writes_words(out), image), in, out, p, image);
+        },
+        views);
+    v.exact_shapes = exact_shapes(compiled);
+    v.refused_shapes = refused_shapes(compiled);
+    return v;
+}
+
 // The binding of every pipeline called as f(input, output), its parameters
 // all fixed at compile time (median's size) or none (maxpool).
 using ImagePipeline = int (*)(halide_buffer_t *, halide_buffer_t *);
@@ -57,9 +78,9 @@ inline Variant image_pipeline_variant(const std::string &filter, const std::stri
                                       const std::string &supports,
                                       std::vector<CompiledPipeline<ImagePipeline>> compiled, Views views = {}) {
     return halide_variant(
-        filter, name, backend, supports,
-        [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p, int) {
-            return select_pipeline(compiled, p, writes_words(out))(in, out);
+        filter, name, backend, supports, std::move(compiled),
+        [](ImagePipeline f, halide_buffer_t *in, halide_buffer_t *out, const ParamValues &, ImageShape) {
+            return f(in, out);
         },
         views);
 }

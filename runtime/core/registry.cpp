@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "compiled_pipeline.h"
 #include "cuda_support.h"
 #include "error.h"
 #include "opencl_support.h"
@@ -30,6 +31,13 @@ const char *to_string(Kind kind) {
     case Kind::peer: return "peer";
     }
     return "?";
+}
+
+std::string shape_path(const Variant &variant, ImageShape image) {
+    if (variant.kind != Kind::halide && variant.kind != Kind::tvm) return "";
+    const auto &shapes = variant.exact_shapes;
+    const bool exact = !generic_path_forced && std::find(shapes.begin(), shapes.end(), image) != shapes.end();
+    return exact ? "exact" : "generic";
 }
 
 bool ParamSupport::contains(double value) const {

@@ -89,6 +89,12 @@ struct Variant {
     // One of its filter's algorithms (FilterInfo::algorithms); left empty at
     // registration, the filter's first.
     std::string algorithm;
+    // Halide and TVM CUDA variants: the image shapes the build also compiled
+    // them for (FILTERLAB_SHAPES), each a path a call of that shape takes; and
+    // the shapes Halide refused for one of its libraries, with why (the
+    // generic path serves them).
+    std::vector<ImageShape> exact_shapes;
+    std::vector<std::pair<ImageShape, std::string>> refused_shapes;
     // A handwritten OpenCL kernel: the CUDA variant it ports (porting()).
     std::string ports;
 
@@ -138,6 +144,20 @@ std::string cuda_twin(const Variant &opencl_variant);
 // A variant of algorithm `algorithm` (a handwritten kernel's registration).
 inline Variant with_algorithm(Variant variant, std::string algorithm) {
     variant.algorithm = std::move(algorithm);
+    return variant;
+}
+
+// Which of a DSL variant's paths a call on an image of this shape takes:
+// "exact" (compiled for that shape) or "generic" (every shape); "" for a
+// variant that is not a DSL's (handwritten kernels, peers, the reference).
+// TVM's exact path also needs rows pitched as DeviceLayout pitches them.
+// Under a GenericPathScope (compiled_pipeline.h), "generic".
+std::string shape_path(const Variant &variant, ImageShape image);
+
+// A TVM variant's shape paths: every library's launcher takes each of these
+// shapes' functions (scripts/tvm_generate.py --shapes; TVM refuses none, or the build fails).
+inline Variant with_exact_shapes(Variant variant, std::vector<ImageShape> shapes) {
+    variant.exact_shapes = std::move(shapes);
     return variant;
 }
 

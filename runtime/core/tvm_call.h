@@ -17,6 +17,7 @@ struct filterlab_tvm_call {
     int32_t out_plane, out_row;
     int32_t ints[4];
     float floats[4];
+    int32_t generic_only;  // nonzero: the generic path even where one was compiled for this shape
     cudaStream_t stream;
 };
 

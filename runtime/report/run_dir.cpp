@@ -118,7 +118,7 @@ void derive_format2_identity(BenchRow &row, const nlohmann::json &context, const
 
 std::vector<BenchRow> read_rows(const fs::path &dir, const std::string &path, int format, const nlohmann::json &context,
                                 const KnownAlgorithms &known) {
-    const std::string &header = format == 2 ? format2_csv_header() : results_csv_header();
+    const std::string header = results_csv_header(format);
     std::ifstream in(dir / kRunResultsCsv);
     std::string line;
     if (!std::getline(in, line) || line != header) {
@@ -129,7 +129,7 @@ std::vector<BenchRow> read_rows(const fs::path &dir, const std::string &path, in
     for (int number = 2; std::getline(in, line); number++) {
         if (line.empty()) continue;
         try {
-            rows.push_back(format == 2 ? parse_format2_csv_line(line) : parse_csv_line(line));
+            rows.push_back(parse_csv_line(line, format));
             if (format == 2) derive_format2_identity(rows.back(), context, known);
             else rows.back().point = point_spelling(rows.back().point, format);
         } catch (const Error &e) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "error.h"
+#include "run_format.h"
 #include "schedule_point.h"
 
 namespace filterlab {
@@ -69,10 +70,12 @@ Column origin_column() {
             3};
 }
 
-Column added_in_3(Column c) {
-    c.since = 3;
+Column added_in(int format, Column c) {
+    c.since = format;
     return c;
 }
+
+Column added_in_3(Column c) { return added_in(3, std::move(c)); }
 
 // The columns, in order: the one owner of results.csv's layout.
 const std::vector<Column> &columns() {
@@ -84,6 +87,7 @@ const std::vector<Column> &columns() {
         origin_column(),
         added_in_3(text("algorithm", &BenchRow::algorithm)),
         added_in_3(text("point", &BenchRow::point)),
+        added_in(5, text("path", &BenchRow::path)),
         integer("width", &BenchRow::width),
         integer("height", &BenchRow::height),
         integer("channels", &BenchRow::channels),
@@ -113,15 +117,17 @@ const std::vector<Column> &columns() {
     return all;
 }
 
-// Format 2's columns: those it had, in the same order.
-const std::vector<Column> &format2_columns() {
-    static const std::vector<Column> old = [] {
-        std::vector<Column> c;
-        for (const Column &column : columns())
-            if (column.since <= 2) c.push_back(column);
-        return c;
+// The columns a run of `format` has: those added up to it, in the same order.
+const std::vector<Column> &columns_of(int format) {
+    static const std::array<std::vector<Column>, kRunFormat + 1> each = [] {
+        std::array<std::vector<Column>, kRunFormat + 1> out;
+        for (int f = kOldestReadRunFormat; f <= kRunFormat; f++)
+            for (const Column &column : columns())
+                if (column.since <= f) out[f].push_back(column);
+        return out;
     }();
-    return old;
+    if (format < kOldestReadRunFormat || format > kRunFormat) throw Error(fmt::format("no run format {}", format));
+    return each[format];
 }
 
 std::string header_of(const std::vector<Column> &cs) {
@@ -160,14 +166,19 @@ const std::string &results_csv_header() {
     return header;
 }
 
+std::string results_csv_header(int format) { return header_of(columns_of(format)); }
+
 const std::string &format2_csv_header() {
-    static const std::string header = header_of(format2_columns());
+    static const std::string header = header_of(columns_of(2));
     return header;
 }
 
-std::string to_csv_line(const BenchRow &row) {
+std::string to_csv_line(const BenchRow &row) { return to_csv_line(row, kRunFormat); }
+
+std::string to_csv_line(const BenchRow &row, int format) {
+    const std::vector<Column> &cs = columns_of(format);
     std::string line;
-    for (std::size_t i = 0; i < columns().size(); i++) line += (i ? "," : "") + columns()[i].write(row);
+    for (std::size_t i = 0; i < cs.size(); i++) line += (i ? "," : "") + cs[i].write(row);
     return line;
 }
 
@@ -198,6 +209,8 @@ std::string point_text(const std::vector<std::pair<std::string, int>> &point) {
 
 BenchRow parse_csv_line(const std::string &line) { return parse_with(columns(), line); }
 
-BenchRow parse_format2_csv_line(const std::string &line) { return parse_with(format2_columns(), line); }
+BenchRow parse_csv_line(const std::string &line, int format) { return parse_with(columns_of(format), line); }
+
+BenchRow parse_format2_csv_line(const std::string &line) { return parse_with(columns_of(2), line); }
 
 }  // namespace filterlab

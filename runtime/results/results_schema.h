@@ -28,6 +28,9 @@ struct BenchRow {
     std::string filter, variant, backend, kind;
     Origin origin = Origin::reference;
     std::string algorithm, point;
+    // A DSL variant's path for this image (registry.h: shape_path): "exact"
+    // (its library compiled for the shape) or "generic"; empty for the others.
+    std::string path;
     int width = 0, height = 0, channels = 0;
     std::string params;
     Status status = Status::ok;
@@ -46,6 +49,10 @@ const std::string &results_csv_header();
 std::string to_csv_line(const BenchRow &row);
 // A CSV line back into a row; throws Error naming the column that is wrong.
 BenchRow parse_csv_line(const std::string &line);
+// The header and a line of an older run format (run_format.h): its columns, the later ones left unset.
+std::string results_csv_header(int format);
+BenchRow parse_csv_line(const std::string &line, int format);
+std::string to_csv_line(const BenchRow &row, int format);
 
 // A point of a schedule's space (each axis and its value, as the registry
 // holds it) as the point column spells it, the one spelling of a point

@@ -12,7 +12,9 @@ namespace filterlab {
 // 4: the point spelled as everywhere, "tile_x=64+tile_y=8"
 //    (runtime/base/schedule_point.h); format 3 joined its axes with spaces,
 //    which the report still reads (run_dir.cpp).
-constexpr int kRunFormat = 4;
+// 5: results.csv carries each DSL variant's path for the case's image, exact
+//    (compiled for its shape: FILTERLAB_SHAPES) or generic (after point).
+constexpr int kRunFormat = 5;
 constexpr int kOldestReadRunFormat = 2;
 constexpr const char *kRunResultsCsv = "results.csv";
 constexpr const char *kRunResultsJson = "results.json";

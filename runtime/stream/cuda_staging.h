@@ -10,7 +10,8 @@
 namespace filterlab::stream::gpu {
 
 // Device memory with `guard` bytes before and after what data() points at
-// (DeviceLayout's guards: a kernel reading a word past a row stays inside).
+// (DeviceLayout's guards: a kernel reading a word past a row stays inside),
+// all of it zeroed when allocated.
 class DeviceBuffer {
 public:
     DeviceBuffer(std::size_t bytes, std::size_t guard);

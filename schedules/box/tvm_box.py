@@ -1,7 +1,7 @@
 """TVM schedules of the box filter (generators/tvm/box.py's algorithms)."""
 from tvm import tirx
 
-from tvm_helpers import verdict_shape, register_block, thread_tile, unrolled
+from tvm_helpers import register_block, thread_tile, unrolled
 from tvm_registry import tvm_frozen, tvm_schedule
 
 
@@ -11,8 +11,7 @@ RADII = {"radius": range(1, 16)}
 
 
 @tvm_schedule("box", box.Direct, compiled=RADII, frontier="the classic: one thread a pixel, its window summed",
-              why="each thread sums its own window from global memory (L1 serves the neighbours' reads)",
-              specialised=[verdict_shape("box")])
+              why="each thread sums its own window from global memory (L1 serves the neighbours' reads)")
 def direct(sch, alg):
     out = sch.get_sblock(alg.output)
     c, by, bx, ty, tx, yr, xv = thread_tile(sch, out, tile_y=8, tile_x=32, rows=1, vector=1)
@@ -24,14 +23,13 @@ def direct(sch, alg):
 @tvm_schedule("box", box.Separable, compiled={"radius": [1, 2, 3]}, frontier="separable sums, a register block a thread",
               why="each thread makes 4 adjacent outputs on 8 rows with every stage inlined and unrolled: nvcc "
                   "finds the row sums its rows share (one per input row a thread, not 2r+1)",
-              specialised=[verdict_shape("box")], axes="rows=4,[8],16 vector=2,[4] warps=2,[4],8")
+              axes="rows=4,[8],16 vector=2,[4] warps=2,[4],8")
 def register_rows(sch, alg, point):
     register_block(sch, alg, (alg.columns, alg.rows, alg.clamped), **point)
 
 
 @tvm_schedule("box", box.Direct, compiled={"radius": [1]}, why="each thread makes a 4x8 block, unrolled with the sums inlined, as Halide's rows8: each input "
-                  "row loaded once a thread into registers and used by every window that covers it",
-              specialised=[verdict_shape("box")])
+                  "row loaded once a thread into registers and used by every window that covers it")
 def rows8(sch, alg):
     out = sch.get_sblock(alg.output)
     c, by, bx, ty, tx, yr, xv = thread_tile(sch, out, tile_y=32, tile_x=128, rows=8, vector=4)
@@ -122,8 +120,7 @@ def warp_strips(sch, alg, threads=128):
 
 @tvm_schedule("box", box.RunningSums, compiled=SUMS_RADII,
               why="running sums, a strip of 16 rows by 512 columns a block: each thread slides one column's sum down "
-                  "the strip into shared memory, then 4 adjacent outputs' sum along their row (4-way bank conflicts)",
-              specialised=[verdict_shape("box")])
+                  "the strip into shared memory, then 4 adjacent outputs' sum along their row (4-way bank conflicts)")
 def running_sums(sch, alg):
     (c, by, bx, y, g), _ = strip_blocks(sch, alg)
     sch.bind(g, "threadIdx.x")
@@ -131,8 +128,8 @@ def running_sums(sch, alg):
 
 @tvm_schedule("box", box.RunningSums, compiled=SUMS_RADII,
               why="running_sums with each warp's lanes on 4 rows by 8 runs and the shared rows padded to 32k + 1 "
-                  "words (no bank conflicts); with the verdict's shape, a thread's 4 outputs in one 32-bit store",
-              specialised=[verdict_shape("box")], axes="strip=[16],32 run=[4],8,16 threads=64,[128],256",
+                  "words (no bank conflicts); with a fixed shape (FILTERLAB_SHAPES), a thread's 4 outputs in one 32-bit store",
+              axes="strip=[16],32 run=[4],8,16 threads=64,[128],256",
               algorithm_axes=("strip", "run"))
 def running_sums_banks(sch, alg, point):
     warp_strips(sch, alg, threads=point["threads"])
@@ -141,5 +138,5 @@ def running_sums_banks(sch, alg, point):
 tvm_frozen("box", "running_sums_long", "running_sums_banks", "run=16",
            frontier="TVM's fastest box at radius 7 and 15, the best point of running_sums_banks' sweep",
            why="running sums in runs of 16 outputs (a run's first window, 2r+1 shared reads, shared by 16 outputs, "
-               "not 4), each warp's lanes on 16 rows by 2 runs without bank conflicts; with the verdict's shape, "
+               "not 4), each warp's lanes on 16 rows by 2 runs without bank conflicts; with a fixed shape (FILTERLAB_SHAPES), "
                "a thread's 16 outputs in one 128-bit store")

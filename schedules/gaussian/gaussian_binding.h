@@ -25,10 +25,10 @@ inline Variant gaussian_weights_variant(const std::string &filter, const std::st
                                         std::vector<CompiledPipeline<GaussianPipeline>> compiled,
                                         Views views = {}) {
     return halide_variant(
-        filter, name, backend, supports,
-        [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p, int) {
+        filter, name, backend, supports, std::move(compiled),
+        [](GaussianPipeline f, halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p, ImageShape) {
             const GaussianPipelineWeights w = gaussian_pipeline_weights(p);
-            return select_pipeline(compiled, p, writes_words(out))(in, w.w0, w.w1, w.w2, out);
+            return f(in, w.w0, w.w1, w.w2, out);
         },
         views);
 }

@@ -3,7 +3,7 @@
 Every stage before the output is computed inside the kernel (inlined): the
 launcher allocates nothing (cuda_source.py).
 The weights are the run-time scalars w0, w1, w2 (binding gaussian_weights)."""
-from tvm_helpers import grid_stride, verdict_shape, register_block, thread_tile
+from tvm_helpers import grid_stride, register_block, thread_tile
 from tvm_registry import tvm_frozen, tvm_schedule
 
 import gaussian
@@ -21,7 +21,7 @@ def tile(sch, alg):
 @tvm_schedule("gaussian", gaussian.RowsFirst, frontier="mirrors Halide's fastest CUDA Gaussian, cuda_rows8",
               why="Halide's rows8 tile, 4x8 outputs a thread (128x32 blocks), every stage inlined and unrolled: "
                   "nvcc keeps the thread's input bytes and row passes in registers, each used by up to 5 outputs",
-              specialised=[verdict_shape("gaussian")], axes="rows=4,[8],16 vector=2,[4] warps=[4],8 unroll=0,[1]")
+              axes="rows=4,[8],16 vector=2,[4] warps=[4],8 unroll=0,[1]")
 def rows8(sch, alg, point):
     register_block(sch, alg, (alg.row, alg.clamped), **point)
 
@@ -35,8 +35,7 @@ tvm_frozen("gaussian", "rows8_r128", "rows8", "max_registers=128",
 @tvm_schedule("gaussian", gaussian.RowsFirst, shaped=gaussian_interior.RowsFirstInterior,
               why="at the verdict's shape, tiles of 4x16 outputs a thread inside the image load each row's group "
                   "as 16 bytes without clamps and store 16 bytes a row (the clamped frame is a second kernel); "
-                  "other shapes run rows8",
-              specialised=[verdict_shape("gaussian")])
+                  "other shapes run rows8")
 def interior16(sch, alg):
     """gaussian_interior's tiles, a thread each (4 x 32 threads a block), its
     window, pixels, row sums and outputs in registers, each computed once,
@@ -79,8 +78,7 @@ def interior16(sch, alg):
 
 
 @tvm_schedule("gaussian", gaussian.ColumnsFirst, why="Halide's columns_rows8 tile, 4x8 outputs a thread, every stage inlined and unrolled: the "
-                  "vertical passes of a thread's columns computed once, in registers",
-              specialised=[verdict_shape("gaussian")])
+                  "vertical passes of a thread's columns computed once, in registers")
 def columns_rows8(sch, alg):
     register_block(sch, alg, (alg.column, alg.clamped), rows=8, vector=4)
 
@@ -88,8 +86,7 @@ def columns_rows8(sch, alg):
 @tvm_schedule("gaussian", gaussian.RowsFirst, frontier="what TVM's autotuner finds, beside the schedules written by hand",
               why="MetaSchedule's choice, frozen (scripts/tvm_metaschedule.py on the H100): its CUDA space for a "
                   "stencil without a reduction is this one point, every stage inlined and the image one loop "
-                  "over 256 blocks of 1024 threads",
-              specialised=[verdict_shape("gaussian")])
+                  "over 256 blocks of 1024 threads")
 def metaschedule(sch, alg):
     # The tuner's best trace, replayed on every shape.
     sch.compute_inline(sch.get_sblock(alg.row))

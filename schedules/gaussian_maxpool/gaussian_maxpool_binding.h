@@ -20,10 +20,11 @@ inline Variant gaussian_maxpool_halide_variant(const std::string &name, Backend 
                                                std::vector<CompiledPipeline<GaussianMaxpoolWordsPipeline>> compiled,
                                                Views views) {
     return halide_variant(
-        "gaussian_maxpool", name, backend, supports,
-        [compiled](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p, int image_width) {
+        "gaussian_maxpool", name, backend, supports, std::move(compiled),
+        [](GaussianMaxpoolWordsPipeline f, halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p,
+           ImageShape image) {
             const GaussianPipelineWeights w = gaussian_pipeline_weights(p);
-            return select_pipeline(compiled, p, writes_words(out))(in, w.w0, w.w1, w.w2, image_width, out);
+            return f(in, w.w0, w.w1, w.w2, image.width, out);
         },
         views);
 }

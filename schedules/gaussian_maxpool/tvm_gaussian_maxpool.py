@@ -3,7 +3,7 @@
 a library's host code may not allocate (cuda_source.py), so the blurred
 image never goes to global memory; the two-kernel `root` of Halide has no
 TVM twin here."""
-from tvm_helpers import verdict_shape, register_block, thread_tile
+from tvm_helpers import register_block, thread_tile
 from tvm_registry import tvm_schedule
 
 
@@ -22,14 +22,13 @@ def inlined(sch, alg):
 @tvm_schedule("gaussian_maxpool", gaussian_maxpool.RowsFirst, frontier="mirrors Halide's cuda_fused",
               why="Halide's fused tile, 2x4 pooled outputs a thread (64x16 blocks), every stage inlined and "
                   "unrolled: nvcc keeps the 4x8 blurred pixels' row passes and input bytes in registers",
-              specialised=[verdict_shape("gaussian_maxpool")], axes="rows=2,[4],8 vector=1,[2],4 warps=2,[4],8")
+              axes="rows=2,[4],8 vector=1,[2],4 warps=2,[4],8")
 def fused(sch, alg, point):
     register_block(sch, alg, (alg.blurred, alg.row, alg.clamped), **point)
 
 
 @tvm_schedule("gaussian_maxpool", gaussian_maxpool.ColumnsFirst,
               why="Halide's columns_fused tile, 2x4 pooled outputs a thread, every stage inlined and unrolled: "
-                  "the vertical sums of the thread's 8 columns computed once, in registers",
-              specialised=[verdict_shape("gaussian_maxpool")])
+                  "the vertical sums of the thread's 8 columns computed once, in registers")
 def columns_fused(sch, alg):
     register_block(sch, alg, (alg.blurred, alg.column, alg.clamped), rows=4, vector=2)

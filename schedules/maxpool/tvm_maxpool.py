@@ -1,5 +1,5 @@
 """TVM schedules of 2x2 max pooling (generators/tvm/maxpool.py's algorithm)."""
-from tvm_helpers import grid_stride, verdict_shape, thread_tile
+from tvm_helpers import grid_stride, thread_tile
 from tvm_registry import tvm_frozen, tvm_schedule
 
 
@@ -15,7 +15,7 @@ def naive(sch, alg):
 @tvm_schedule("maxpool", maxpool.Direct, frontier="Halide's fastest CUDA max pool (cuda_vectorized) in TVM",
               why="Halide's cuda_vectorized: 4 adjacent outputs on 2 rows a thread (32x8 threads, 128x16 tile), "
                   "the 4 outputs one vectorised loop",
-              specialised=[verdict_shape("maxpool")], axes="rows=1,[2],4 vector=1,2,[4] warps=4,[8]")
+              axes="rows=1,[2],4 vector=1,2,[4] warps=4,[8]")
 def vectorized(sch, alg, point):
     rows, vector = point["rows"], point["vector"]
     c, by, bx, ty, tx, yr, xv = thread_tile(sch, sch.get_sblock(alg.output), tile_y=point["warps"] * rows,
@@ -32,8 +32,7 @@ tvm_frozen("maxpool", "vectorized_4x4", "vectorized", "rows=4+vector=4+warps=8",
 
 @tvm_schedule("maxpool", maxpool.Direct, frontier="what TVM's autotuner finds, beside the schedules written by hand",
               why="MetaSchedule's choice, frozen (scripts/tvm_metaschedule.py on the H100): its CUDA space for "
-                  "pooling is this one point, the image one loop over 256 blocks of 1024 threads",
-              specialised=[verdict_shape("maxpool")])
+                  "pooling is this one point, the image one loop over 256 blocks of 1024 threads")
 def metaschedule(sch, alg):
     # The tuner's best trace, replayed on every shape.
     grid_stride(sch, sch.get_sblock(alg.output))

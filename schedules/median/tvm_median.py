@@ -7,7 +7,6 @@ strip's outputs unrolled. Nothing is left at root (the launcher may not
 allocate: cuda_source.py). Loads and stores stay bytes: every output is
 guarded (the outputs run to the exact width) and every load clamped.
 """
-from tvm_helpers import verdict_shape
 from tvm_registry import tvm_frozen, tvm_schedule
 
 import median
@@ -53,8 +52,7 @@ def tile(sch, alg):
 @tvm_schedule("median", algorithm(median.Direct, (4, 4), 16), compiled={"size": [3]},
               frontier="mirrors Halide's fastest CUDA median at 3x3, cuda_register_block",
               why="Halide's register_block (block=4, warps=8): a 4x4 block a thread, its 6x6 samples loaded once "
-                  "and its 6x4 sorted columns made once (16-bit lanes), each shared by up to 3 outputs",
-              specialised=[verdict_shape("median", "size=3")])
+                  "and its 6x4 sorted columns made once (16-bit lanes), each shared by up to 3 outputs")
 def register_block(sch, alg):
     strip_threads(sch, alg, warps=8)
 
@@ -62,8 +60,7 @@ def register_block(sch, alg):
 @tvm_schedule("median", algorithm(median.Separable, (2, 1), 16, strip=4), compiled={"size": [5]},
               frontier="mirrors Halide's fastest CUDA median at 5x5, cuda_sep_strip (r128)",
               why="Halide's sep_strip (tiles=4, warps=2): a strip of 4 tiles of 2x1 a thread, the strip's "
-                  "8 + k - 1 sorted columns made once and shared by its tiles, 16-bit lanes",
-              specialised=[verdict_shape("median", "size=5")])
+                  "8 + k - 1 sorted columns made once and shared by its tiles, 16-bit lanes")
 def sep_strip(sch, alg):
     strip_threads(sch, alg, warps=2)
 
@@ -71,8 +68,7 @@ def sep_strip(sch, alg):
 @tvm_schedule("median", algorithm(median.Separable, (4, 1), 32), compiled={"size": [7]},
               frontier="mirrors Halide's fastest CUDA median at 7x7, cuda_sep_tile_4x1_u32 (r168)",
               why="Halide's sep_tile_4x1_u32 (warps=2): a 4x1 tile a thread, each column's 7 samples sorted "
-                  "once for the 4 outputs and the rows they share sorted once, 32-bit samples",
-              specialised=[verdict_shape("median", "size=7")])
+                  "once for the 4 outputs and the rows they share sorted once, 32-bit samples")
 def sep_tile(sch, alg):
     strip_threads(sch, alg, warps=2)
 
@@ -92,7 +88,6 @@ def sep_strip_pairs(sch, alg, point):
               why="register_block with the hand kernel's packing: two 4x4 blocks a thread, one above the other, "
                   "each a 16-bit lane of every 32-bit register: each min or max one __vminu2 / __vmaxu2 for two "
                   "outputs, half register_block's min and max instructions per output",
-              specialised=[verdict_shape("median", "size=3")],
               axes="tile_x=1,2,[4] tile_y=2,[4],8 warps=2,4,[8]", algorithm_axes=("tile_x", "tile_y"))
 def register_block_pairs(sch, alg, point):
     strip_threads(sch, alg, warps=point["warps"])

@@ -116,8 +116,13 @@ def sanitizer_summary(results, expected):
 
 
 def bench_flags(step, filter_):
-    return ["--min-reps", per_filter(step.get("reps", "20"), filter_), "--min-time",
-            per_filter(step.get("min_time", "0.3"), filter_), "--quiet"]
+    """reps, min_time (per filter), and where given `channels` (1,3) and `paths` (taken | both)."""
+    flags = ["--min-reps", per_filter(step.get("reps", "20"), filter_), "--min-time",
+             per_filter(step.get("min_time", "0.3"), filter_), "--quiet"]
+    for key in ("channels", "paths"):
+        if step.get(key):
+            flags += [f"--{key}", step[key]]
+    return flags
 
 
 def bench_peers(r, step, log, cases, folder, env):

@@ -89,7 +89,8 @@ def rows(r, step):
 
 def cases(r, step):
     """Where a step measures: explicit `cases` (filter size params [variant...] a line), the
-    rows of the rows file, or each of `filters` at `sizes` (per filter: '8192 nlmeans:1024')."""
+    rows of the rows file (at `size` in place of their own, where given), or each of `filters`
+    at `sizes` (per filter: '8192 nlmeans:1024')."""
     if step.get("cases"):
         out = []
         for line in step["cases"].splitlines():
@@ -101,6 +102,8 @@ def cases(r, step):
     if step.get("sizes"):
         return [{"filter": f, "size": per_filter(step["sizes"], f), "params": "-", "targets": "", "variants": []}
                 for f in filters(r, step)]
+    if step.get("size"):  # the rows at another size than their own (the verdict's RGB shape)
+        return [dict(row, size=step["size"]) for row in rows(r, step)]
     return rows(r, step)
 
 

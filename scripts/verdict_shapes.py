@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""The verdict over shapes (issue 54): from `filterlab bench --paths both`
+runs (scripts/device/experiments/verdict_shapes.conf), each row's best
+handwritten kernel against each language's best in each class, at every shape
+the runs hold, and each row summarised by the geometric mean and the worst
+ratio over its shapes.
+
+A class is a path of a DSL variant (results.csv's path column, registry.h:
+shape_path): `generic` is the library every shape takes; `exact` is what a
+call takes in a build that names the image's shape (FILTERLAB_SHAPES): each
+variant's exact path, or its generic one where Halide refused the shape. A
+language's best in a class is its fastest variant there; "—": none.
+Peers that compute another function (status `differs`) are marked †.
+
+usage: verdict_shapes.py RUN_DIR... [--out FILE.md] [--csv FILE.csv]
+--csv: the rows it read (every run's timed rows, the columns it uses), which it
+reads back in place of the runs: what a report keeps of the runs."""
+import argparse
+import csv
+import math
+from collections import defaultdict
+from pathlib import Path
+
+LANGUAGES = ("halide", "tvm")
+KEPT = ("filter", "variant", "kind", "path", "width", "height", "channels", "params", "status", "samples", "median_us",
+        "p25_us", "p75_us", "roofline_pct", "note")
+CLASSES = ("generic", "exact")
+
+
+def rows_of(runs):
+    """Every timed row of the runs' results.csv files (or of a --csv file)."""
+    out = []
+    for run in runs:
+        path = Path(run) if Path(run).is_file() else Path(run) / "results.csv"
+        with open(path) as f:
+            out += [r for r in csv.DictReader(f) if r["status"] in ("ok", "differs")]
+    return out
+
+
+def write_rows(rows, path):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=KEPT, extrasaction="ignore", lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+
+
+def shape_of(r):
+    return f"{r['width']}×{r['height']}" + (" RGB" if r["channels"] == "3" else "")
+
+
+def best(rows):
+    """The fastest row of `rows` (median µs), or None."""
+    return min(rows, key=lambda r: float(r["median_us"]), default=None)
+
+
+def cells(rows):
+    """{(filter, params): {shape: {"hand", "peer", (language, class)}: row}}."""
+    table = defaultdict(lambda: defaultdict(dict))
+    groups = defaultdict(list)
+    for r in rows:
+        groups[(r["filter"], r["params"], shape_of(r))].append(r)
+    for (f, params, shape), group in groups.items():
+        cell = table[(f, params)][shape]
+        cell["hand"] = best([r for r in group if r["kind"] == "handwritten"])
+        cell["peer"] = best([r for r in group if r["kind"] == "peer"])
+        exact = {r["variant"] for r in group if r["path"] == "exact"}
+        for lang in LANGUAGES:
+            mine = [r for r in group if r["kind"] == lang]
+            cell[(lang, "generic")] = best([r for r in mine if r["path"] == "generic"])
+            # What a call takes in a build that names the shape: the exact path, or the
+            # generic one of a variant whose shape Halide refused (list --json: refused_shapes).
+            cell[(lang, "exact")] = best([r for r in mine if r["path"] == "exact" or r["variant"] not in exact])
+    return table
+
+
+def ratio(cell, key):
+    hand, row = cell.get("hand"), cell.get(key)
+    if not hand or not row:
+        return None
+    return float(row["median_us"]) / float(hand["median_us"])
+
+
+def summary(values):
+    """(geometric mean, worst, worst's shape) of {shape: ratio}, skipping shapes without one."""
+    known = {s: v for s, v in values.items() if v is not None}
+    if not known:
+        return None
+    worst = max(known, key=known.get)
+    return math.exp(sum(math.log(v) for v in known.values()) / len(known)), known[worst], worst, len(known)
+
+
+def fmt_summary(s):
+    return "—" if s is None else f"{s[0]:.2f}× / {s[1]:.2f}× ({s[2]})"
+
+
+def fmt_time(us):
+    return f"{us / 1000:.2f} ms" if us >= 1000 else f"{us:.1f} µs"
+
+
+def fmt_cell(cell, key):
+    row, r = cell.get(key), ratio(cell, key)
+    if row is None or r is None:
+        return "—"
+    return f"`{row['variant']}` {r:.2f}×"
+
+
+def summary_table(table):
+    head = ["row", "shapes", "hand (µs, geo. mean)"] + [f"{lang} {cls}" for lang in LANGUAGES for cls in CLASSES] + \
+           [f"{lang} generic / exact" for lang in LANGUAGES]
+    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    for (f, params), shapes in table.items():
+        hands = [float(c["hand"]["median_us"]) for c in shapes.values() if c.get("hand")]
+        geo_hand = math.exp(sum(map(math.log, hands)) / len(hands)) if hands else 0
+        row = [f"{f} {params}", str(len(shapes)), fmt_time(geo_hand)]
+        for lang in LANGUAGES:
+            for cls in CLASSES:
+                row.append(fmt_summary(summary({s: ratio(c, (lang, cls)) for s, c in shapes.items()})))
+        for lang in LANGUAGES:
+            own = {}
+            for s, c in shapes.items():
+                g, e = c.get((lang, "generic")), c.get((lang, "exact"))
+                own[s] = float(g["median_us"]) / float(e["median_us"]) if g and e else None
+            row.append(fmt_summary(summary(own)))
+        lines.append("| " + " | ".join(row) + " |")
+    return lines
+
+
+def detail_table(table):
+    head = ["row", "shape", "best hand"] + [f"{lang} {cls}" for lang in LANGUAGES for cls in CLASSES] + ["fastest peer"]
+    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    for (f, params), shapes in table.items():
+        for shape, c in shapes.items():
+            hand, peer = c.get("hand"), c.get("peer")
+            peer_text = "—" if not peer else \
+                f"`{peer['variant']}`{'†' if peer['status'] == 'differs' else ''} {fmt_time(float(peer['median_us']))}"
+            lines.append("| " + " | ".join(
+                [f"{f} {params}", shape, f"`{hand['variant']}` {fmt_time(float(hand['median_us']))}" if hand else "—"]
+                + [fmt_cell(c, (lang, cls)) for lang in LANGUAGES for cls in CLASSES] + [peer_text]) + " |")
+    return lines
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", nargs="+", help="bench run directories (each with results.csv), or --csv files")
+    parser.add_argument("--out", type=Path, help="write the page here (default: standard output)")
+    parser.add_argument("--csv", type=Path, help="also write the rows it read here")
+    args = parser.parse_args()
+    rows = rows_of(args.runs)
+    if args.csv:
+        write_rows(rows, args.csv)
+    table = cells(rows)
+    text = ["## Summary: each language's best over the best hand kernel, by class", "",
+            "Geometric mean / worst ratio over the row's shapes (the worst's shape); `generic / exact`: a language's "
+            "generic path over its own exact-shape path.", ""] + summary_table(table) + \
+           ["", "## Every shape", "", "† a peer that computes another function than the contract.", ""] + \
+           detail_table(table)
+    page = "\n".join(text) + "\n"
+    if args.out:
+        args.out.write_text(page)
+    else:
+        print(page, end="")
+
+
+if __name__ == "__main__":
+    main()
