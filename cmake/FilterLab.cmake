@@ -22,23 +22,10 @@ set(FILTERLAB_OPENCL_TARGET x86-64-linux-avx2-opencl
 # whose extents are fixed (generator parameter shape), TVM's by its function
 # specialised to the shape (scripts/tvm_generate.py --shapes). A call of one
 # of these shapes takes that path (compiled_pipeline.h; `list --json`'s
-# "paths", results.csv's "path"). Each shape adds one library to every CUDA
-# variant: name the shapes your images have (docs/specialisation.md).
+# "paths", results.csv's "path"). Each shape adds one library to every
+# library of a CUDA variant (two with a words twin): name the shapes your
+# images have (docs/specialisation.md).
 set(FILTERLAB_SHAPES "1920x1080" CACHE STRING "Image shapes every DSL CUDA variant is also compiled for (WxH,WxH; empty: none)")
-string(REPLACE "," ";" FILTERLAB_SHAPE_LIST "${FILTERLAB_SHAPES}")
-list(REMOVE_DUPLICATES FILTERLAB_SHAPE_LIST)
-foreach (shape IN LISTS FILTERLAB_SHAPE_LIST)
-    if (NOT shape MATCHES "^([1-9][0-9]*)x([1-9][0-9]*)$" OR CMAKE_MATCH_1 GREATER 65536 OR CMAKE_MATCH_2 GREATER 65536)
-        message(FATAL_ERROR "FILTERLAB_SHAPES: '${shape}' is not WIDTHxHEIGHT (each 1..65536), as in 3840x2160")
-    endif ()
-endforeach ()
-# The shapes as Variant::exact_shapes' initializer: {1920, 1080}, ...
-set(FILTERLAB_SHAPES_CXX "")
-foreach (shape IN LISTS FILTERLAB_SHAPE_LIST)
-    string(REPLACE "x" ", " pair "${shape}")
-    list(APPEND FILTERLAB_SHAPES_CXX "{${pair}}")
-endforeach ()
-list(JOIN FILTERLAB_SHAPES_CXX ", " FILTERLAB_SHAPES_CXX)
 
 # Generated code does not depend on how our own code is compiled: a build
 # configured with FILTERLAB_HALIDE_FROM=<another build folder> links that
@@ -84,6 +71,25 @@ else ()
     # that use it (the CUDA device runtime included).
     add_halide_runtime(filterlab_halide_runtime TARGETS x86-64-linux-avx2)
 endif ()
+
+# FILTERLAB_SHAPES (its cache entry above; an importing build's is the other
+# build's, set just above) as a list, checked, and as C++ initializers.
+string(REPLACE "," ";" FILTERLAB_SHAPE_LIST "${FILTERLAB_SHAPES}")
+list(REMOVE_ITEM FILTERLAB_SHAPE_LIST "")
+list(REMOVE_DUPLICATES FILTERLAB_SHAPE_LIST)
+foreach (shape IN LISTS FILTERLAB_SHAPE_LIST)
+    if (NOT shape MATCHES "^([1-9][0-9]*)x([1-9][0-9]*)$" OR CMAKE_MATCH_1 GREATER 65536 OR CMAKE_MATCH_2 GREATER 65536)
+        message(FATAL_ERROR "FILTERLAB_SHAPES: '${shape}' is not WIDTHxHEIGHT (each 1..65536), as in 3840x2160")
+    endif ()
+endforeach ()
+# The shapes as Variant::exact_shapes' initializer: {1920, 1080}, ...
+set(FILTERLAB_SHAPES_CXX "")
+foreach (shape IN LISTS FILTERLAB_SHAPE_LIST)
+    string(REPLACE "x" ", " pair "${shape}")
+    list(APPEND FILTERLAB_SHAPES_CXX "{${pair}}")
+endforeach ()
+list(JOIN FILTERLAB_SHAPES_CXX ", " FILTERLAB_SHAPES_CXX)
+list(JOIN FILTERLAB_SHAPE_LIST "," FILTERLAB_SHAPES_NORMAL)  # the shapes once each, comma-separated
 
 # Library `lib` as FILTERLAB_HALIDE_FROM's build generated it: its archive and header.
 function(_filterlab_import_halide_library lib)

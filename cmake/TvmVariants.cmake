@@ -79,7 +79,7 @@ function(_filterlab_tvm_variant entry variant_json generator python_sources)
         set(cu ${CMAKE_CURRENT_BINARY_DIR}/tvm/${LIB}.cu)
         add_custom_command(OUTPUT ${cu}
                            COMMAND ${Python3_EXECUTABLE} ${generator} --schedule ${filter}/${name} ${point_argument}
-                                   --shapes "${FILTERLAB_SHAPES}" --out ${cu}
+                                   --shapes "${FILTERLAB_SHAPES_NORMAL}" --out ${cu}
                            DEPENDS ${generator} ${python_sources}
                            COMMENT "TVM: generating the CUDA C of ${filter}/${variant}")
         add_library(${LIB} STATIC ${cu})

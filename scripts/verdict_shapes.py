@@ -69,7 +69,10 @@ def cells(rows):
             cell[(lang, "generic")] = best([r for r in mine if r["path"] == "generic"])
             # What a call takes in a build that names the shape: the exact path, or the
             # generic one of a variant whose shape Halide refused (list --json: refused_shapes).
-            cell[(lang, "exact")] = best([r for r in mine if r["path"] == "exact" or r["variant"] not in exact])
+            # A shape the build did not name has no exact class ("—"), not the generic rows again.
+            named = any(r["path"] == "exact" for r in mine)
+            cell[(lang, "exact")] = best([r for r in mine if r["path"] == "exact" or r["variant"] not in exact]) \
+                if named else None
     return table
 
 

@@ -7,6 +7,7 @@
 
 #include <HalideRuntime.h>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 
@@ -60,14 +61,19 @@ template <typename Function, typename Call>
 Variant halide_variant(const std::string &filter, const std::string &name, Backend backend,
                        const std::string &supports, std::vector<CompiledPipeline<Function>> compiled, Call call,
                        Views views = {}) {
+    const std::vector<ImageShape> exact = exact_shapes(compiled);
+    auto refused = refused_shapes(compiled);
+    // A shape is the variant's where every library took it: a call takes the twins of those shapes only.
+    for (auto &c : compiled)
+        std::erase_if(c.shapes, [&](const auto &t) { return std::find(exact.begin(), exact.end(), t.shape) == exact.end(); });
     Variant v = halide_variant(
         filter, name, backend, supports,
         [compiled, call](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p, ImageShape image) {
             return call(select_pipeline(compiled, p, writes_words(out), image), in, out, p, image);
         },
         views);
-    v.exact_shapes = exact_shapes(compiled);
-    v.refused_shapes = refused_shapes(compiled);
+    v.exact_shapes = exact;
+    v.refused_shapes = std::move(refused);
     return v;
 }
 

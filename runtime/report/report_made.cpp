@@ -42,10 +42,17 @@ bool words_twin(const std::string &lib, const std::vector<std::string> &librarie
 
 // The library of a Halide variant that runs at these parameters: the one
 // whose compile-time value ("_size5") the parameters name, else the only one
-// (a words twin aside).
+// (its words and shape twins aside).
 std::string library_for(std::vector<std::string> libraries, const std::string &params) {
     const std::vector<std::string> all = libraries;
     std::erase_if(libraries, [&](const std::string &lib) { return words_twin(lib, all); });
+    // A twin compiled for one image shape (FILTERLAB_SHAPES: "<lib>_1920x1080"): the generic library stands for it.
+    std::erase_if(libraries, [](const std::string &lib) {
+        const std::string tail = lib.substr(lib.rfind('_') + 1);  // "1920x1080"
+        const std::size_t x = tail.find('x');
+        auto digits = [](const std::string &t) { return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos; };
+        return x != std::string::npos && digits(tail.substr(0, x)) && digits(tail.substr(x + 1));
+    });
     for (const std::string &lib : libraries) {
         const std::size_t under = lib.rfind('_');
         std::string value = lib.substr(under + 1);  // "size5"

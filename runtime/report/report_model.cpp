@@ -84,7 +84,7 @@ std::vector<Machine> group_machines(const std::vector<RunDir> &runs) {
         for (const BenchRow &r : run.rows) {
             auto same = std::find_if(it->rows.begin(), it->rows.end(), [&](const BenchRow &o) {
                 return o.filter == r.filter && o.variant == r.variant && o.width == r.width && o.height == r.height &&
-                       o.channels == r.channels && o.params == r.params && o.threads == r.threads;
+                       o.channels == r.channels && o.params == r.params && o.threads == r.threads && o.path == r.path;
             });
             if (same == it->rows.end()) {
                 it->rows.push_back(r);

@@ -109,8 +109,8 @@ TILE_SUMS = 16 * 512
 
 def warp_strips(sch, alg, threads=128):
     """Strips of alg.strip rows by TILE_SUMS / alg.strip columns a block, each
-    warp's lanes over rows and runs without bank conflicts; with the verdict's
-    shape, each run stored at once."""
+    warp's lanes over rows and runs without bank conflicts; at a fixed shape
+    (FILTERLAB_SHAPES), each run stored at once."""
     columns = TILE_SUMS // alg.strip
     (c, by, bx, y, g), sums = strip_blocks(sch, alg, columns=columns, threads=threads)
     lanes = warp_runs(sch, alg, y, g, sums, threads=threads)

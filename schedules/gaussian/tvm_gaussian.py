@@ -33,7 +33,7 @@ tvm_frozen("gaussian", "rows8_r128", "rows8", "max_registers=128",
 
 
 @tvm_schedule("gaussian", gaussian.RowsFirst, shaped=gaussian_interior.RowsFirstInterior,
-              why="at the verdict's shape, tiles of 4x16 outputs a thread inside the image load each row's group "
+              why="at a fixed shape with whole tiles, tiles of 4x16 outputs a thread inside the image load each row's group "
                   "as 16 bytes without clamps and store 16 bytes a row (the clamped frame is a second kernel); "
                   "other shapes run rows8")
 def interior16(sch, alg):

@@ -38,12 +38,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("schedule", help="filter/name, a box schedule (scripts/tvm_generate.py --schedule)")
     parser.add_argument("--specialised", action="store_true", help="also run each library at its specialised shape")
+    parser.add_argument("--shapes", default="1920x1080", help="the shapes it is specialised for (FILTERLAB_SHAPES)")
     args = parser.parse_args()
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         cu, cpp = Path(tmp) / "gen.cu", Path(tmp) / "emu.cpp"
         subprocess.run([sys.executable, ROOT / "scripts" / "tvm_generate.py", "--schedule", args.schedule,
-                        "--out", cu], check=True)
+                        "--shapes", args.shapes if args.specialised else "", "--out", cu], check=True)
         cpp.write_text(emulated(cu))
         for launcher in re.findall(r'^extern "C" int (filterlab_\w+)\(', cu.read_text(), re.M):
             radius = int(re.search(r"_radius(\d+)$", launcher).group(1))
