@@ -64,13 +64,14 @@ def cells(rows):
         cell["hand"] = best([r for r in group if r["kind"] == "handwritten"])
         cell["peer"] = best([r for r in group if r["kind"] == "peer"])
         exact = {r["variant"] for r in group if r["path"] == "exact"}
+        # A shape the build named has an exact row of some variant (TVM refuses none); at
+        # another there is no exact class ("—"), not the generic rows again.
+        named = bool(exact)
         for lang in LANGUAGES:
             mine = [r for r in group if r["kind"] == lang]
             cell[(lang, "generic")] = best([r for r in mine if r["path"] == "generic"])
             # What a call takes in a build that names the shape: the exact path, or the
             # generic one of a variant whose shape Halide refused (list --json: refused_shapes).
-            # A shape the build did not name has no exact class ("—"), not the generic rows again.
-            named = any(r["path"] == "exact" for r in mine)
             cell[(lang, "exact")] = best([r for r in mine if r["path"] == "exact" or r["variant"] not in exact]) \
                 if named else None
     return table
