@@ -141,11 +141,17 @@ void add_synthetic_cases(std::vector<CheckCase> &cases, const FilterInfo &filter
 // variant's exact path is checked where a call takes it (and its generic one
 // at the same image: case_failure).
 void add_build_shape_cases(std::vector<CheckCase> &cases, const FilterInfo &filter,
-                           const std::vector<ParamValues> &sets, bool sanitizer) {
+                           const std::vector<ParamValues> &sets, const CheckOptions &options) {
+    // The shapes of the variants this check can run (a GPU's; with --variant, that one's):
+    // on a machine without a GPU, none, and no image is made for them.
     std::vector<ImageShape> shapes;
-    for (const Variant &v : all_variants())
-        for (const ImageShape &s : v.filter == filter.name ? v.exact_shapes : std::vector<ImageShape>{})
+    for (const Variant &v : all_variants()) {
+        if (v.filter != filter.name || (!options.variant.empty() && v.name != options.variant)) continue;
+        if (v.exact_shapes.empty() || !v.why_unavailable().empty()) continue;
+        for (const ImageShape &s : v.exact_shapes)
             if (std::find(shapes.begin(), shapes.end(), s) == shapes.end()) shapes.push_back(s);
+    }
+    const bool sanitizer = options.sanitizer;
     uint64_t seed = 9001;
     for (const ImageShape &s : shapes)
         for (int channels : {1, 3})
@@ -185,7 +191,7 @@ std::string CheckCase::label() const {
 std::vector<CheckCase> check_cases(const FilterInfo &filter, const CheckOptions &options) {
     const auto sets = param_sets(filter, options.quick && !options.sanitizer);
     std::vector<CheckCase> cases = options.sanitizer ? sanitizer_cases(filter, sets) : std::vector<CheckCase>{};
-    add_build_shape_cases(cases, filter, sets, options.sanitizer);
+    add_build_shape_cases(cases, filter, sets, options);
     if (options.sanitizer) return cases;
     add_synthetic_cases(cases, filter, sets, options.quick);
     if (!options.images_dir.empty()) add_real_image_cases(cases, filter, sets, options);
