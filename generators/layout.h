@@ -71,31 +71,6 @@ void estimate(Buffer &buffer, int width, int height) {
 
 namespace filterlab::layout {
 
-// The image shape a library is compiled for (the build's FILTERLAB_SHAPES,
-// the generator parameter shape="WxH"): every extent known, so Halide drops
-// the guards of whole tiles. Empty text: any shape (width 0).
-struct FixedShape {
-    int width = 0, height = 0;
-    bool fixed() const { return width > 0; }
-};
-
-inline FixedShape read_shape(const std::string &text) {
-    if (text.empty()) return {};
-    const auto x = text.find('x');
-    std::size_t end_w = 0, end_h = 0;
-    FixedShape s;
-    try {
-        s.width = std::stoi(text.substr(0, x), &end_w);
-        s.height = std::stoi(text.substr(x + 1), &end_h);
-    } catch (const std::exception &) {
-        end_w = 0;
-    }
-    if (x == std::string::npos || end_w != x || end_h != text.size() - x - 1 || s.width < 1 || s.height < 1) {
-        throw std::invalid_argument("shape '" + text + "' is not WIDTHxHEIGHT");
-    }
-    return s;
-}
-
 // Why Halide cannot lower the pipeline of `output` for `target` as it is
 // scheduled and constrained now (its error's first line); empty when it can.
 // The lowering is thrown away: the generator's own compilation follows.

@@ -15,11 +15,13 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "Halide.h"
+#include "image_shape.h"
 #include "layout.h"
 
 namespace filterlab::word_view {
@@ -191,8 +193,8 @@ Halide::Expr constrain_images(Input &input, Output &output, InputView view, cons
     return constrain_images(input, output, view, target, image_width(input, output, view), 1);
 }
 
-// A library compiled for one image shape (layout::FixedShape, from the
-// generator parameter `shape`; nothing when it is empty): the input's extents
+// A library compiled for one image shape (the generator parameter `shape`,
+// image_shape.h's spelling; nothing when it is empty): the input's extents
 // fixed, and a words input's output's width (its one extent no constraint
 // ties to the input's), so Halide substitutes them everywhere. Called after
 // the views' own constraints. Where Halide cannot lower the pipeline with
@@ -202,8 +204,11 @@ Halide::Expr constrain_images(Input &input, Output &output, InputView view, cons
 template <typename Input, typename Output>
 void fix_shape(const std::string &shape, const std::string &report, Input &input, Output &output, InputView in_view,
                OutputView out_view, int scale, const Halide::Target &target) {
-    const layout::FixedShape s = layout::read_shape(shape);
-    if (!s.fixed()) return;
+    if (shape.empty()) return;
+    const std::optional<ImageShape> fixed = read_shape(shape);
+    if (!fixed || shape.find('x') == std::string::npos)
+        throw std::invalid_argument("shape '" + shape + "' is not WIDTHxHEIGHT");
+    const ImageShape s = *fixed;
     const bool words_in = in_view == InputView::words;
     auto fix = [&](bool on) {
         input.dim(0).set_extent(on ? Halide::Expr(words_in ? (s.width + 15) / 16 * 4 : s.width) : Halide::Expr());

@@ -4,7 +4,6 @@
 #include <string>
 
 #include "error.h"
-#include "numbers.h"
 
 namespace filterlab {
 
@@ -57,15 +56,5 @@ Image from_interleaved(const uint8_t *samples, int width, int height, int channe
                 image.at(x, y, c) = samples[(static_cast<std::size_t>(y) * width + x) * channels + c];
     return image;
 }
-
-std::optional<ImageShape> read_shape(std::string_view text) {
-    const std::size_t x = text.find('x');
-    const auto width = parse_integer<int>(text.substr(0, x));
-    const auto height = x == std::string_view::npos ? width : parse_integer<int>(text.substr(x + 1));
-    if (!width || !height || *width < 1 || *height < 1 || *width > kMaxSide || *height > kMaxSide) return std::nullopt;
-    return ImageShape{*width, *height};
-}
-
-std::string shape_text(ImageShape shape) { return std::to_string(shape.width) + "x" + std::to_string(shape.height); }
 
 }  // namespace filterlab

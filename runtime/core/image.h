@@ -4,33 +4,19 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
-#include <string>
-#include <string_view>
 #include <vector>
+
+#include "image_shape.h"
 
 namespace filterlab {
 
-// Largest image accepted anywhere: sides up to 2^16 and at most 2^30 samples,
-// so every offset fits the 32-bit strides of halide_buffer_t.
-constexpr long long kMaxSide = 1 << 16;
+// Largest image accepted anywhere: sides up to 2^16 (kMaxSide, image_shape.h)
+// and at most 2^30 samples, so every offset fits the 32-bit strides of halide_buffer_t.
 constexpr long long kMaxSamples = 1LL << 30;
 
 // Throws Error unless 1 <= width, height <= kMaxSide, channels is 1 or 3 and
 // the sample count is at most kMaxSamples.
 void check_image_shape(long long width, long long height, long long channels);
-
-// An image's width and height: what a library compiled for one image shape
-// takes (the build's FILTERLAB_SHAPES, docs/specialisation.md).
-struct ImageShape {
-    int width = 0, height = 0;
-    bool operator==(const ImageShape &) const = default;
-};
-// "3840x2160" (WIDTHxHEIGHT), or "8192" for a square: the one spelling of a
-// shape, on the command line and in the build (FILTERLAB_SHAPES). nullopt
-// for anything else or a side outside 1..kMaxSide.
-std::optional<ImageShape> read_shape(std::string_view text);
-std::string shape_text(ImageShape shape);  // "3840x2160"
 
 // A non-owning planar view of host or device memory.
 struct PlanarView {

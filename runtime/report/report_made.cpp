@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "image_shape.h"
 #include "report_text.h"
 #include "source_lines.h"
 
@@ -49,9 +50,7 @@ std::string library_for(std::vector<std::string> libraries, const std::string &p
     // A twin compiled for one image shape (FILTERLAB_SHAPES: "<lib>_1920x1080"): the generic library stands for it.
     std::erase_if(libraries, [](const std::string &lib) {
         const std::string tail = lib.substr(lib.rfind('_') + 1);  // "1920x1080"
-        const std::size_t x = tail.find('x');
-        auto digits = [](const std::string &t) { return !t.empty() && t.find_first_not_of("0123456789") == std::string::npos; };
-        return x != std::string::npos && digits(tail.substr(0, x)) && digits(tail.substr(x + 1));
+        return tail.find('x') != std::string::npos && read_shape(tail);
     });
     for (const std::string &lib : libraries) {
         const std::size_t under = lib.rfind('_');
