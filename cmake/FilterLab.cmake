@@ -36,9 +36,9 @@ set(FILTERLAB_SHAPES "1920x1080" CACHE STRING "Image shapes every DSL CUDA varia
 set(FILTERLAB_HALIDE_FROM "" CACHE PATH "A build folder whose generated Halide libraries this build links")
 
 # Halide's HTML view of a loop nest embeds the library's assembly, which Halide
-# makes by running LLVM's code generation a second time per target: it doubled
-# the compile time of the CPU libraries (the median's 7x7 Adams2019 library:
-# 214 s alone without it, 463 s with it). The plain loop nest (.stmt), which
+# makes by running LLVM's code generation a second time per target, so it
+# roughly doubles the compile time of the CPU libraries, the build's longest
+# steps. The plain loop nest (.stmt), which
 # the report and `filterlab explain` read, is always written.
 option(FILTERLAB_STMT_HTML "Write Halide's HTML view (.stmt.html, with assembly) of every library" OFF)
 
@@ -403,7 +403,7 @@ endfunction()
 # Release build, for code whose speed no measurement sees: the command line,
 # the report, the results' schema and the tests. Most
 # of their compile time is optimising header-only templates (CLI11, fmt,
-# nlohmann-json): runtime/cli/main.cpp took 39 s at -O3, 18 s at -O1. The
+# nlohmann-json), which -O1 does in about half the time of -O3. The
 # references, the harness, the timing and the kernels keep -O3.
 function(filterlab_compile_quickly)
     foreach (target IN LISTS ARGN)
@@ -424,12 +424,12 @@ endfunction()
 # filterlab_sanitize(<targets...>): with FILTERLAB_SANITIZE, compiles the targets' C++
 # with ASan and UBSan (every UB finding fatal), or TSan, and links with them. CUDA device code, the generators and the Halide-generated
 # libraries are not instrumented. -O1 -g1, as both sanitizers advise: stacks
-# keep their file:line, and an instrumented file compiles about 3x faster than
-# at -O2 -g (report.cpp under ASan: 30.6 s -> 10.0 s on the 2-core CI machine).
+# keep their file:line, and an instrumented file compiles much faster than at
+# -O2 -g, which matters on a CI machine of few cores.
 # The targets filterlab_compile_quickly names (the tests, the command line, the
 # report: code that orchestrates, whose work the references and the harness
-# do) at -O0: instrumented code's optimisation is most of their compile time
-# (tests/test_api.cpp under ASan: 34.5 s at -O1, 15.6 s at -O0).
+# do) at -O0: instrumented code's optimisation is most of their compile time,
+# and nothing there is timed.
 function(filterlab_sanitize)
     # (filterlab_sanitize_quickly names more: at -O0 under the sanitizers only.)
     if (FILTERLAB_SANITIZE STREQUAL "address")

@@ -67,7 +67,7 @@ AUTOSCHEDULERS = [
 # Li2018 writes a description of its schedule, not C++ that compiles: its
 # Funcs, Vars and the input's wrapper are not declared. Run inside the build
 # instead, its schedules split with ShiftInwards tails, which fail every image
-# smaller than a split (seen on the H100: reports/explore/check_auto_before_fixup.txt).
+# smaller than a split.
 # Its descriptions are kept, as <name>.schedule.txt, for readers; it is
 # recorded as refused. So is any other emitted schedule g++ refuses after fix_up.
 DESCRIBED_ONLY = {"li2018"}

@@ -19,7 +19,7 @@ What the outputs of a strip share lives inside `medians`' body as values of
 its network, not as a stage of its own: a stage computed at a thread's loop
 either fails to lower with symbolic sizes (CompactBufferAllocation: "Literal
 value 2147483650 exceeds range of int32") or, bounded, gets a mis-sized
-buffer (reports/tvm/README.md). A schedule computes `medians` at a thread's
+buffer (a TVM limitation, not this module's). A schedule computes `medians` at a thread's
 loop: the region is one point, its buffers "local", i.e. registers.
 
 Direct (`contract = "direct"`, median.h's Direct): each output's k columns

@@ -91,8 +91,8 @@ class Network:
         `outputs`, in order, each one store into its slot of `scratch` (a
         "local" array, registers once every index is a constant); returns
         the outputs' values. Stores, not `T.bind`: TVM 0.27's passes
-        (SplitHostDevice) take minutes on a chain of a few hundred nested
-        lets (175 s for a 7x7 direct network), and no time on stores.
+        (SplitHostDevice) are slow on a chain of a few hundred nested lets
+        (a 7x7 direct network's), and quick on stores.
         `op(kind, a, b)` makes a min or max (packed_op: two lanes a word);
         T.min / T.max if None."""
         for n in self._needed(outputs):

@@ -35,12 +35,12 @@ constexpr int kBlocksPerSM = 10;  // 20 warps: <= 96 registers
 constexpr int kRows = 16;         // rows per strip (a warp's walk)
 constexpr int kBand = 30 * 16;    // output columns per warp
 constexpr int kAhead = 4;         // rows loaded ahead of their use
-// Tuned on the H100 at 8192^2 (reports/targets/tuning/): the kernel waits on
-// its loads (long-scoreboard stalls, 20% of the warps an SM can hold), so more
-// warps win over a shorter warm-up (2r + 1 rows a strip): at r = 7, strips of
-// 16 rows with 4 ahead took 71.1 us, 24 and 4 72.0, 16 and 6 73.4, 32 and 4
-// 76.2, 32 and 6 83.9, 64 and 4 97.4, 128 and 4 135.0; at r = 15, 16 and 4
-// took 85.4 us against 91.3 for 32 and 4.
+// Why short strips: the kernel waits on its loads (long-scoreboard stalls),
+// and the warps an SM holds are what hide that wait. A strip's running sum
+// walks it serially and pays a warm-up of 2r + 1 rows, so longer strips waste
+// less on warm-up but leave fewer warps for the same image; the latency is the
+// larger cost, so strips stay short (16 rows, 4 loaded ahead), at every radius.
+// More rows ahead cost registers, and so warps, for no shorter wait.
 
 // floor(s / n) = umulhi(s, M) with M = ceil(2^32 / n) = (2^32 + e) / n holds
 // whenever s * e < 2^32 (the error s * e / (n 2^32) stays below 1/n); the

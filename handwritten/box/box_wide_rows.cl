@@ -9,8 +9,8 @@
 // division by n = (2R+1)^2 is by a constant. Rows start 16-byte aligned
 // (DeviceLayout, as for the CUDA kernels), so a strip is one 16-byte load or
 // store (load16/store16): vload16 on a uchar pointer promises only byte
-// alignment, and NVIDIA's compiler made it 16 byte loads
-// (reports/opencl/ptx_mix.md). Gold: reference::box.
+// alignment, so a compiler may split it into 16 byte loads (NVIDIA's does).
+// Gold: reference::box.
 
 #define N ((2 * R + 1) * (2 * R + 1))
 

@@ -118,10 +118,10 @@ __global__ void __launch_bounds__(kThreads) box_wide_rows_kernel(Plane p) {
 // pixels per 32-bit register (16-bit lanes: 9 * 255 fits). Only three rows of
 // row sums are live at a time. (s + 4) / 9 is ((s + 4) * 7282) >> 16, exact
 // for s + 4 <= 2299.
-// Tuned on the H100 (reports/box/): 4 rows per thread at 64 registers lets 8
-// blocks of kThreads (128) threads share an SM; 8 or 16 rows (fewer re-read halo rows)
-// lost more to lower occupancy than they saved, and capping registers lower
-// spilled.
+// Why 4 rows per thread: at 64 registers, 8 blocks of kThreads (128) threads
+// share an SM. More rows re-read fewer halo rows but need more registers, so
+// fewer warps hide the loads' latency, which costs more than the halo saves;
+// a lower register cap would spill.
 constexpr int kRows3 = 4;
 constexpr uint32_t kLanes = 0x00ff00ffu;
 

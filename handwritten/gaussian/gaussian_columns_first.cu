@@ -59,12 +59,12 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &params)
     });
 }
 
-// Tuned on the H100 at 8192^2 (reports/targets/tuning/): 8-pixel strips,
-// 8 rows a thread, 3 rows' loads in flight, 52.8-52.9 us; 8 rows with 2 or 5
-// ahead took 53.9 and 53.0, 4 and 6 rows 54.8 (more halo rows), 16 rows 57.1,
-// 16 rows with 6 ahead 56.5, 32 rows 62.3, 16-pixel strips 59.3-61.3 (more
-// registers, fewer warps): the kernel waits on its loads, so more warps beat
-// fewer halo rows, down to 8 rows.
+// Why 8-pixel strips, 8 rows a thread, 3 rows' loads in flight: the kernel
+// waits on its loads, so the warps an SM holds matter more than the halo rows
+// each thread filters twice. Taller blocks of rows and wider strips need more
+// registers and so leave fewer warps; shorter ones (4 or 6 rows) re-filter
+// more halo rows than they gain. 3 rows ahead: fewer leave the wait
+// exposed, more cost registers and so warps.
 const VariantRegistration columns_first{
     with_algorithm({"gaussian", "hw_columns_first", Backend::cuda, Kind::handwritten, {}, run<2, 8, 3>}, "columns_first")};
 

@@ -83,10 +83,11 @@ void run_fused(const PlanarView &in, const PlanarView &out, const ParamValues &p
     });
 }
 
-// Tuned on the H100 at 8192^2 (reports/targets/tuning/): 8-pixel strips,
-// 16 blurred rows (8 pooled) a thread, 3 rows' loads in flight, 42.1 us; the
-// other five shapes tried (8 or 32 rows, 6 ahead, 16-pixel strips) took
-// 42.5-43.4.
+// 8-pixel strips, 16 blurred rows (8 pooled) a thread, 3 rows' loads in
+// flight: the Gaussian's columns-first shape (gaussian_columns_first.cu says
+// why). The kernel waits on its loads, neither DRAM nor issue slots
+// saturated, so the shape only moves how well that wait is hidden; the nearby
+// shapes (8 or 32 rows, 6 ahead, 16-pixel strips) hide it no better.
 const VariantRegistration fused_columns_first{
     with_algorithm({"gaussian_maxpool", "hw_fused_columns_first", Backend::cuda, Kind::handwritten, {}, run_fused<2, 16, 3>}, "columns_first")};
 

@@ -8,8 +8,8 @@
 // are uchar16 min/max (the CUDA kernel packs 16-bit lanes for sm_90). Rows
 // start 16-byte aligned (DeviceLayout, as for the CUDA kernels), so a strip
 // is one 16-byte load or store: vload16 on a uchar pointer promises only
-// byte alignment, and NVIDIA's compiler made it 16 byte loads
-// (reports/opencl/ptx_mix.md).
+// byte alignment, so a compiler may split it into 16 byte loads (NVIDIA's
+// does).
 // Gold: reference::median.
 
 #define ROWS 4

@@ -344,7 +344,7 @@ int check_variants(const CheckOptionsCli &options) {
 }
 
 // The public API's default variant per filter, for host and device images:
-// the fastest of the H100 runs in reports/h100 (default_variant.h).
+// the fastest in the reviewed ranking table (default_variant.h).
 nlohmann::json api_defaults() {
     nlohmann::json defaults = nlohmann::json::object();
     for (const FilterInfo &f : all_filters()) {

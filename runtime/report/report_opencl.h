@@ -1,5 +1,5 @@
 // The report's "OpenCL against CUDA" section: the seed paper's question (its
-// OpenCL median came out 1.15x faster than its CUDA one) asked of every pair
+// OpenCL median beat its CUDA one: is that the API or the code?) asked of every pair
 // measured on one machine: the same Halide schedule built for both APIs
 // (the registry's cuda_twin), and each hand-written OpenCL kernel beside the
 // CUDA kernel it ports (its registration says which).

@@ -73,7 +73,7 @@ private:
 };
 
 // How a writer puts rows into its file. `pwrite`: one call per run of rows;
-// into one ext4 file they did not go faster with more threads. `mapped`: each run's blocks allocated
+// several threads' calls into one ext4 file do not scale with the threads. `mapped`: each run's blocks allocated
 // first (posix_fallocate: a full disk is an error here, never a fault later),
 // then copied through a window mapped for it alone and unmapped at once (so
 // the process's memory stays the bands'): page faults of several threads

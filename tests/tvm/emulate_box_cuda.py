@@ -8,7 +8,7 @@ runs the unscheduled algorithm; this one checks what the schedule made of it
 
     .venv/bin/python tests/tvm/emulate_box_cuda.py box/running_sums_long [--specialised]
 
-Each block runs its threads one block at a time: 8192^2 takes about 2 minutes a library.
+Each block runs its threads one block at a time, on the CPU: a large image takes minutes a library.
 """
 import argparse
 import re

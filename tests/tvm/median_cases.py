@@ -31,7 +31,7 @@ def _case(algorithm, k, tile, bits, strip=1, pairs=None):
 
 # (algorithm, size, tile, bits, strip, pairs): the schedules' first (tile,
 # register_block, sep_strip, sep_tile, sep_strip_pairs at 5; at 7 in a strip of one
-# tile: a strip of four takes 40 s to compile for the CPU), then other
+# tile: a strip of four is slow to compile for the CPU), then other
 # shapes and widths. Pairs run here with the portable lane-by-lane min and max
 # (median_networks.packed_op), on the GPU with __vminu2 / __vmaxu2.
 CASES = [_case(*c) for c in [

@@ -133,8 +133,9 @@ def ptx(r, step, log):
 
 
 def probe(r, step, log):
-    """A Halide probe's GPU harness (reports/halide/probes/build_probe.sh NAME .device-build/probes/NAME,
-    carried with the bundle) at each register cap of `caps` (- for the runtime's default, 64)."""
+    """A Halide probe's GPU harness (built by the probes' build_probe.sh NAME .device-build/probes/NAME,
+    as scripts/device/README.md says, and carried with the bundle) at each register cap of `caps`
+    (- for the runtime's default, 64)."""
     name = step.get("name")
     if not name:
         return True, "no probe named"
