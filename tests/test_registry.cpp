@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 #include "box_cpu_tiled.h"
 #include "compiled_pipeline.h"
@@ -38,8 +39,26 @@ std::string source_text(const std::string &path) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+// The quoted values, each once, of the lines of a Python source that, past
+// their indentation, start with `key = "` (a class attribute: contract = "direct").
+std::vector<std::string> python_attributes(const std::string &text, const std::string &key) {
+    const std::string prefix = key + " = \"";
+    std::vector<std::string> values;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        const std::size_t start = line.find_first_not_of(' ');
+        if (start == std::string::npos || line.compare(start, prefix.size(), prefix) != 0) continue;
+        const std::size_t end = line.find('"', start + prefix.size());
+        if (end == std::string::npos) continue;
+        const std::string value = line.substr(start + prefix.size(), end - start - prefix.size());
+        if (std::find(values.begin(), values.end(), value) == values.end()) values.push_back(value);
+    }
+    return values;
+}
+
 // The places of docs/extending.md ("Adding a filter") that `filter` is not
-// wired into, each named as that section names it.
+// wired into, each named as that section names it, by its number. Entry 1
+// (runtime/core/filters.cpp) is the list of filters the caller walks.
 std::vector<std::string> places_missing(const FilterInfo &f) {
     namespace fs = std::filesystem;
     const fs::path source = FILTERLAB_SOURCE_DIR;
@@ -47,30 +66,57 @@ std::vector<std::string> places_missing(const FilterInfo &f) {
     auto need = [&](bool wired, const std::string &place) {
         if (!wired) missing.push_back(place);
     };
-    need(fs::is_regular_file(source / "generators" / (f.name + ".h")) &&
-             fs::is_regular_file(source / "generators" / (f.name + "_generator.cpp")),
-         "1. its algorithm, generators/" + f.name + ".h and " + f.name + "_generator.cpp");
-    need(fs::is_regular_file(source / "schedules" / f.name / (f.name + "_binding.h")),
-         "2. its schedules, schedules/" + f.name + "/ with " + f.name + "_binding.h");
-    const std::string schedules = source_text("schedules/CMakeLists.txt");
-    need(schedules.find("filterlab_halide_filter(" + f.name + " ") != std::string::npos ||
-             schedules.find("filterlab_halide_filter(" + f.name + "\n") != std::string::npos,
-         "3. its line in schedules/CMakeLists.txt");
-    need(std::any_of(all_variants().begin(), all_variants().end(),
-                     [&](const Variant &v) { return v.filter == f.name && v.kind == Kind::halide; }),
-         "2-3. a Halide variant registered (its schedules built)");
-    need(fs::is_directory(source / "handwritten" / f.name), "4. its kernels, handwritten/" + f.name + "/");
-    need(static_cast<bool>(f.reference), "5. its reference (FilterInfo::reference, runtime/core/reference.h)");
+    auto registered = [&](Kind kind) {
+        return std::any_of(all_variants().begin(), all_variants().end(),
+                           [&](const Variant &v) { return v.filter == f.name && v.kind == kind; });
+    };
+    // The contract.
+    need(static_cast<bool>(f.reference), "2. its reference (FilterInfo::reference, runtime/core/reference.h)");
+    need(fs::is_directory(source / "handwritten" / f.name), "3. its kernels, handwritten/" + f.name + "/");
     need(source_text("runtime/api/include/filterlab/filterlab.h").find("Outcome " + f.name + "(const ImageRef &in") !=
                  std::string::npos &&
              source_text("runtime/api/api.cpp").find("run(\"" + f.name + "\"") != std::string::npos,
-         "7. its API function, declared in runtime/api/include/filterlab/filterlab.h, defined in api.cpp");
+         "4. its API function, declared in runtime/api/include/filterlab/filterlab.h, defined in api.cpp");
+    // Halide.
+    need(fs::is_regular_file(source / "generators" / (f.name + ".h")) &&
+             fs::is_regular_file(source / "generators" / (f.name + "_generator.cpp")),
+         "5. its algorithm, generators/" + f.name + ".h and " + f.name + "_generator.cpp");
+    const fs::path halide = source / "schedules" / f.name;
+    need(fs::is_regular_file(halide / (f.name + "_cpu.cpp")) && fs::is_regular_file(halide / (f.name + "_cuda.cpp")) &&
+             fs::is_regular_file(halide / (f.name + "_binding.h")),
+         "6. its schedules, schedules/" + f.name + "/" + f.name + "_cpu.cpp, " + f.name + "_cuda.cpp and " + f.name +
+             "_binding.h");
+    const std::string schedules = source_text("schedules/CMakeLists.txt");
+    need(schedules.find("filterlab_halide_filter(" + f.name + " ") != std::string::npos ||
+             schedules.find("filterlab_halide_filter(" + f.name + "\n") != std::string::npos,
+         "7. its line in schedules/CMakeLists.txt");
+    need(registered(Kind::halide), "6-7. a Halide variant registered (its schedules built)");
+    // TVM.
+    const std::string algorithms_file = "generators/tvm/" + f.name + ".py";
+    need(fs::is_regular_file(source / algorithms_file), "8. its TVM algorithms, " + algorithms_file);
+    const std::string algorithms = source_text(algorithms_file);
+    for (const std::string &contract : python_attributes(algorithms, "contract"))
+        need(std::any_of(f.algorithms.begin(), f.algorithms.end(), [&](auto &a) { return a.first == contract; }),
+             "8. its TVM algorithms' contract \"" + contract + "\", a name of FilterInfo::algorithms (entry 1)");
+    need(fs::is_regular_file(source / "schedules" / f.name / ("tvm_" + f.name + ".py")),
+         "9. its TVM schedules, schedules/" + f.name + "/tvm_" + f.name + ".py");
+    need(registered(Kind::tvm), "8-9. a TVM variant registered (a schedule with frontier=, built)");
+    need(fs::is_regular_file(source / "tests" / "tvm" / (f.name + "_cases.py")),
+         "10. its TVM cases, tests/tvm/" + f.name + "_cases.py");
+    const std::string scalars_h = source_text("runtime/core/tvm_variant.h"),
+                      scalars_cpp = source_text("runtime/core/tvm_variant.cpp");
+    for (const std::string &binding : python_attributes(algorithms, "binding")) {
+        const std::string function = "void " + binding + "(const ParamValues &";
+        need(scalars_h.find(function) != std::string::npos && scalars_cpp.find(function) != std::string::npos,
+             "11. its TVM binding \"" + binding + "\", a function of tvm_scalars declared in "
+             "runtime/core/tvm_variant.h and defined in tvm_variant.cpp");
+    }
     return missing;
 }
 
 }  // namespace
 
-// Entry 6 of "Adding a filter" (runtime/core/filters.cpp) is the list walked here.
+// Entry 1 of "Adding a filter" (runtime/core/filters.cpp) is the list walked here.
 // Registered whether or not a GPU is here (then unavailable, and saying why):
 // a build that left the kernels' objects out of the binary fails here.
 TEST_CASE("every filter of the contract has handwritten CUDA kernels registered") {
