@@ -18,14 +18,18 @@ set(FILTERLAB_OPENCL_TARGET x86-64-linux-avx2-opencl
     CACHE STRING "Halide target of the OpenCL libraries")
 
 # The image shapes (WIDTHxHEIGHT, comma-separated) every DSL CUDA variant is
-# also compiled for, beside its generic library: Halide's by a twin library
-# whose extents are fixed (generator parameter shape), TVM's by its function
-# specialised to the shape (scripts/tvm_generate.py --shapes). A call of one
-# of these shapes takes that path (compiled_pipeline.h; `list --json`'s
-# "paths", results.csv's "path"). Each shape adds one library to every
-# library of a CUDA variant (two with a words twin): name the shapes your
-# images have (docs/specialisation.md).
-set(FILTERLAB_SHAPES "1920x1080" CACHE STRING "Image shapes every DSL CUDA variant is also compiled for (WxH,WxH; empty: none)")
+# also compiled for, beside its generic library, and `aligned`, the class of
+# every image whose width and row pitch are multiples of 64
+# (runtime/base/image_shape.h: kAlignedWidth, kAlignedPitch): Halide's by a
+# twin library whose extents are fixed or constrained (generator parameter
+# shape), TVM's by its function specialised to the shape or class
+# (scripts/tvm_generate.py --shapes). A call of one of these shapes, or in
+# the class, takes that path (compiled_pipeline.h; `list --json`'s "paths",
+# results.csv's "path"). Each adds one library to every library of a CUDA
+# variant (two with a words twin): name the shapes your images have
+# (docs/specialisation.md).
+set(FILTERLAB_SHAPES "1920x1080,aligned" CACHE STRING
+    "Image shapes (WxH) and the aligned class (aligned) every DSL CUDA variant is also compiled for (comma-separated; empty: none)")
 
 # Generated code does not depend on how our own code is compiled: a build
 # configured with FILTERLAB_HALIDE_FROM=<another build folder> links that
@@ -72,21 +76,34 @@ else ()
     add_halide_runtime(filterlab_halide_runtime TARGETS x86-64-linux-avx2)
 endif ()
 
+# One shape of FILTERLAB_SHAPES as an ImageShape's C++ initializer.
+function(_filterlab_shape_cxx shape out)
+    if (shape STREQUAL "aligned")
+        set(${out} "filterlab::kAlignedClass" PARENT_SCOPE)
+    else ()
+        string(REPLACE "x" ", " pair "${shape}")
+        set(${out} "{${pair}}" PARENT_SCOPE)
+    endif ()
+endfunction()
+
 # FILTERLAB_SHAPES (its cache entry above; an importing build's is the other
 # build's, set just above) as a list, checked, and as C++ initializers.
 string(REPLACE "," ";" FILTERLAB_SHAPE_LIST "${FILTERLAB_SHAPES}")
 list(REMOVE_ITEM FILTERLAB_SHAPE_LIST "")
 list(REMOVE_DUPLICATES FILTERLAB_SHAPE_LIST)
 foreach (shape IN LISTS FILTERLAB_SHAPE_LIST)
+    if (shape STREQUAL "aligned")
+        continue()
+    endif ()
     if (NOT shape MATCHES "^([1-9][0-9]*)x([1-9][0-9]*)$" OR CMAKE_MATCH_1 GREATER 65536 OR CMAKE_MATCH_2 GREATER 65536)
-        message(FATAL_ERROR "FILTERLAB_SHAPES: '${shape}' is not WIDTHxHEIGHT (each 1..65536), as in 3840x2160")
+        message(FATAL_ERROR "FILTERLAB_SHAPES: '${shape}' is not WIDTHxHEIGHT (each 1..65536), as in 3840x2160, nor aligned")
     endif ()
 endforeach ()
-# The shapes as Variant::exact_shapes' initializer: {1920, 1080}, ...
+# The shapes as Variant::exact_shapes' initializer: {1920, 1080}, ..., filterlab::kAlignedClass
 set(FILTERLAB_SHAPES_CXX "")
 foreach (shape IN LISTS FILTERLAB_SHAPE_LIST)
-    string(REPLACE "x" ", " pair "${shape}")
-    list(APPEND FILTERLAB_SHAPES_CXX "{${pair}}")
+    _filterlab_shape_cxx(${shape} initializer)
+    list(APPEND FILTERLAB_SHAPES_CXX "${initializer}")
 endforeach ()
 list(JOIN FILTERLAB_SHAPES_CXX ", " FILTERLAB_SHAPES_CXX)
 list(JOIN FILTERLAB_SHAPE_LIST "," FILTERLAB_SHAPES_NORMAL)  # the shapes once each, comma-separated
@@ -213,7 +230,8 @@ endfunction()
 
 # The libraries of one compiled value of a schedule's variant: `lib`, its
 # words twin where WORDS_TWIN, and on CUDA each of both again for every shape
-# of FILTERLAB_SHAPES (<lib>_<W>x<H>, generator parameter shape=WxH). Appends
+# of FILTERLAB_SHAPES (<lib>_<W>x<H>, generator parameter shape=WxH; the
+# aligned class: <lib>_aligned, shape=aligned). Appends
 # to the caller's INCLUDES and LIBRARIES; sets `out_entry` to the
 # CompiledPipeline's entry points and twins (compiled_pipeline.h).
 function(_filterlab_halide_library_twins lib VARIANT_BACKEND params WORDS_TWIN out_entry)
@@ -253,9 +271,9 @@ function(_filterlab_halide_library_twins lib VARIANT_BACKEND params WORDS_TWIN o
         endif ()
         list(JOIN names ", " names)
         if (NOT shape STREQUAL "")
-            string(REPLACE "x" ", " pair "${shape}")
+            _filterlab_shape_cxx(${shape} initializer)
             list(JOIN reports ", " reports)
-            list(APPEND twins "{{${pair}}, ${names}, ${reports}}")
+            list(APPEND twins "{${initializer}, ${names}, ${reports}}")
         else ()
             set(generic "${names}")
         endif ()

@@ -9,7 +9,7 @@ class NlmeansGenerator : public Halide::Generator<NlmeansGenerator> {
 public:
     GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
     GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
-    GeneratorParam<std::string> shape{"shape", ""};        // "WxH": the one image shape it takes (FILTERLAB_SHAPES); empty: any
+    GeneratorParam<std::string> shape{"shape", ""};        // "WxH" or "aligned": the shape or class it takes (FILTERLAB_SHAPES); empty: any
     GeneratorParam<std::string> shape_report{"shape_report", ""};  // with shape: where to say if Halide took it
 
     Input<Buffer<uint8_t, 3>> input{"input"};

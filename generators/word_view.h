@@ -193,33 +193,61 @@ Halide::Expr constrain_images(Input &input, Output &output, InputView view, cons
     return constrain_images(input, output, view, target, image_width(input, output, view), 1);
 }
 
-// A library compiled for one image shape (the generator parameter `shape`,
-// image_shape.h's spelling; nothing when it is empty): the input's extents
-// fixed, and a words input's output's width (its one extent no constraint
-// ties to the input's), so Halide substitutes them everywhere. Called after
-// the views' own constraints. Where Halide cannot lower the pipeline with
-// them (a bound_storage it no longer proves, for one), they are taken back and
-// the library stays generic; `report` (the build's <library>_shape.h) says
-// which, read by the registration (runtime/core/compiled_pipeline.h: ShapeTwin).
+// Rows and planes of `buffer` whole multiples of kAlignedPitch bytes apart
+// (on), or of 16 bytes as layout::align_rows left them (off); `bytes` its
+// elements' size.
+template <typename Buffer>
+void pitch_for_aligned_class(Buffer &buffer, int bytes, bool on) {
+    const int unit = (on ? kAlignedPitch : 16) / bytes;
+    for (int d = 1; d < 3; d++) buffer.dim(d).set_stride((buffer.dim(d).stride() / unit) * unit);
+}
+
+// The constraints of a library compiled for one image shape (every extent
+// fixed) or for the aligned class (widths whole multiples of kAlignedWidth
+// pixels, strides of kAlignedPitch bytes), put on (true) or taken back.
+template <typename Input, typename Output>
+auto shape_constraints(ImageShape s, Input &input, Output &output, bool words_in, bool words_out, int scale) {
+    return [=, &input, &output](bool on) {
+        using Halide::Expr;
+        if (s == kAlignedClass) {
+            const int in_unit = words_in ? kAlignedWidth / 4 : kAlignedWidth;
+            const int out_unit = kAlignedWidth / scale / (words_out ? 4 : 1);
+            input.dim(0).set_extent(on ? (input.dim(0).extent() / in_unit) * in_unit : Expr());
+            if (words_in) output.dim(0).set_extent(on ? (output.dim(0).extent() / out_unit) * out_unit : Expr());
+            pitch_for_aligned_class(input, words_in ? 4 : 1, on);
+            pitch_for_aligned_class(output, words_out ? 4 : 1, on);
+            return;
+        }
+        input.dim(0).set_extent(on ? Expr(words_in ? (s.width + 15) / 16 * 4 : s.width) : Expr());
+        input.dim(1).set_extent(on ? Expr(s.height) : Expr());
+        if (words_in) output.dim(0).set_extent(on ? Expr(s.width / scale) : Expr());
+    };
+}
+
+// A library compiled for one image shape or the aligned class (the generator
+// parameter `shape`, image_shape.h's spelling or "aligned"; nothing when it
+// is empty): for a shape the input's extents fixed, and a words input's
+// output's width (its one extent no constraint ties to the input's), so
+// Halide substitutes them everywhere; for the class the widths and strides
+// constrained to its multiples. Called after the views' own constraints.
+// Where Halide cannot lower the pipeline with them (a bound_storage it no
+// longer proves, for one), they are taken back and the library stays
+// generic; `report` (the build's <library>_shape.h) says which, read by the
+// registration (runtime/core/compiled_pipeline.h: ShapeTwin).
 template <typename Input, typename Output>
 void fix_shape(const std::string &shape, const std::string &report, Input &input, Output &output, InputView in_view,
                OutputView out_view, int scale, const Halide::Target &target) {
     if (shape.empty()) return;
-    const std::optional<ImageShape> fixed = read_shape(shape);
-    if (!fixed || shape.find('x') == std::string::npos)
-        throw std::invalid_argument("shape '" + shape + "' is not WIDTHxHEIGHT");
+    const std::optional<ImageShape> fixed = read_build_shape(shape);
+    if (!fixed) throw std::invalid_argument("shape '" + shape + "' is not WIDTHxHEIGHT nor " + kAlignedSpelling);
     const ImageShape s = *fixed;
-    const bool words_in = in_view == InputView::words;
-    auto fix = [&](bool on) {
-        input.dim(0).set_extent(on ? Halide::Expr(words_in ? (s.width + 15) / 16 * 4 : s.width) : Halide::Expr());
-        input.dim(1).set_extent(on ? Halide::Expr(s.height) : Halide::Expr());
-        if (words_in) output.dim(0).set_extent(on ? Halide::Expr(s.width / scale) : Halide::Expr());
-    };
+    const bool words_out = out_view == OutputView::words;
+    const auto fix = shape_constraints(s, input, output, in_view == InputView::words, words_out, scale);
     // A words output needs a width in whole words: at this shape the binding
     // writes bytes and never calls this twin, which stays generic (and is no
     // refusal: the bytes twin serves the shape).
     std::string refused;
-    if (out_view != OutputView::words || (s.width / scale) % 4 == 0) {
+    if (!words_out || s == kAlignedClass || (s.width / scale) % 4 == 0) {
         fix(true);
         refused = layout::lowering_error(Halide::Func(output), target);
         if (!refused.empty()) fix(false);

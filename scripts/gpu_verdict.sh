@@ -18,7 +18,7 @@ grep -v '^#' scripts/verdict_rows.txt | while read -r filter _sizes params _targ
         grep -q "^$filter $v " <<<"$built" && chosen+=(--variant "$v")
     done
     # shellcheck disable=SC2046
-    "$filterlab" bench --filter "$filter" --sizes 1920x1080,3840x2160 --paths both --min-reps 10 --min-time 0.1 \
+    "$filterlab" bench --filter "$filter" --sizes 1920x1080,3840x2160 --paths all --min-reps 10 --min-time 0.1 \
         --quiet --out "$out" $([ "$params" = - ] || tr ',' '\n' <<<"$params" | sed 's/^/--param /') \
         "${chosen[@]}" >/dev/null
     echo "gpu_verdict: $filter $params: $((${#chosen[@]} / 2)) variants timed"

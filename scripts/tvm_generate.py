@@ -127,16 +127,61 @@ def capped(text, cap):
     return text
 
 
+ALIGNED = "aligned"  # FILTERLAB_SHAPES' word for the aligned class
+
+
+def aligned_class_numbers():
+    """(kAlignedWidth, kAlignedPitch): the aligned class, as its one owner
+    (runtime/base/image_shape.h) states it."""
+    text = (ROOT / "runtime" / "base" / "image_shape.h").read_text()
+    numbers = [re.search(rf"constexpr int {name} = (\d+);", text) for name in ("kAlignedWidth", "kAlignedPitch")]
+    if not all(numbers):
+        raise ValueError("tvm_generate: runtime/base/image_shape.h states no kAlignedWidth and kAlignedPitch")
+    return tuple(int(m[1]) for m in numbers)
+
+
 def read_shapes(text):
-    """FILTERLAB_SHAPES ("3840x2160,1920x1080", WIDTHxHEIGHT) as [(height, width)]."""
+    """FILTERLAB_SHAPES ("3840x2160,aligned", WIDTHxHEIGHT or the aligned
+    class) as [(height, width)], and ALIGNED for the class."""
     shapes = []
     for item in filter(None, text.replace(";", ",").split(",")):
-        width, x, height = item.partition("x")
-        if not (x and width.isdigit() and height.isdigit() and int(width) > 0 and int(height) > 0):
-            raise ValueError(f"FILTERLAB_SHAPES: '{item}' is not WIDTHxHEIGHT")
-        if (int(height), int(width)) not in shapes:
-            shapes.append((int(height), int(width)))
+        if item == ALIGNED:
+            shape = ALIGNED
+        else:
+            width, x, height = item.partition("x")
+            if not (x and width.isdigit() and height.isdigit() and int(width) > 0 and int(height) > 0):
+                raise ValueError(f"FILTERLAB_SHAPES: '{item}' is not WIDTHxHEIGHT nor {ALIGNED}")
+            shape = (int(height), int(width))
+        if shape not in shapes:
+            shapes.append(shape)
     return shapes
+
+
+def aligned_function(alg):
+    """The algorithm's function for the aligned class: the width and the row
+    pitches whole multiples of the class's numbers (width = 64 * width_q, the
+    quotients new parameters), from which TVM's arithmetic proves whole
+    groups of 64 pixels and the alignment of vector accesses. Returns the
+    function, the C condition of a call in the class, and the launcher's
+    locals for the quotients."""
+    from tvm import tirx
+    width_unit, pitch_unit = aligned_class_numbers()
+    p = {v.name: v for v in alg.func.params}
+    units = {"width": width_unit, "in_row": pitch_unit, "out_row": pitch_unit}
+    quotients = {name: tirx.Var(f"{name}_q", "int32") for name in units}
+    values = {p[name]: quotients[name] * unit for name, unit in units.items()}
+    if alg.fixed_planes:  # planes rows x pitch, as the harness makes them
+        out_height = p["height"] // alg.output_scale
+        values.update({p["in_plane"]: values[p["in_row"]] * p["height"], p["out_plane"]: values[p["out_row"]] * out_height})
+    f = alg.func.specialize(values)
+    f = tirx.PrimFunc(list(f.params) + list(quotients.values()), f.body, f.ret_type, f.attrs)
+    checks = [f"call->{name} % {unit} == 0" for name, unit in units.items()]
+    checks += [f"call->{plane} % {pitch_unit} == 0" for plane in ("in_plane", "out_plane")]
+    if alg.fixed_planes:
+        checks += ["call->in_plane == call->in_row * call->height",
+                   f"call->out_plane == call->out_row * (call->height / {alg.output_scale})"]
+    locals_ = [(f"{name}_q", f"call->{name} / {unit}") for name, unit in units.items()]
+    return f, " && ".join(checks), locals_
 
 
 def shaped_algorithm(schedule, alg, height, width, fixed):
@@ -172,10 +217,15 @@ def generate(schedule, out, point="", shapes=()):
     functions = {}
     for library, fixed in schedule.libraries():
         alg = schedule.build_algorithm(**fixed)
-        paths = []
-        for h, w in shapes:
+        paths = []  # (suffix, scheduled function, C condition, launcher locals), the exact shapes first
+        for shape in sorted(shapes, key=lambda s: s == ALIGNED):
+            if shape == ALIGNED:
+                f, condition, locals_ = aligned_function(alg)
+                paths.append((ALIGNED, scheduled(alg, f), condition, locals_))
+                continue
+            h, w = shape
             shaped = shaped_algorithm(schedule, alg, h, w, fixed)
-            paths.append((f"{h}x{w}", scheduled(shaped, specialise(shaped, h, w)), shape_condition(shaped, h, w)))
+            paths.append((f"{w}x{h}", scheduled(shaped, specialise(shaped, h, w)), shape_condition(shaped, h, w), []))
         functions[library] = (scheduled(alg, alg.func), alg, paths)
     origin = f"scripts/tvm_generate.py --schedule {schedule.filter}/{schedule.name}" + (f" --point {point}" if point else "")
     text = cuda_source.cuda_file(functions, origin)

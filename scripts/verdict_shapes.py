@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
-"""The verdict over shapes (issue 54): from `filterlab bench --paths both`
+"""The verdict over shapes (issue 54): from `filterlab bench --paths all`
 runs (scripts/device/experiments/verdict_shapes.conf), each row's best
 handwritten kernel against each language's best in each class, at every shape
 the runs hold, and each row summarised by the geometric mean and the worst
 ratio over its shapes.
 
-A class is a path of a DSL variant (results.csv's path column, registry.h:
-shape_path): `generic` is the library every shape takes; `exact` is what a
-call takes in a build that names the image's shape (FILTERLAB_SHAPES): each
-variant's exact path, or its generic one where Halide refused the shape. A
+A class is what a call of a DSL variant takes in a build that names it
+(results.csv's path column, registry.h: shape_path): `generic` is the
+library every shape takes; `aligned` what a build naming the aligned class
+takes (FILTERLAB_SHAPES=aligned): the class's path where the image is in it
+(its width a multiple of 64), the generic one elsewhere; `exact` what a build
+naming the image's shape and the class takes: each variant's exact path, or
+its most specialised other path where Halide refused the shape. A
 language's best in a class is its fastest variant there; "—": none.
 Peers that compute another function (status `differs`) are marked †.
 
@@ -24,7 +27,9 @@ from pathlib import Path
 LANGUAGES = ("halide", "tvm")
 KEPT = ("filter", "variant", "kind", "path", "width", "height", "channels", "params", "status", "samples", "median_us",
         "p25_us", "p75_us", "roofline_pct", "note")
-CLASSES = ("generic", "exact")
+CLASSES = ("generic", "aligned", "exact")
+# The paths a call of each class may take, the most specialised first.
+TAKES = {"generic": ("generic",), "aligned": ("aligned", "generic"), "exact": ("exact", "aligned", "generic")}
 
 
 def rows_of(runs):
@@ -63,17 +68,17 @@ def cells(rows):
         cell = table[(f, params)][shape]
         cell["hand"] = best([r for r in group if r["kind"] == "handwritten"])
         cell["peer"] = best([r for r in group if r["kind"] == "peer"])
-        exact = {r["variant"] for r in group if r["path"] == "exact"}
         # A shape the build named has an exact row of some variant (TVM refuses none); at
-        # another there is no exact class ("—"), not the generic rows again.
-        named = bool(exact)
+        # another there is no exact class ("—"), not the other classes' rows again.
+        named = any(r["path"] == "exact" for r in group)
         for lang in LANGUAGES:
-            mine = [r for r in group if r["kind"] == lang]
-            cell[(lang, "generic")] = best([r for r in mine if r["path"] == "generic"])
-            # What a call takes in a build that names the shape: the exact path, or the
-            # generic one of a variant whose shape Halide refused (list --json: refused_shapes).
-            cell[(lang, "exact")] = best([r for r in mine if r["path"] == "exact" or r["variant"] not in exact]) \
-                if named else None
+            by_variant = defaultdict(dict)
+            for r in group:
+                if r["kind"] == lang:
+                    by_variant[r["variant"]][r["path"]] = r
+            for cls in CLASSES:
+                taken = [next((paths[p] for p in TAKES[cls] if p in paths), None) for paths in by_variant.values()]
+                cell[(lang, cls)] = best([r for r in taken if r]) if cls != "exact" or named else None
     return table
 
 
@@ -110,7 +115,7 @@ def fmt_cell(cell, key):
 
 def summary_table(table):
     head = ["row", "shapes", "hand (µs, geo. mean)"] + [f"{lang} {cls}" for lang in LANGUAGES for cls in CLASSES] + \
-           [f"{lang} generic / exact" for lang in LANGUAGES]
+           [f"{lang} {cls} / exact" for lang in LANGUAGES for cls in ("generic", "aligned")]
     lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for (f, params), shapes in table.items():
         hands = [float(c["hand"]["median_us"]) for c in shapes.values() if c.get("hand")]
@@ -120,11 +125,12 @@ def summary_table(table):
             for cls in CLASSES:
                 row.append(fmt_summary(summary({s: ratio(c, (lang, cls)) for s, c in shapes.items()})))
         for lang in LANGUAGES:
-            own = {}
-            for s, c in shapes.items():
-                g, e = c.get((lang, "generic")), c.get((lang, "exact"))
-                own[s] = float(g["median_us"]) / float(e["median_us"]) if g and e else None
-            row.append(fmt_summary(summary(own)))
+            for cls in ("generic", "aligned"):
+                own = {}
+                for s, c in shapes.items():
+                    g, e = c.get((lang, cls)), c.get((lang, "exact"))
+                    own[s] = float(g["median_us"]) / float(e["median_us"]) if g and e else None
+                row.append(fmt_summary(summary(own)))
         lines.append("| " + " | ".join(row) + " |")
     return lines
 
@@ -154,8 +160,8 @@ def main():
         write_rows(rows, args.csv)
     table = cells(rows)
     text = ["## Summary: each language's best over the best hand kernel, by class", "",
-            "Geometric mean / worst ratio over the row's shapes (the worst's shape); `generic / exact`: a language's "
-            "generic path over its own exact-shape path.", ""] + summary_table(table) + \
+            "Geometric mean / worst ratio over the row's shapes (the worst's shape); `generic / exact`, "
+            "`aligned / exact`: a language's best in that class over its own best in the exact class.", ""] + summary_table(table) + \
            ["", "## Every shape", "", "† a peer that computes another function than the contract.", ""] + \
            detail_table(table)
     page = "\n".join(text) + "\n"

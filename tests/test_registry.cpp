@@ -172,6 +172,7 @@ TEST_CASE("median: a Halide schedule without restriction has a library for every
             bool twin = lib.ends_with("_words");
             for (const ImageShape &s : v.exact_shapes) twin = twin || lib.find("_" + shape_text(s)) != std::string::npos;
             for (const auto &[s, why] : v.refused_shapes) twin = twin || lib.find("_" + shape_text(s)) != std::string::npos;
+            twin = twin || lib.find("_" + shape_text(kAlignedClass)) != std::string::npos;
             generic += !twin;
         }
         CHECK(generic == sizes.size());
@@ -386,45 +387,85 @@ int shaped_words() { return 4; }
 int other_size() { return 5; }
 }  // namespace
 
-TEST_CASE("a library's shape twins: taken for their shape, the generic library otherwise or when forced") {
+namespace {
+int aligned_entry() { return 6; }
+int aligned_words() { return 7; }
+}  // namespace
+
+TEST_CASE("a library's shape twins: taken for their shape or class, the generic library otherwise or when barred") {
     using Entry = int (*)();
     const std::vector<CompiledPipeline<Entry>> compiled = {
-        {{{"size", 3}}, &generic_entry, &generic_words, {{{1920, 1080}, &shaped_entry, &shaped_words}}},
+        {{{"size", 3}},
+         &generic_entry,
+         &generic_words,
+         {{{1920, 1080}, &shaped_entry, &shaped_words}, {kAlignedClass, &aligned_entry, &aligned_words}}},
         {{{"size", 5}}, &other_size},
     };
     const ParamValues three = {{"size", 3}}, five = {{"size", 5}};
-    CHECK(select_pipeline(compiled, three, false, {1920, 1080})() == 3);
-    CHECK(select_pipeline(compiled, three, true, {1920, 1080})() == 4);
-    CHECK(select_pipeline(compiled, three, false, {1080, 1920})() == 1);  // width and height, not a set
-    CHECK(select_pipeline(compiled, three, true, {1921, 1080})() == 2);
-    CHECK(select_pipeline(compiled, five, false, {1920, 1080})() == 5);  // no twin: its one library
+    CHECK(select_pipeline(compiled, three, false, {1920, 1080}, true)() == 3);
+    CHECK(select_pipeline(compiled, three, true, {1920, 1080}, true)() == 4);
+    CHECK(select_pipeline(compiled, three, false, {1080, 1920}, true)() == 1);  // width and height, not a set
+    CHECK(select_pipeline(compiled, three, true, {1921, 1080}, true)() == 2);
+    CHECK(select_pipeline(compiled, three, false, {1024, 77}, true)() == 6);    // a multiple of 64 wide: the class
+    CHECK(select_pipeline(compiled, three, true, {1024, 77}, true)() == 7);
+    CHECK(select_pipeline(compiled, three, false, {1024, 77}, false)() == 1);   // rows not pitched for it
+    CHECK(select_pipeline(compiled, three, false, {1088, 77}, true)() == 6);
+    CHECK(select_pipeline(compiled, three, false, {1000, 77}, true)() == 1);
+    CHECK(select_pipeline(compiled, five, false, {1920, 1080}, true)() == 5);  // no twin: its one library
     CHECK_THROWS_AS(select_pipeline(compiled, five, true, {1920, 1080}), Error);  // no words library
     {
-        const GenericPathScope generic;
-        CHECK(select_pipeline(compiled, three, false, {1920, 1080})() == 1);
-        CHECK(select_pipeline(compiled, three, true, {1920, 1080})() == 2);
+        const PathCeilingScope aligned(ShapePath::aligned);
+        CHECK(select_pipeline(compiled, three, false, {1920, 1080}, true)() == 6);  // 1920 = 30 x 64
         {
-            const GenericPathScope nested;
+            const PathCeilingScope generic(ShapePath::generic);
+            CHECK(select_pipeline(compiled, three, false, {1920, 1080}, true)() == 1);
+            CHECK(select_pipeline(compiled, three, true, {1920, 1080}, true)() == 2);
+            const PathCeilingScope raised(ShapePath::exact);  // a scope lowers the ceiling, never raises it
+            CHECK(path_ceiling == ShapePath::generic);
         }
-        CHECK(generic_path_forced);  // a nested scope gives back what it found
+        CHECK(path_ceiling == ShapePath::aligned);  // a nested scope gives back what it found
     }
-    CHECK(!generic_path_forced);
-    CHECK(select_pipeline(compiled, three, false, {1920, 1080})() == 3);
+    CHECK(path_ceiling == ShapePath::exact);
+    CHECK(select_pipeline(compiled, three, false, {1920, 1080}, true)() == 3);
 }
 
-TEST_CASE("a variant's path for an image: exact for a shape it was compiled for, generic otherwise, none for kernels") {
+TEST_CASE("a variant's path for an image: exact for a shape it was compiled for, aligned for the class, generic otherwise") {
     Variant dsl;
     dsl.kind = Kind::tvm;
     dsl.exact_shapes = {{3840, 2160}};
     CHECK(shape_path(dsl, {3840, 2160}) == "exact");
     CHECK(shape_path(dsl, {2160, 3840}) == "generic");
+    CHECK(more_general_paths(dsl, {3840, 2160}) == std::vector<ShapePath>{ShapePath::generic});
+    dsl.aligned_path = true;
+    CHECK(shape_path(dsl, {2176, 3840}) == "aligned");  // 34 x 64
+    CHECK(shape_path(dsl, {2160, 3840}) == "generic");
+    CHECK(more_general_paths(dsl, {3840, 2160}) == std::vector<ShapePath>{ShapePath::aligned, ShapePath::generic});
+    CHECK(more_general_paths(dsl, {1000, 3}) == std::vector<ShapePath>{});
     {
-        const GenericPathScope generic;
+        const PathCeilingScope generic(ShapePath::generic);
         CHECK(shape_path(dsl, {3840, 2160}) == "generic");
+        CHECK(more_general_paths(dsl, {3840, 2160}).empty());
     }
     Variant hand = dsl;
     hand.kind = Kind::handwritten;
     CHECK(shape_path(hand, {3840, 2160}).empty());
+    CHECK(more_general_paths(hand, {3840, 2160}).empty());
+}
+
+TEST_CASE("the aligned class: spelled once, with_exact_shapes takes it apart") {
+    CHECK(read_build_shape("aligned") == kAlignedClass);
+    CHECK(read_build_shape("1920x1080") == ImageShape{1920, 1080});
+    CHECK(!read_build_shape("8192"));  // a build names both sides
+    CHECK(!read_shape("aligned"));     // not an image's size
+    CHECK(shape_text(kAlignedClass) == "aligned");
+    CHECK(in_aligned_class(1920, {1920, 1920 * 1080}));
+    CHECK(!in_aligned_class(1920, {1984 + 16}));
+    CHECK(!in_aligned_class(1000, {1024}));
+    Variant v;
+    v.kind = Kind::tvm;
+    const Variant shaped = with_exact_shapes(v, {{1920, 1080}, kAlignedClass});
+    CHECK(shaped.aligned_path);
+    CHECK(shaped.exact_shapes == std::vector<ImageShape>{{1920, 1080}});
 }
 
 TEST_CASE("image shapes: one spelling, WIDTHxHEIGHT or a square's side") {

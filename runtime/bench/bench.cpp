@@ -175,8 +175,10 @@ std::vector<TimedRow> measure_all(const BenchOptions &o, const std::vector<const
                 if (o.budget_seconds > 0) case_options.budget_seconds = std::max(1e-3, o.budget_seconds - seconds_since(started));
                 done++;
                 rows.push_back(row_of(measure_case(case_options, *v, input, cache), roofline));
-                if (o.both_paths && shape_path(*v, {input.width(), input.height()}) == "exact") {
-                    const GenericPathScope generic;  // the same variant and image, its generic library
+                if (!o.every_path) continue;
+                // The same variant and image on each more general path it has for the image.
+                for (ShapePath path : more_general_paths(*v, {input.width(), input.height()})) {
+                    const PathCeilingScope ceiling(path);
                     rows.push_back(row_of(measure_case(case_options, *v, input, cache), roofline));
                 }
             }

@@ -22,9 +22,10 @@ struct BenchOptions {
     std::vector<std::string> backends;  // empty: cpu and cuda
     std::vector<ImageShape> sizes = {{256, 256}, {1024, 1024}, {4096, 4096}, {8192, 8192}};  // --sizes 8192,1920x1080
     std::vector<int> channels = {1};
-    // Also time a DSL variant's generic path where it has an exact one for the
-    // image (--paths both): its two paths side by side, results.csv's path column.
-    bool both_paths = false;
+    // Also time a DSL variant's more general paths where it has a more
+    // specialised one for the image (--paths all: exact, aligned, generic
+    // side by side, results.csv's path column).
+    bool every_path = false;
     std::vector<std::string> params;  // NAME=VALUE for every filter that has NAME
     int min_reps = 20;
     double min_seconds = 0.5;

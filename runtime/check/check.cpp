@@ -25,10 +25,14 @@ struct Size {
 };
 
 // 1x1, single rows and columns, odd and prime sizes, sizes just off every
-// power-of-two tile (8..256), and one large one.
-const std::vector<Size> kSizes = {{1, 1},   {1, 19},   {19, 1},   {2, 3},     {5, 4},   {17, 13}, {31, 37},
-                                  {63, 65}, {97, 89},  {127, 131}, {257, 129}, {509, 383}, {2053, 1543}};
-const std::vector<Size> kQuickSizes = {{1, 1}, {1, 19}, {19, 1}, {5, 4}, {31, 37}, {127, 131}, {257, 129}};
+// power-of-two tile (8..256), one large one, and widths in the aligned class
+// (multiples of 64, image_shape.h) over odd heights, not multiples of 128 or
+// 256 tiles: a DSL variant's aligned path takes them.
+const std::vector<Size> kSizes = {{1, 1},    {1, 19},    {19, 1},    {2, 3},     {5, 4},      {17, 13},
+                                  {31, 37},  {63, 65},   {97, 89},   {127, 131}, {257, 129},  {509, 383},
+                                  {2053, 1543}, {64, 3}, {192, 77},  {1088, 61}};
+const std::vector<Size> kQuickSizes = {{1, 1},     {1, 19},    {19, 1}, {5, 4},
+                                       {31, 37},   {127, 131}, {257, 129}, {64, 3}, {192, 77}};
 // For compute-sanitizer, whose every launch is slow: each odd or degenerate
 // size once, with 1 and 3 channels in turn.
 struct SizedInput {
@@ -36,7 +40,8 @@ struct SizedInput {
     int channels;
 };
 const std::vector<SizedInput> kSanitizerInputs = {{{1, 1}, 1},   {{1, 19}, 3},  {{19, 1}, 1},  {{2, 3}, 3},
-                                                  {{5, 4}, 1},   {{31, 37}, 3}, {{97, 89}, 1}, {{63, 65}, 3}};
+                                                  {{5, 4}, 1},   {{31, 37}, 3}, {{97, 89}, 1}, {{63, 65}, 3},
+                                                  {{192, 77}, 1}, {{64, 3}, 3}};
 constexpr long long kLargePixels = 1'000'000;
 // Reference work per case (window samples visited), beyond which a case is
 // left out of the matrix: a large radius is checked on the smaller sizes.
@@ -229,7 +234,7 @@ std::string case_failure(const FilterInfo &filter, const CheckOptions &options, 
             options.sanitizer ? std::vector<uint8_t>{0xA5} : std::vector<uint8_t>{0xA5, 0x5A};
         std::optional<Image> generic;  // the oracle of a case whose reference is over budget
         if (k.against_generic) {
-            const GenericPathScope scope;
+            const PathCeilingScope scope(ShapePath::generic);
             generic = run_variant(*r.variant, k.input, k.params, 0xA5);
         }
         for (uint8_t poison : poisons) {
@@ -242,11 +247,12 @@ std::string case_failure(const FilterInfo &filter, const CheckOptions &options, 
                 break;
             }
         }
-        // A shape the variant was compiled for: its generic path at the same image too.
-        if (failure.empty() && !generic && shape_path(*r.variant, {k.input.width(), k.input.height()}) == "exact") {
-            const GenericPathScope generic;
+        // A shape or class the variant was compiled for: its more general paths at the same image too.
+        for (ShapePath path : more_general_paths(*r.variant, {k.input.width(), k.input.height()})) {
+            if (!failure.empty() || generic) break;
+            const PathCeilingScope ceiling(path);
             const Comparison cmp = compare_to_reference(filter, expected, run_variant(*r.variant, k.input, k.params, 0xA5));
-            if (!cmp.equal) failure = "its generic path at a shape it was compiled for: " + cmp.describe();
+            if (!cmp.equal) failure = fmt::format("its {} path at this image: {}", to_string(path), cmp.describe());
         }
     } catch (const MachineError &) {
         throw;  // the machine is short, not the variant: the command ends

@@ -92,15 +92,16 @@ nlohmann::json point_json(const SchedulePoint &point) {
     return values;
 }
 
-// A DSL variant's paths: "generic" (every shape), then each shape it was also
-// compiled for (FILTERLAB_SHAPES), and those Halide refused with why; null for
-// a variant that is not a DSL's.
+// A DSL variant's paths: "generic" (every shape), "aligned" (whether it has
+// the aligned class's), each shape it was also compiled for
+// (FILTERLAB_SHAPES), and those Halide refused with why ("aligned" for the
+// class); null for a variant that is not a DSL's.
 nlohmann::json paths_json(const Variant &v) {
     if (shape_path(v, {}).empty()) return nullptr;
     nlohmann::json exact = nlohmann::json::array(), refused = nlohmann::json::object();
     for (const ImageShape &shape : v.exact_shapes) exact.push_back(shape_text(shape));
     for (const auto &[shape, why] : v.refused_shapes) refused[shape_text(shape)] = why;
-    return {{"generic", true}, {"exact_shapes", exact}, {"refused_shapes", refused}};
+    return {{"generic", true}, {"aligned", v.aligned_path}, {"exact_shapes", exact}, {"refused_shapes", refused}};
 }
 
 nlohmann::json variant_json(const Variant &v) {

@@ -180,10 +180,12 @@ void add_bench_verb(CLI::App &app, Options &o, Verbs &verbs) {
     v->add_option("--backend", o.bench.backends, "cpu, cuda and/or opencl (default: all)");
     auto *sizes_opt = add_timing_options(v, o.bench, "Folder under which each run gets a new directory");
     add_integer_list(v, "--channels", o.bench.channels, 1, 3, "Channel counts, comma-separated (1, 3)")->default_str("1");
-    v->add_option("--paths", o.bench.both_paths,
-                  "taken: each variant on the path a call of that shape takes; both: a Halide or TVM variant "
-                  "compiled for the image's shape (FILTERLAB_SHAPES) is timed on its generic path too")
-        ->transform(CLI::CheckedTransformer(std::map<std::string, bool>{{"taken", false}, {"both", true}}))
+    v->add_option("--paths", o.bench.every_path,
+                  "taken: each variant on the path a call of that shape takes; all (or both): a Halide or TVM "
+                  "variant compiled for the image's shape or class (FILTERLAB_SHAPES) is timed on each more "
+                  "general path too (exact, aligned, generic)")
+        ->transform(CLI::CheckedTransformer(
+            std::map<std::string, bool>{{"taken", false}, {"all", true}, {"both", true}}))
         ->default_str("taken");
     v->add_option("--budget", o.bench.budget_seconds,
                   "Seconds the whole run may take: each case gets its share of what is left, fewer samples "

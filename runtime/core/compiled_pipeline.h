@@ -15,10 +15,11 @@
 namespace filterlab {
 
 // The same library compiled for one image shape (the build's
-// FILTERLAB_SHAPES: every extent known), and its words twin where it has one;
-// for each, null where Halide took the shape, else why it did not (the
-// generator's report: generators/word_view.h, fix_shape), and the library is
-// then generic code, never taken.
+// FILTERLAB_SHAPES: every extent known) or for the aligned class
+// (kAlignedClass: whole 64-pixel groups a row), and its words twin where it
+// has one; for each, null where Halide took the shape, else why it did not
+// (the generator's report: generators/word_view.h, fix_shape), and the
+// library is then generic code, never taken.
 template <typename Function>
 struct ShapeTwin {
     ImageShape shape;
@@ -32,7 +33,8 @@ struct ShapeTwin {
 // One library of a schedule: the parameter values it was compiled for (empty
 // when all are run-time parameters) and its entry point; for a schedule that
 // also writes 32-bit words (WRITES("words")), the entry point of that twin;
-// its twins compiled for fixed image shapes, which a call of that shape takes.
+// its twins compiled for fixed image shapes and the aligned class, which a
+// call of that shape or class takes.
 template <typename Function>
 struct CompiledPipeline {
     ParamValues fixed;
@@ -41,45 +43,83 @@ struct CompiledPipeline {
     std::vector<ShapeTwin<Function>> shapes;
 };
 
-// Whether calls on this thread take every DSL variant's generic path, even
-// where a library was compiled for the image's shape (`bench --paths both`
-// times both paths of a variant at the same image).
-inline thread_local bool generic_path_forced = false;
+// A DSL variant's paths, from the most general: the generic library (every
+// image), the aligned class's, the image's exact shape's. A call takes the
+// most specialised path it can, up to the thread's ceiling.
+enum class ShapePath { generic, aligned, exact };
 
-// Forces the generic path on this thread while it lives.
-class GenericPathScope {
+inline const char *to_string(ShapePath path) {
+    switch (path) {
+    case ShapePath::generic: return "generic";
+    case ShapePath::aligned: return "aligned";
+    case ShapePath::exact: return "exact";
+    }
+    return "?";
+}
+
+// The most specialised path calls on this thread may take (`bench --paths
+// both` times each path of a variant at the same image; `check` checks each).
+inline thread_local ShapePath path_ceiling = ShapePath::exact;
+
+// Lowers this thread's ceiling to `most` while it lives (never raises it).
+class PathCeilingScope {
 public:
-    GenericPathScope() : previous_(std::exchange(generic_path_forced, true)) {}
-    ~GenericPathScope() { generic_path_forced = previous_; }
-    GenericPathScope(const GenericPathScope &) = delete;
-    GenericPathScope &operator=(const GenericPathScope &) = delete;
+    explicit PathCeilingScope(ShapePath most) : previous_(path_ceiling) { path_ceiling = std::min(previous_, most); }
+    ~PathCeilingScope() { path_ceiling = previous_; }
+    PathCeilingScope(const PathCeilingScope &) = delete;
+    PathCeilingScope &operator=(const PathCeilingScope &) = delete;
 
 private:
-    bool previous_;
+    ShapePath previous_;
 };
+
+// The path a call on `image` takes among a variant's: `exact_shapes` and
+// whether it has an aligned path, `pitched` whether the call's rows and
+// planes are pitched as the aligned class needs (the harness always pitches
+// device rows to 64 bytes).
+inline ShapePath path_for(const std::vector<ImageShape> &exact_shapes, bool aligned_path, ImageShape image,
+                          bool pitched = true) {
+    if (path_ceiling >= ShapePath::exact && std::find(exact_shapes.begin(), exact_shapes.end(), image) != exact_shapes.end())
+        return ShapePath::exact;
+    if (path_ceiling >= ShapePath::aligned && aligned_path && pitched && in_aligned_class(image.width, {}))
+        return ShapePath::aligned;
+    return ShapePath::generic;
+}
 
 // The library compiled for these parameters (the harness has already refused
 // values the variant does not support).
 // `words_out`: the output is given as 32-bit words (the binding chose the
 // words twin, which a library without one never is). `image`: the call's
-// image shape, whose twin is taken where the library has one.
+// image shape, `pitched` whether its strides fit the aligned class: the twin
+// of the path it takes (path_for) where the library has one.
 template <typename Function>
 Function select_pipeline(const std::vector<CompiledPipeline<Function>> &compiled, const ParamValues &params,
-                         bool words_out = false, ImageShape image = {}) {
+                         bool words_out = false, ImageShape image = {}, bool pitched = false) {
     for (auto &c : compiled) {
         bool match = true;
         for (auto &[name, value] : c.fixed) match = match && params.at(name) == value;
         if (!match) continue;
         if (words_out && !c.words) throw Error("no library writing words compiled for " + format_params(params));
+        std::vector<ImageShape> exact;
+        bool aligned = false;
+        auto usable = [&](const ShapeTwin<Function> &twin) { return twin.exact() && (!words_out || twin.words); };
+        for (auto &twin : c.shapes) {
+            if (!usable(twin)) continue;
+            if (twin.shape == kAlignedClass) aligned = true;
+            else exact.push_back(twin.shape);
+        }
+        const ShapePath path = path_for(exact, aligned, image, pitched);
+        const ImageShape wanted = path == ShapePath::exact ? image : kAlignedClass;
         for (auto &twin : c.shapes)
-            if (!generic_path_forced && twin.exact() && twin.shape == image && (!words_out || twin.words))
+            if (path != ShapePath::generic && usable(twin) && twin.shape == wanted)
                 return words_out ? twin.words : twin.function;
         return words_out ? c.words : c.function;
     }
     throw Error("no library compiled for " + format_params(params));
 }
 
-// The shapes every library of a variant was compiled for (Variant::exact_shapes),
+// The shapes every library of a variant was compiled for (Variant::exact_shapes;
+// the aligned class among them where every library took it: Variant::aligned_path),
 // and those Halide refused for one of them, with why (Variant::refused_shapes).
 template <typename Function>
 std::vector<ImageShape> exact_shapes(const std::vector<CompiledPipeline<Function>> &compiled) {
@@ -93,6 +133,7 @@ std::vector<ImageShape> exact_shapes(const std::vector<CompiledPipeline<Function
     }
     return out;
 }
+
 
 template <typename Function>
 std::vector<std::pair<ImageShape, std::string>> refused_shapes(const std::vector<CompiledPipeline<Function>> &compiled) {

@@ -52,6 +52,14 @@ struct Views {
 Variant halide_variant(const std::string &filter, const std::string &name, Backend backend,
                        const std::string &supports, HalideCall call, Views views = {});
 
+// Whether a buffer's rows and planes start whole multiples of
+// kAlignedPitch bytes apart (the aligned class's strides).
+inline bool pitched_for_aligned_class(const halide_buffer_t *b) {
+    for (int d = 1; d < b->dimensions; d++)
+        if ((static_cast<long long>(b->dim[d].stride) * b->type.bytes()) % kAlignedPitch != 0) return false;
+    return true;
+}
+
 // A variant of a schedule's libraries (one per compile-time value, each with
 // its words and shape twins): the call's library is chosen here
 // (select_pipeline) and handed to `call`, which says how a filter's pipeline
@@ -61,7 +69,7 @@ template <typename Function, typename Call>
 Variant halide_variant(const std::string &filter, const std::string &name, Backend backend,
                        const std::string &supports, std::vector<CompiledPipeline<Function>> compiled, Call call,
                        Views views = {}) {
-    const std::vector<ImageShape> exact = exact_shapes(compiled);
+    std::vector<ImageShape> exact = exact_shapes(compiled);
     auto refused = refused_shapes(compiled);
     // A shape is the variant's where every library took it: a call takes the twins of those shapes only.
     for (auto &c : compiled)
@@ -69,9 +77,11 @@ Variant halide_variant(const std::string &filter, const std::string &name, Backe
     Variant v = halide_variant(
         filter, name, backend, supports,
         [compiled, call](halide_buffer_t *in, halide_buffer_t *out, const ParamValues &p, ImageShape image) {
-            return call(select_pipeline(compiled, p, writes_words(out), image), in, out, p, image);
+            const bool pitched = pitched_for_aligned_class(in) && pitched_for_aligned_class(out);
+            return call(select_pipeline(compiled, p, writes_words(out), image, pitched), in, out, p, image);
         },
         views);
+    v.aligned_path = take_aligned_class(exact);
     v.exact_shapes = exact;
     v.refused_shapes = std::move(refused);
     return v;

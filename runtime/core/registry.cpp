@@ -35,9 +35,20 @@ const char *to_string(Kind kind) {
 
 std::string shape_path(const Variant &variant, ImageShape image) {
     if (variant.kind != Kind::halide && variant.kind != Kind::tvm) return "";
-    const auto &shapes = variant.exact_shapes;
-    const bool exact = !generic_path_forced && std::find(shapes.begin(), shapes.end(), image) != shapes.end();
-    return exact ? "exact" : "generic";
+    return to_string(path_for(variant.exact_shapes, variant.aligned_path, image));
+}
+
+std::vector<ShapePath> more_general_paths(const Variant &variant, ImageShape image) {
+    std::vector<ShapePath> out;
+    if (variant.kind != Kind::halide && variant.kind != Kind::tvm) return out;
+    ShapePath last = path_for(variant.exact_shapes, variant.aligned_path, image);
+    for (ShapePath ceiling : {ShapePath::aligned, ShapePath::generic}) {
+        const PathCeilingScope scope(ceiling);
+        const ShapePath path = path_for(variant.exact_shapes, variant.aligned_path, image);
+        if (path != last) out.push_back(path);
+        last = path;
+    }
+    return out;
 }
 
 bool ParamSupport::contains(double value) const {

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "compiled_pipeline.h"
 #include "filters.h"
 #include "image.h"
 #include "source_span.h"
@@ -90,10 +91,12 @@ struct Variant {
     // registration, the filter's first.
     std::string algorithm;
     // Halide and TVM CUDA variants: the image shapes the build also compiled
-    // them for (FILTERLAB_SHAPES), each a path a call of that shape takes; and
-    // the shapes Halide refused for one of its libraries, with why (the
+    // them for (FILTERLAB_SHAPES), each a path a call of that shape takes;
+    // whether it has the aligned class's path (kAlignedClass); and the shapes
+    // (or the class) Halide refused for one of its libraries, with why (the
     // generic path serves them).
     std::vector<ImageShape> exact_shapes;
+    bool aligned_path = false;
     std::vector<std::pair<ImageShape, std::string>> refused_shapes;
     // A handwritten OpenCL kernel: the CUDA variant it ports (porting()).
     std::string ports;
@@ -147,16 +150,24 @@ inline Variant with_algorithm(Variant variant, std::string algorithm) {
     return variant;
 }
 
-// Which of a DSL variant's paths a call on an image of this shape takes:
-// "exact" (compiled for that shape) or "generic" (every shape); "" for a
+// Which of a DSL variant's paths a call on an image of this shape takes in
+// the harness (which pitches device rows to 64 bytes): "exact" (compiled for
+// that shape), "aligned" (the aligned class's) or "generic" (every shape),
+// up to the thread's PathCeilingScope (compiled_pipeline.h); "" for a
 // variant that is not a DSL's (handwritten kernels, peers, the reference).
-// TVM's exact path also needs rows pitched as DeviceLayout pitches them.
-// Under a GenericPathScope (compiled_pipeline.h), "generic".
 std::string shape_path(const Variant &variant, ImageShape image);
 
+// The paths under the one shape_path says, each a call on `image` can take
+// under a lower PathCeilingScope (compiled_pipeline.h), in order: the aligned
+// class's where the image is in it, then the generic one. Empty for a
+// variant on its generic path and for one that is not a DSL's.
+std::vector<ShapePath> more_general_paths(const Variant &variant, ImageShape image);
+
 // A TVM variant's shape paths: every library's launcher takes each of these
-// shapes' functions (scripts/tvm_generate.py --shapes; TVM refuses none, or the build fails).
+// shapes' functions, the aligned class's among them (scripts/tvm_generate.py
+// --shapes; TVM refuses none, or the build fails).
 inline Variant with_exact_shapes(Variant variant, std::vector<ImageShape> shapes) {
+    variant.aligned_path = take_aligned_class(shapes);
     variant.exact_shapes = std::move(shapes);
     return variant;
 }

@@ -17,7 +17,9 @@ struct filterlab_tvm_call {
     int32_t out_plane, out_row;
     int32_t ints[4];
     float floats[4];
-    int32_t generic_only;  // nonzero: the generic path even where one was compiled for this shape
+    // 0: the most specialised path the call fits (its exact shape's, then the
+    // aligned class's, then the generic one); 1: not the exact shapes'; 2: the generic path.
+    int32_t paths_barred;
     cudaStream_t stream;
 };
 

@@ -64,7 +64,7 @@ Variant tvm_variant(const std::string &filter, const std::string &name, const st
     v.run = [libraries = std::move(libraries), scalars, id = filter + "/" + name](
                 const PlanarView &in, const PlanarView &out, const ParamValues &params) {
         filterlab_tvm_call call = call_of(in, out);
-        call.generic_only = generic_path_forced ? 1 : 0;
+        call.paths_barred = static_cast<int32_t>(ShapePath::exact) - static_cast<int32_t>(path_ceiling);
         scalars(params, call);
         const int status = select_pipeline(libraries, params)(&call);
         if (status != 0) {

@@ -47,10 +47,10 @@ bool words_twin(const std::string &lib, const std::vector<std::string> &librarie
 std::string library_for(std::vector<std::string> libraries, const std::string &params) {
     const std::vector<std::string> all = libraries;
     std::erase_if(libraries, [&](const std::string &lib) { return words_twin(lib, all); });
-    // A twin compiled for one image shape (FILTERLAB_SHAPES: "<lib>_1920x1080"): the generic library stands for it.
+    // A twin compiled for one image shape or the aligned class (FILTERLAB_SHAPES:
+    // "<lib>_1920x1080", "<lib>_aligned"): the generic library stands for it.
     std::erase_if(libraries, [](const std::string &lib) {
-        const std::string tail = lib.substr(lib.rfind('_') + 1);  // "1920x1080"
-        return tail.find('x') != std::string::npos && read_shape(tail);
+        return read_build_shape(lib.substr(lib.rfind('_') + 1)).has_value();  // "1920x1080", "aligned"
     });
     for (const std::string &lib : libraries) {
         const std::size_t under = lib.rfind('_');

@@ -6,6 +6,10 @@
 namespace filterlab::report_model {
 namespace {
 
+// A DSL row's path (results.csv's path column, results_schema.h), the most
+// specialised highest; 0 for generic and for the rows of other kinds.
+int path_rank(const std::string &path) { return path == "exact" ? 2 : path == "aligned" ? 1 : 0; }
+
 using json = nlohmann::json;
 
 std::string file_slug(std::string s) {
@@ -128,11 +132,11 @@ std::vector<View> views_of(const Machine &m, const std::string &filter) {
         if (std::find(v.sizes.begin(), v.sizes.end(), s) == v.sizes.end()) v.sizes.push_back(s);
         if (r.status == Status::skipped) continue;
         v.by_threads[r.variant][s][r.threads] = &r;
-        // The path a call takes: a `bench --paths both` run's generic row of a
-        // variant built for the shape stays out (scripts/verdict_shapes.py reads both).
+        // The path a call takes: a `bench --paths all` run's rows of a variant's
+        // more general paths at the image stay out (scripts/verdict_shapes.py reads them all).
         const BenchRow *&c = v.cell[r.variant][s];
-        const bool forced_generic = c && c->path == "exact" && r.path == "generic";
-        if (!c || (r.threads >= c->threads && !forced_generic)) c = &r;
+        const bool forced_lower = c && path_rank(r.path) < path_rank(c->path);
+        if (!c || (r.threads >= c->threads && !forced_lower)) c = &r;
     }
     for (View &v : views) {
         std::sort(v.sizes.begin(), v.sizes.end(),

@@ -29,7 +29,8 @@ struct BenchRow {
     Origin origin = Origin::reference;
     std::string algorithm, point;
     // A DSL variant's path for this image (registry.h: shape_path): "exact"
-    // (its library compiled for the shape) or "generic"; empty for the others.
+    // (its library compiled for the shape), "aligned" (the aligned class's) or
+    // "generic"; empty for the others.
     std::string path;
     int width = 0, height = 0, channels = 0;
     std::string params;

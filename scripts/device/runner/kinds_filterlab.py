@@ -116,7 +116,7 @@ def sanitizer_summary(results, expected):
 
 
 def bench_flags(step, filter_):
-    """reps, min_time (per filter), and where given `channels` (1,3) and `paths` (taken | both)."""
+    """reps, min_time (per filter), and where given `channels` (1,3) and `paths` (taken | all)."""
     flags = ["--min-reps", per_filter(step.get("reps", "20"), filter_), "--min-time",
              per_filter(step.get("min_time", "0.3"), filter_), "--quiet"]
     for key in ("channels", "paths"):

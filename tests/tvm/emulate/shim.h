@@ -31,7 +31,7 @@ inline int cudaGetLastError() { return 0; }
 struct filterlab_tvm_call {  // runtime/core/tvm_call.h's, without CUDA
     const uint8_t *input; uint8_t *output;
     int32_t channels, height, width, in_plane, in_row, out_plane, out_row;
-    int32_t ints[4]; float floats[4]; int32_t generic_only; cudaStream_t stream;
+    int32_t ints[4]; float floats[4]; int32_t paths_barred; cudaStream_t stream;
 };
 inline void emu_launch(dim3 grid, dim3 block, int, std::function<void()> body) {
     const unsigned n = block.x * block.y * block.z;
