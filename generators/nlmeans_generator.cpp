@@ -1,5 +1,6 @@
 #include "layout.h"
 #include "nlmeans.h"
+#include "offset_planes.h"
 #include "schedule_registry.h"
 #include "word_view.h"
 
@@ -28,6 +29,16 @@ public:
         add_requirement(patch >= 0 && patch <= 10, "nlmeans: patch must be in 0..10, got ", patch);
         add_requirement(search >= 1 && search <= 30, "nlmeans: search must be in 1..30, got ", search);
         add_requirement(h >= 1e-3f && h <= 1000.0f, "nlmeans: h must be in [1e-3, 1000], got ", h);
+        // A frozen autoschedule for the GPU stores every offset's planes at root (schedules/nlmeans/auto/).
+        if (std::string(schedule).rfind("gpu_auto_", 0) == 0) {
+            using Halide::cast;
+            const Halide::Expr planes = nlmeans_offset_plane_elements<Halide::Expr>(
+                cast<int64_t>(input.dim(0).extent()), cast<int64_t>(input.dim(1).extent()), cast<int64_t>(patch),
+                cast<int64_t>(search));
+            add_requirement(planes <= Halide::cast<int64_t>(Halide::Expr(static_cast<int64_t>(kHalideBufferElements))),
+                            "nlmeans: this schedule stores each offset's planes at root, ", planes,
+                            " elements, more than a Halide buffer indexes (2^31 - 1): a smaller image or search");
+        }
         layout::constrain(input, output, get_target());
         layout::same_size(input, output);
         word_view::fix_shape(shape, shape_report, input, output, word_view::InputView::bytes, word_view::OutputView::bytes, 1, get_target());

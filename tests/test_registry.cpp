@@ -452,6 +452,19 @@ TEST_CASE("a variant's path for an image: exact for a shape it was compiled for,
     CHECK(more_general_paths(hand, {3840, 2160}).empty());
 }
 
+TEST_CASE("a variant's image limit: refused with why, before it runs; no limit, every image") {
+    Variant v;
+    v.filter = "nlmeans";
+    v.name = "cuda_auto_x";
+    CHECK(v.unsupported_reason({{"search", 10}}, 8192, 8192, 1).empty());
+    v.image_limit = [](int w, int h, int, const ParamValues &p) {
+        return 1LL * w * h * p.at("search") > 1000 ? std::string("too large") : std::string();
+    };
+    CHECK(v.unsupported_reason({{"search", 10}}, 10, 10, 1).empty());
+    CHECK(v.unsupported_reason({{"search", 10}}, 11, 10, 1) == "nlmeans/cuda_auto_x: too large");
+    CHECK(v.unsupported_reason({{"search", 10}}).empty());  // the parameters alone: no image to refuse
+}
+
 TEST_CASE("the aligned class: spelled once, with_exact_shapes takes it apart") {
     CHECK(read_build_shape("aligned") == kAlignedClass);
     CHECK(read_build_shape("1920x1080") == ImageShape{1920, 1080});

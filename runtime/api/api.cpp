@@ -29,7 +29,7 @@ const Variant &choose(const FilterInfo &filter, const ImageRef &in, const ParamV
     const Variant &v = o.variant.empty() ? default_variant(filter.name, backend_for(in.memory), params)
                                          : find_variant(filter.name, o.variant);
     if (v.kind == Kind::peer) throw Error(filter.name + "/" + v.name + " is a peer, not part of the library");
-    check_can_run(v, params, in.width, in.height);
+    check_can_run(v, params, in.width, in.height, in.channels);
     return v;
 }
 
@@ -126,7 +126,7 @@ Outcome run_file(const std::string &filter_name, const std::string &input_path, 
         outcome.variant = v.name;
         const stream::InputFile reader(input_path);
         const stream::FileShape in = reader.shape();
-        check_can_run(v, params, in.width, in.height);
+        check_can_run(v, params, in.width, in.height, in.channels);
         check_writable(output_path, in.channels);  // its folder, before the work
         const auto [width, height] = filter.output_size(in.width, in.height);
         const stream::OutputFile output(output_path, {width, height, in.channels});

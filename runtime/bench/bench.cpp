@@ -107,6 +107,8 @@ Result measure_case(const BenchOptions &o, const Variant &v, const Image &input,
     const auto out_size = f.output_size(r.width, r.height);
     r.bytes = double(input.size()) + double(out_size.first) * out_size.second * r.channels;
     run_case(v, r.params, r.status, r.note, [&] {
+        if (std::string why = v.unsupported_reason(r.params, r.width, r.height, r.channels); !why.empty())
+            throw std::invalid_argument(why);
         // The reference is the oracle of every timed result. Where it would take
         // too long at this size, the variant is checked on a smaller image of the
         // same channels (validation_input), and the note says so.

@@ -287,7 +287,8 @@ void record_outcome(const FilterInfo &filter, const CheckCase &k, const std::str
 void check_case(const FilterInfo &filter, const CheckOptions &options, const CheckCase &k, const Image &expected,
                 VariantResult &r, Progress &progress, std::ostream &log) {
     if (k.build_shape && shape_path(*r.variant, {k.input.width(), k.input.height()}) != "exact") return;  // not its case
-    if (!r.skip_reason.empty() || !r.variant->unsupported_reason(k.params).empty()) {
+    if (!r.skip_reason.empty() ||
+        !r.variant->unsupported_reason(k.params, k.input.width(), k.input.height(), k.input.channels()).empty()) {
         r.skipped++;
         return;
     }

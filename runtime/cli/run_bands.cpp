@@ -70,7 +70,7 @@ int run_streamed_file(const RunOptions &o, const Variant &variant, const ParamVa
     const stream::FileShape in = reader.shape();
     std::vector<std::string> notices = reader.notices(o.input);
     print_notices(notices);
-    check_can_run(variant, params, in.width, in.height);  // before an output exists
+    check_can_run(variant, params, in.width, in.height, in.channels);  // before an output exists
     check_writable(o.output, in.channels);
     const auto [out_width, out_height] = filter_info(variant.filter).output_size(in.width, in.height);
     const stream::OutputFile output(o.output, {out_width, out_height, in.channels},

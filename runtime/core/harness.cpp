@@ -78,11 +78,11 @@ void copy_to_view(const Image &image, const PlanarView &view) {
             std::memcpy(view.data + c * view.plane_stride + y * view.row_stride, image.row(y, c), view.width);
 }
 
-void check_can_run(const Variant &v, const ParamValues &params, int width, int height) {
+void check_can_run(const Variant &v, const ParamValues &params, int width, int height, int channels) {
     const FilterInfo &filter = filter_info(v.filter);
     if (std::string why = v.why_unavailable(); !why.empty()) throw Error(v.filter + "/" + v.name + ": " + why);
     filter.validate(params);
-    if (std::string why = v.unsupported_reason(params); !why.empty()) throw Error(why);
+    if (std::string why = v.unsupported_reason(params, width, height, channels); !why.empty()) throw Error(why);
     if (width < filter.min_side || height < filter.min_side) {
         throw Error(fmt::format("{} needs an image of at least {}x{}, got {}x{}", filter.name, filter.min_side,
                                 filter.min_side, width, height));
@@ -90,7 +90,7 @@ void check_can_run(const Variant &v, const ParamValues &params, int width, int h
 }
 
 Image run_variant(const Variant &v, const Image &input, const ParamValues &params, uint8_t poison) {
-    check_can_run(v, params, input.width(), input.height());
+    check_can_run(v, params, input.width(), input.height(), input.channels());
     const FilterInfo &filter = filter_info(v.filter);
     const auto [out_w, out_h] = filter.output_size(input.width(), input.height());
     if (v.backend == Backend::cuda) {

@@ -14,7 +14,7 @@ namespace filterlab {
 // Throws Error unless `variant` can run here on a width x height image with
 // these parameters: available, the parameters within the contract and what
 // the variant supports, the image at least the filter's smallest.
-void check_can_run(const Variant &variant, const ParamValues &params, int width, int height);
+void check_can_run(const Variant &variant, const ParamValues &params, int width, int height, int channels);
 
 // check_can_run, then runs and returns the output. Throws Error.
 Image run_variant(const Variant &variant, const Image &input, const ParamValues &params, uint8_t poison = 0xA5);

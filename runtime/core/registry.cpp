@@ -105,6 +105,13 @@ std::string Variant::unsupported_reason(const ParamValues &values) const {
     return "";
 }
 
+std::string Variant::unsupported_reason(const ParamValues &values, int width, int height, int channels) const {
+    if (std::string why = unsupported_reason(values); !why.empty()) return why;
+    if (!image_limit) return "";
+    const std::string why = image_limit(width, height, channels, values);
+    return why.empty() ? "" : fmt::format("{}/{}: {}", filter, name, why);
+}
+
 namespace {
 
 // A parameter value as JSON: integers as integers.

@@ -103,8 +103,15 @@ struct Variant {
 
     // Empty when the variant can run here (its library, a GPU), else why not.
     std::string why_unavailable() const;
+    // Images a variant cannot take at some parameters (an autoscheduled
+    // pipeline whose root-level planes outgrow Halide's 32-bit buffers): why
+    // not, or empty; null where it takes every image the contract allows.
+    std::function<std::string(int width, int height, int channels, const ParamValues &)> image_limit;
+
     // Empty when the variant takes these values, else why not.
     std::string unsupported_reason(const ParamValues &values) const;
+    // The same, and an image of this size too (image_limit).
+    std::string unsupported_reason(const ParamValues &values, int width, int height, int channels) const;
     // Per parameter of the contract (for `list --json`): its default, whether
     // it is an integer, and the values or min/max this variant takes, the
     // integers as JSON integers.

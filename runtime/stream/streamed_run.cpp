@@ -242,7 +242,7 @@ StreamTimes run_streamed(const Variant &variant, const RowSource &source, const 
                          const ParamValues &params, const StreamOptions &options) {
     const auto start = Clock::now();
     const FileShape shape = source.shape();
-    check_can_run(variant, params, shape.width, shape.height);
+    check_can_run(variant, params, shape.width, shape.height, shape.channels);
     Pipeline pipeline(variant, source, sink, params, options);
     StreamTimes times = pipeline.run();
     times.wall = seconds_since(start);
