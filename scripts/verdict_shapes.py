@@ -71,6 +71,7 @@ def cells(rows):
         # A shape the build named has an exact row of some variant (TVM refuses none); at
         # another there is no exact class ("—"), not the other classes' rows again.
         named = any(r["path"] == "exact" for r in group)
+        cell["in_class"] = any(r["path"] == "aligned" for r in group)  # the image is in the aligned class
         for lang in LANGUAGES:
             by_variant = defaultdict(dict)
             for r in group:
@@ -115,7 +116,8 @@ def fmt_cell(cell, key):
 
 def summary_table(table):
     head = ["row", "shapes", "hand (µs, geo. mean)"] + [f"{lang} {cls}" for lang in LANGUAGES for cls in CLASSES] + \
-           [f"{lang} {cls} / exact" for lang in LANGUAGES for cls in ("generic", "aligned")]
+           [f"{lang} {cls} / exact" for lang in LANGUAGES for cls in ("generic", "aligned")] + \
+           [f"{lang} aligned / generic (in the class)" for lang in LANGUAGES]
     lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for (f, params), shapes in table.items():
         hands = [float(c["hand"]["median_us"]) for c in shapes.values() if c.get("hand")]
@@ -131,6 +133,12 @@ def summary_table(table):
                     g, e = c.get((lang, cls)), c.get((lang, "exact"))
                     own[s] = float(g["median_us"]) / float(e["median_us"]) if g and e else None
                 row.append(fmt_summary(summary(own)))
+        for lang in LANGUAGES:
+            gain = {}
+            for s, c in shapes.items():
+                g, a = c.get((lang, "generic")), c.get((lang, "aligned"))
+                gain[s] = float(a["median_us"]) / float(g["median_us"]) if g and a and c.get("in_class") else None
+            row.append(fmt_summary(summary(gain)))
         lines.append("| " + " | ".join(row) + " |")
     return lines
 
@@ -161,7 +169,8 @@ def main():
     table = cells(rows)
     text = ["## Summary: each language's best over the best hand kernel, by class", "",
             "Geometric mean / worst ratio over the row's shapes (the worst's shape); `generic / exact`, "
-            "`aligned / exact`: a language's best in that class over its own best in the exact class.", ""] + summary_table(table) + \
+            "`aligned / exact`: a language's best in that class over its own best in the exact class; `aligned / generic`: "
+            "its best in the aligned class over its best generic, at the shapes in the class (width a multiple of 64).", ""] + summary_table(table) + \
            ["", "## Every shape", "", "† a peer that computes another function than the contract.", ""] + \
            detail_table(table)
     page = "\n".join(text) + "\n"
