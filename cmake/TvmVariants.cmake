@@ -131,11 +131,13 @@ function(filterlab_tvm_schedules)
     set(manifest ${PROJECT_BINARY_DIR}/tvm_manifest.json)
     set(generator ${PROJECT_SOURCE_DIR}/scripts/tvm_generate.py)
     # What the generation reads: the algorithms, the registrations and their
-    # helpers, and the grammar of their axes and points (the image shapes are
-    # the build's own setting, FILTERLAB_SHAPES, on the command line).
+    # helpers, the grammar of their axes and points, and the contract's ranges
+    # (plane.py: contract_range; the image shapes are the build's own setting,
+    # FILTERLAB_SHAPES, on the command line).
     file(GLOB python_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/generators/tvm/*.py
          ${PROJECT_SOURCE_DIR}/schedules/tvm_*.py ${PROJECT_SOURCE_DIR}/schedules/*/tvm_*.py)
-    list(APPEND python_sources ${PROJECT_SOURCE_DIR}/scripts/schedule_grammar.py)
+    list(APPEND python_sources ${PROJECT_SOURCE_DIR}/scripts/schedule_grammar.py
+         ${PROJECT_SOURCE_DIR}/runtime/base/contract_ranges.h)
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${generator} ${python_sources})
     execute_process(COMMAND ${Python3_EXECUTABLE} ${generator} --manifest ${manifest} --sweeps "${FILTERLAB_SWEEPS}"
                     RESULT_VARIABLE status ERROR_VARIABLE error)

@@ -4,27 +4,24 @@
 //
 // A band is 32 lanes; lane L owns `words` words (4 * words pixels) of the
 // image's row, its group out_lanes * band - halo + L, where the halo lanes on
-// each side (ceil(15 / (4 * words)): radius 15 reaches that far) sum their
-// columns for their neighbours and make no output. The column sums run down
-// strips of `rows` rows as running sums, two pixels a 32-bit word (even and
-// odd bytes in 16-bit lanes, as RunningSums' word view); then each output
-// lane slides the window sum along its 4 * words pixels, taking the columns
-// within r of its ends from the lanes beside it (up to `halo` away). A lane's
-// group is loaded whole (its words clamped by group) and its bytes outside the
-// image are replaced by the edge pixel, which is FILTERS.md's clamp border.
-// The layout (rows, words) is the algorithm's constructor argument: its
+// each side (ceil(kBoxMaxRadius / (4 * words)): the largest radius reaches that
+// far) sum their columns for their neighbours and make no output. The column
+// sums run down strips of `rows` rows as running sums, two pixels a 32-bit word
+// (even and odd bytes in 16-bit lanes, as RunningSums' word view); then each
+// output lane slides the window sum along its 4 * words pixels, taking the
+// columns within r of its ends from the lanes beside it (up to `halo` away). A
+// lane's group is loaded whole (its words clamped by group) and its bytes
+// outside the image are replaced by the edge pixel, which is FILTERS.md's clamp
+// border. The layout (rows, words) is the algorithm's constructor argument: its
 // schedules take it from their point. It reads the image as words.
 #pragma once
 
 #include <stdexcept>
 
 #include "box.h"
+#include "contract_ranges.h"
 
 namespace filterlab::box {
-
-// Radius 15 is the box's largest (box_generator.cpp), so a lane's neighbours
-// on each side hold every column its window reaches.
-constexpr int kLaneMaxRadius = 15;
 
 // The lane layout: a lane's words, a strip's rows; the halo lanes a side
 // and the lanes that make outputs follow from the words.
@@ -71,7 +68,9 @@ inline LaneRunningSums::LaneRunningSums(const Inputs &in, LaneLayout layout) : W
     using namespace Halide;
     if (in.view != word_view::InputView::words) throw std::invalid_argument("box: LaneRunningSums reads words");
     image = in.input;
-    layout.halo = (kLaneMaxRadius + 4 * layout.words - 1) / (4 * layout.words);
+    // The contract's largest radius (contract_ranges.h), so that a lane's
+    // neighbours on each side hold every column its window reaches.
+    layout.halo = (kBoxMaxRadius + 4 * layout.words - 1) / (4 * layout.words);
     layout.out_lanes = 32 - 2 * layout.halo;
     lanes = layout;
     const Expr &r = radius;

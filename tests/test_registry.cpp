@@ -12,6 +12,7 @@
 
 #include "box_cpu_tiled.h"
 #include "compiled_pipeline.h"
+#include "contract_ranges.h"
 #include "error.h"
 #include "filters.h"
 #include "nlmeans_cuda_fused.h"
@@ -150,7 +151,8 @@ TEST_CASE("box: at least one Halide variant per backend takes every radius of th
         for (const Variant &v : all_variants()) {
             if (v.filter != "box" || v.kind != Kind::halide || v.backend != backend) continue;
             bool all = true;
-            for (int r = 1; r <= 15; r++) all = all && v.unsupported_reason({{"radius", r}}).empty();
+            for (int r = kBoxMinRadius; r <= kBoxMaxRadius; r++)
+                all = all && v.unsupported_reason({{"radius", r}}).empty();
             found = found || all;
         }
         CHECK(found);
@@ -295,7 +297,7 @@ TEST_CASE("parameters are parsed and validated against the contract") {
 TEST_CASE("the float division of generators/arithmetic.h is exact for every case a filter can produce") {
     // The same operations as divide_round_half_up, in the same float
     // precision: every window size n = (2r+1)^2 of box, every possible sum.
-    for (int r = 1; r <= 15; r++) {
+    for (int r = kBoxMinRadius; r <= kBoxMaxRadius; r++) {
         const int n = (2 * r + 1) * (2 * r + 1);
         const float reciprocal = 1.0f / static_cast<float>(n);
         for (int sum = 0; sum <= 255 * n; sum++) {
@@ -364,19 +366,21 @@ const halide_filter_argument_t *argument(const halide_filter_metadata_t *m, cons
 }
 }  // namespace
 
+// The generators state the ranges in their Inputs' metadata: the same as
+// their one owner's (contract_ranges.h).
 TEST_CASE("generated libraries: namespaced entry points whose metadata carries the contract's ranges") {
     const halide_filter_metadata_t *box = filterlab::halide::box_cpu_tiled_metadata();
     const halide_filter_argument_t *radius = argument(box, "radius");
     REQUIRE(radius);
     REQUIRE((radius->scalar_def && radius->scalar_min && radius->scalar_max));
     CHECK(radius->scalar_def->u.i32 == 1);
-    CHECK(radius->scalar_min->u.i32 == 1);
-    CHECK(radius->scalar_max->u.i32 == 15);
+    CHECK(radius->scalar_min->u.i32 == kBoxMinRadius);
+    CHECK(radius->scalar_max->u.i32 == kBoxMaxRadius);
     const halide_filter_metadata_t *nlmeans = filterlab::halide::nlmeans_cuda_fused_metadata();
     const halide_filter_argument_t *search = argument(nlmeans, "search"), *h = argument(nlmeans, "h");
     REQUIRE((search && h && search->scalar_max && h->scalar_min));
-    CHECK(search->scalar_max->u.i32 == 30);
-    CHECK(h->scalar_min->u.f32 == doctest::Approx(1e-3));
+    CHECK(search->scalar_max->u.i32 == kNlmeansMaxSearch);
+    CHECK(h->scalar_min->u.f32 == doctest::Approx(kNlmeansMinH));
 }
 
 namespace {

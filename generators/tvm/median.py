@@ -43,12 +43,15 @@ from tvm.script import tirx as T
 from tvm.script.ir_builder import IRBuilder
 
 import median_networks as mn
-from plane import Algorithm, clamp
+from plane import Algorithm, clamp, contract_range
+
+# The contract's sizes (runtime/base/contract_ranges.h).
+SIZES = contract_range("kMedianSizes")
 
 
 def _check(size, bits):
-    if size not in (3, 5, 7):
-        raise ValueError(f"median: size {size} is not 3, 5 or 7")
+    if size not in SIZES:
+        raise ValueError(f"median: size {size} is not one of {', '.join(map(str, SIZES))}")
     if bits not in (16, 32):
         raise ValueError(f"median: bits {bits} is not 16 or 32")
 

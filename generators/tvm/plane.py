@@ -22,7 +22,9 @@ algorithm (box.Separable(radius=3), ...): its stages are named blocks, which
 its schedules fetch by name (`sch.get_sblock(alg.rows)`), and the settings
 that shape it are its constructor's arguments.
 """
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from tvm import tirx
 
@@ -43,6 +45,19 @@ class Algorithm:
 
 # Larger than any image TVM's 32-bit indexing can address.
 LARGEST_EXTENT = 1 << 30
+
+CONTRACT_RANGES = Path(__file__).resolve().parent.parent.parent / "runtime" / "base" / "contract_ranges.h"
+
+
+def contract_range(name):
+    """The contract's range `name` (kBoxMaxRadius, kMedianSizes, ...) as its one
+    owner, runtime/base/contract_ranges.h, states it: an int, or a tuple of
+    ints for a list."""
+    text = CONTRACT_RANGES.read_text()
+    m = re.search(rf"^constexpr (?:int {name} = (\d+);|std::array {name}\{{([\d, ]+)\}};)", text, re.M)
+    if not m:
+        raise ValueError(f"plane.py: runtime/base/contract_ranges.h states no {name}")
+    return int(m[1]) if m[1] else tuple(int(v) for v in m[2].split(","))
 
 
 def bordered(extent, r):

@@ -1,11 +1,15 @@
 // The hand-written OpenCL box filter (third backend): box_wide_rows.cl, our
 // CUDA kernel's running sums ported. Gold: reference::box.
 #include "box_wide_rows_cl.h"
+#include "contract_ranges.h"
 #include "opencl_planes.h"
 #include "registry.h"
 
 namespace filterlab::handwritten {
 namespace {
+
+// box_wide_rows.cl's strip: 16 pixels each side of a work-item's 16.
+static_assert(kBoxMaxRadius <= 16, "box_wide_rows.cl's row strip is 48 bytes");
 
 void run(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
     const int radius = static_cast<int>(params.at("radius"));

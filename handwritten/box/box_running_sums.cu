@@ -1,4 +1,4 @@
-// Box mean by running sums, radius 1..15: the work per pixel does not grow
+// Box mean by running sums, every radius of the contract: the work per pixel does not grow
 // with the radius (about 8 to 11 instructions per pixel, against 64 and 136
 // for hw_wide_rows at r = 7 and 15).
 //
@@ -8,7 +8,7 @@
 // row adds the entering row and subtracts the leaving one, which was read 2r+1
 // rows earlier (an L1/L2 hit, not DRAM): 24 instructions per lane and row for
 // any r. The horizontal window needs r column sums on each side. They live in
-// the neighbouring lanes (r <= 15 < 16), so they come by warp shuffles of the
+// the neighbouring lanes (kBoxMaxRadius < 16), so they come by warp shuffles of the
 // packed words. Lanes 0 and 31 are therefore halo lanes that store nothing,
 // and a band covers 30 * 16 = 480 columns. Each lane then slides a 32-bit sum
 // along its 16 outputs (one add-and-subtract per output), with the rounding
@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "contract_ranges.h"
 #include "plane.h"
 #include "registry.h"
 
@@ -35,6 +36,7 @@ constexpr int kBlocksPerSM = 10;  // 20 warps: <= 96 registers
 constexpr int kRows = 16;         // rows per strip (a warp's walk)
 constexpr int kBand = 30 * 16;    // output columns per warp
 constexpr int kAhead = 4;         // rows loaded ahead of their use
+static_assert(kBoxMaxRadius < 16, "a window's columns past the lane's 16 must lie in the next lane's");
 // Why short strips: the kernel waits on its loads (long-scoreboard stalls),
 // and the warps an SM holds are what hide that wait. A strip's running sum
 // walks it serially and pays a warm-up of 2r + 1 rows, so longer strips waste
@@ -240,7 +242,7 @@ constexpr auto make_launchers(std::index_sequence<Rs...>) {
 
 template <int ROWS, int AHEAD>
 void run(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
-    static constexpr auto launchers = make_launchers<ROWS, AHEAD>(std::make_index_sequence<15>{});
+    static constexpr auto launchers = make_launchers<ROWS, AHEAD>(std::make_index_sequence<kBoxMaxRadius>{});
     const int radius = static_cast<int>(params.at("radius"));
     for_each_plane(in, out, "box_running_sums_kernel", [&](const Plane &p) { launchers.at(radius - 1)(p); });
 }

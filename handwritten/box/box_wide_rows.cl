@@ -1,4 +1,4 @@
-// Our box filter (box_wide_rows.cu, any radius R = 1..15) ported to OpenCL C,
+// Our box filter (box_wide_rows.cu, any radius R of the contract) ported to OpenCL C,
 // exact under FILTERS.md. As there, each work-item owns a 16-pixel column
 // strip (one 16-byte load and store per row) and walks ROWS output rows down
 // it: the 16 row sums slide along the strip and the column sums are running

@@ -1,4 +1,4 @@
-// Our box kernel, aimed at the memory roofline, any radius 1..15.
+// Our box kernel, aimed at the memory roofline, any radius of the contract.
 //
 // Each thread owns a 16-pixel column strip (one 16-byte load and one 16-byte
 // store per row) and walks ROWS output rows down it. The horizontal halo comes
@@ -12,6 +12,7 @@
 #include <array>
 #include <utility>
 
+#include "contract_ranges.h"
 #include "plane.h"
 #include "strip_words.cuh"
 #include "registry.h"
@@ -20,6 +21,7 @@ namespace filterlab::handwritten {
 namespace {
 
 constexpr int kThreads = 128;
+static_assert(kBoxMaxRadius <= 16, "a row's strip holds 16 pixels each side of the lane's");
 
 struct Strip {  // 48 bytes of one row: x0-16 .. x0+31
     uint4 left, mid, right;
@@ -193,7 +195,7 @@ constexpr auto make_launchers(std::index_sequence<Rs...>) {
 }
 
 void run(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
-    static constexpr auto launchers = make_launchers(std::make_index_sequence<15>{});
+    static constexpr auto launchers = make_launchers(std::make_index_sequence<kBoxMaxRadius>{});
     const int radius = static_cast<int>(params.at("radius"));
     for_each_plane(in, out, "box_wide_rows_kernel", [&](const Plane &p) {
         if (radius == 1) launch_3x3(p);

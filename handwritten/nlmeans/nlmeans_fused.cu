@@ -17,15 +17,18 @@
 // shared memory without bank conflicts (phase 1: neighbouring threads read
 // neighbouring bytes; phase 2: neighbouring 16-byte words). The patch radius
 // and channel count are template parameters so that every per-thread array
-// is in registers; all 11 x 2 instances are compiled.
+// is in registers; every patch radius of the contract (0..kNlmeansMaxPatch) is
+// compiled, for 1 and 3 channels.
 //
 // Exactness: samples become floats exactly (0x4B000000 | byte is 2^23 + byte),
 // and every sum of squared differences below 2^24 is exact in float, which V
-// always is (at most 21 * 3 * 255^2); a patch sum above 2^24 is rounded by at
-// most a relative 6e-8. ex2.approx has a relative error near 2^-22; the
-// check measures the result against the tolerance.
+// always is (at most (2 kNlmeansMaxPatch + 1) * 3 * 255^2, asserted below); a
+// patch sum above 2^24 is rounded by at most a relative 6e-8. ex2.approx has
+// a relative error near 2^-22; the check measures the result against the
+// tolerance.
 #include <utility>
 
+#include "contract_ranges.h"
 #include "nlmeans_common.cuh"
 
 namespace filterlab::handwritten::nlmeans {
@@ -35,7 +38,8 @@ constexpr int kThreads = 128;                    // = the V columns of a tile
 constexpr int kRows = 16;                        // output rows of a tile
 constexpr int kGroups = 32;                      // phase 2: 4-column groups across the tile (one warp)
 constexpr int kGroupRows = kRows / (kThreads / kGroups);  // rows per phase-2 thread: 4
-constexpr int kMaxPatch = 10;
+constexpr int kMaxPatch = kNlmeansMaxPatch;
+static_assert((2 * kMaxPatch + 1) * 3 * 255 * 255 < (1 << 24), "a column of V is exact in float");
 
 template <int P>
 struct Tile {

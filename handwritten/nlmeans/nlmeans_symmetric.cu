@@ -35,9 +35,11 @@
 // of bytes), and the staged pitch is an odd number of words: 32 distinct
 // banks. Arithmetic as hw_fused's (ex2.approx of the prescaled exact patch
 // sum); only the summation order differs (atomics).
+#include <string>
 #include <type_traits>
 #include <utility>
 
+#include "contract_ranges.h"
 #include "nlmeans_common.cuh"
 
 namespace filterlab::handwritten::nlmeans {
@@ -46,7 +48,7 @@ namespace {
 constexpr int kThreads = 128;  // = the V columns of a tile
 constexpr int kRows = 16;      // source rows of a tile
 constexpr int kRun = 16;       // phase 2: a thread's sources, along one row
-constexpr int kMaxPatch = 10;
+constexpr int kMaxPatch = kNlmeansMaxPatch;
 // V past the tile: the sources past its last (128 - 2p) get a patch sum of
 // at least this, hence weight 0 (no select needed); finite, so no inf - inf.
 constexpr float kFar = 1e30f;
@@ -308,7 +310,9 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &values)
     const Planes img = planes(in, out);
     const Params prm = params(values, in.channels);
     if (img.channels != 1 && img.channels != 3) throw Error("nlmeans hw_symmetric takes 1 or 3 channels");
-    if (prm.patch < 0 || prm.patch > kMaxPatch) throw Error("nlmeans hw_symmetric takes patch 0 to 10");
+    if (prm.patch < kNlmeansMinPatch || prm.patch > kMaxPatch)
+        throw Error("nlmeans hw_symmetric takes patch " + std::to_string(kNlmeansMinPatch) + " to " +
+                    std::to_string(kMaxPatch));
     Scratch<float> sums(std::size_t(img.channels + 1) * img.width * img.height);  // zeroed
     dispatch(img, prm, sums.get(), std::make_integer_sequence<int, kMaxPatch + 1>());
     normalise(img, sums.get());

@@ -8,6 +8,7 @@
 #include <optional>
 #include <set>
 
+#include "contract_ranges.h"
 #include "error.h"
 #include "numbers.h"
 #include "reference.h"
@@ -53,10 +54,10 @@ int as_int(const ParamValues &p, const char *name) { return static_cast<int>(p.a
 // initialisation (variants register themselves), before namespace-scope
 // objects of this file would be.
 
-// sigma > 0 in the contract; below 1e-3, 2 sigma^2 may underflow, so the suite
-// refuses it (the weights are [0, 0, 256, 0, 0] long before).
+// sigma > 0 in the contract; the suite's domain (contract_ranges.h) stops
+// short of 0 (the weights are [0, 0, 256, 0, 0] long before).
 ParamDef sigma_param() {
-    return {.name = "sigma", .default_value = 1.0, .min = 1e-3, .max = 1000, .integer = false,
+    return {.name = "sigma", .default_value = 1.0, .min = kGaussianMinSigma, .max = kGaussianMaxSigma, .integer = false,
             .help = "standard deviation of the weights"};
 }
 std::vector<ParamValues> sigma_checks() { return {{{"sigma", 1.0}}, {{"sigma", 0.6}}, {{"sigma", 2.5}}}; }
@@ -75,19 +76,27 @@ GalleryNoise smoothing_noise() {
     return {.kind = "gaussian", .amount = 20, .why = "additive Gaussian noise, which smoothing reduces"};
 }
 
+// The median's sizes (contract_ranges.h): its domain, and a check of each.
+std::vector<double> median_sizes() { return {kMedianSizes.begin(), kMedianSizes.end()}; }
+std::vector<ParamValues> median_size_checks() {
+    std::vector<ParamValues> checks;
+    for (int k : kMedianSizes) checks.push_back({{"size", double(k)}});
+    return checks;
+}
+
 FilterInfo box() {
     std::vector<ParamValues> radii;  // every radius of the contract: each may be its own kernel instance
-    for (int r = 1; r <= 15; r++) radii.push_back({{"radius", double(r)}});
+    for (int r = kBoxMinRadius; r <= kBoxMaxRadius; r++) radii.push_back({{"radius", double(r)}});
     return {.name = "box",
             .summary = "mean of the (2r+1)^2 window, rounded half up",
-            .params = {{.name = "radius", .default_value = 1, .min = 1, .max = 15,
+            .params = {{.name = "radius", .default_value = 1, .min = kBoxMinRadius, .max = kBoxMaxRadius,
                         .help = "window radius r; the window is (2r+1)^2"}},
             .reference = [](const Image &in, const ParamValues &p) { return reference::box(in, as_int(p, "radius")); },
             .check_params = radii,
             .quick_check_params = {{{"radius", 1}}, {{"radius", 4}}},
             .check_on_large_images = [](const ParamValues &p) {
                 const double r = p.at("radius");
-                return r <= 2 || r == 5 || r == 15;
+                return r <= 2 || r == 5 || r == kBoxMaxRadius;
             },
             .work_per_sample = [](const ParamValues &p) { return std::pow(2 * p.at("radius") + 1, 2); },
             .reach = [](const ParamValues &p) { return as_int(p, "radius"); },
@@ -102,10 +111,10 @@ FilterInfo box() {
 FilterInfo median() {
     return {.name = "median",
             .summary = "exact median of the k x k window",
-            .params = {{.name = "size", .default_value = 3, .min = 3, .max = 7, .allowed = {3, 5, 7},
-                        .help = "window size k"}},
+            .params = {{.name = "size", .default_value = 3, .min = double(kMedianSizes.front()),
+                        .max = double(kMedianSizes.back()), .allowed = median_sizes(), .help = "window size k"}},
             .reference = [](const Image &in, const ParamValues &p) { return reference::median(in, as_int(p, "size")); },
-            .check_params = {{{"size", 3}}, {{"size", 5}}, {{"size", 7}}},
+            .check_params = median_size_checks(),
             .work_per_sample = [](const ParamValues &p) { return std::pow(p.at("size"), 2) * 4; },
             .reach = [](const ParamValues &p) { return as_int(p, "size") / 2; },
             .gallery_noise = {.kind = "salt_pepper", .amount = 0.1, .why = "impulse noise, which a median removes"},
@@ -161,10 +170,12 @@ FilterInfo gaussian_maxpool() {
 FilterInfo nlmeans() {
     return {.name = "nlmeans",
             .summary = "non-local means denoising",
-            .params = {{.name = "patch", .default_value = 3, .min = 0, .max = 10, .help = "patch radius p"},
-                       {.name = "search", .default_value = 10, .min = 1, .max = 30, .help = "search radius s"},
-                       // h > 0 in the contract; below 1e-3 h^2 may underflow (0/0).
-                       {.name = "h", .default_value = 10.0, .min = 1e-3, .max = 1000, .integer = false,
+            .params = {{.name = "patch", .default_value = 3, .min = kNlmeansMinPatch, .max = kNlmeansMaxPatch,
+                        .help = "patch radius p"},
+                       {.name = "search", .default_value = 10, .min = kNlmeansMinSearch, .max = kNlmeansMaxSearch,
+                        .help = "search radius s"},
+                       // h > 0 in the contract; the suite's domain (contract_ranges.h) stops short of 0.
+                       {.name = "h", .default_value = 10.0, .min = kNlmeansMinH, .max = kNlmeansMaxH, .integer = false,
                         .help = "filtering strength h"}},
             .exact = false,
             .reference = [](const Image &in, const ParamValues &p) {

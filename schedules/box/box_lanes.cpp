@@ -1,11 +1,15 @@
 // Schedules of the box filter's LaneRunningSums algorithm (generators/box_lanes.h):
 // hw_running_sums' layout, a warp's lanes each owning a run of pixels.
+#include <string>
+
 #include "box_lanes.h"
+#include "contract_ranges.h"
 #include "schedule_helpers.h"
 #include "schedule_registry.h"
 
 using namespace Halide;
-using filterlab::box::kLaneMaxRadius;
+using filterlab::kBoxMaxRadius;
+using filterlab::kBoxMinRadius;
 using filterlab::box::LaneLayout;
 using filterlab::box::LaneRunningSums;
 
@@ -52,22 +56,23 @@ void lane_output(LaneRunningSums &p, Stage s, int warps, bool vector, TailStrate
 // layout, no shared memory or barrier, a cost per pixel flat in r. Unlike the hand
 // kernel, which streams the column sums down the strip, a strip's are all live at
 // once (short strips pay the 2r+1 rows' warm-up more often). Specialised on each
-// radius (1..15): the shuffles' lanes and words must be constants.
+// radius of the contract: the shuffles' lanes and words must be constants.
 // Its space: rows a strip, words a lane, warps a block, vector loads of a lane's words.
 FILTERLAB_SCHEDULE(box, LaneRunningSums, gpu, lanes, AXES("rows=[4],8 words=[2],4 warps=1,[2] vector=0,[1]"),
                    READS("words"),
-                   CUDA_ONLY("warp shuffles: OpenCL in Halide 21 does not support gpu_lanes()"),
+                   CUDA_ONLY("warp_shuffles"),
                    FRONTIER("fastest Halide CUDA box at radius 7 and 15 in the one run")) {
     const LaneLayout &l = p.lanes;
     const int warps = point["warps"];
-    for (int radius = 1; radius <= kLaneMaxRadius; radius++) {
+    for (int radius = kBoxMinRadius; radius <= kBoxMaxRadius; radius++) {
         Stage at_radius = p.output.specialize(p.radius == radius);
         // A width the bands divide needs no guard on x; another keeps its vector stores.
         lane_output(p, at_radius.specialize(p.width % (l.out_lanes * 4 * l.words) == 0), warps, true,
                     TailStrategy::RoundUp);
         lane_output(p, at_radius, warps, true, TailStrategy::GuardWithIf);
     }
-    p.output.specialize_fail("box/lanes: the radius must be in 1..15");
+    p.output.specialize_fail("box/lanes: the radius must be in " + std::to_string(kBoxMinRadius) + ".." +
+                             std::to_string(kBoxMaxRadius));
     lane_output(p, p.output, warps, false, TailStrategy::GuardWithIf);  // (never run: the loops named below)
     p.lane_columns.compute_at(p.output, Var("yw"))  // a warp's
         .store_in(MemoryType::Register)

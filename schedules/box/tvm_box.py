@@ -1,13 +1,16 @@
 """TVM schedules of the box filter (generators/tvm/box.py's algorithms)."""
 from tvm import tirx
 
+from plane import contract_range
 from tvm_helpers import register_block, thread_tile, unrolled
 from tvm_registry import tvm_frozen, tvm_schedule
 
 
 import box
 
-RADII = {"radius": range(1, 16)}
+# The contract's radii (runtime/base/contract_ranges.h), every one a library.
+BOX_MAX_RADIUS = contract_range("kBoxMaxRadius")
+RADII = {"radius": range(contract_range("kBoxMinRadius"), BOX_MAX_RADIUS + 1)}
 
 
 @tvm_schedule("box", box.Direct, compiled=RADII, frontier="the classic: one thread a pixel, its window summed",
@@ -95,15 +98,15 @@ def vector_store(sch, alg, lanes):
     sch.vectorize(sch.get_loops(copy)[-1])
 
 
-# The verdict's radii only: each is a library generated and nvcc'd in CI. The radius could be a run-time scalar (the strip's loops and the
-# shared tile sized for r = 15), but the runtime has no box binding to pass it
+# The verdict's radii only (7 and the largest): each is a library generated and nvcc'd in CI. The radius could be a run-time scalar (the strip's loops and the
+# shared tile sized for the largest), but the runtime has no box binding to pass it
 # (runtime/core/tvm_variant.h: tvm_scalars), and n would be divided at run time.
-SUMS_RADII = {"radius": [7, 15]}
+SUMS_RADII = {"radius": [7, BOX_MAX_RADIUS]}
 
 
 # A block's tile of column sums (strip x columns, as 16 x 512): 34 KB of
-# shared memory at r = 15 with its 2r columns of border, within the 48 KB a
-# block may take without opting in.
+# shared memory at the largest radius (15) with its 2r columns of border,
+# within the 48 KB a block may take without opting in.
 TILE_SUMS = 16 * 512
 
 

@@ -41,7 +41,7 @@ def strip_threads(sch, alg, warps):
         sch.set_scope(medians, b, "local")
 
 
-@tvm_schedule("median", algorithm(median.Direct, (1, 1), 32), compiled={"size": [3, 5, 7]},
+@tvm_schedule("median", algorithm(median.Direct, (1, 1), 32), compiled={"size": list(median.SIZES)},
               frontier="the classic GPU tiling, one thread an output (Halide's cuda_tile)",
               why="one thread an output, 32x8 threads a block: its k columns sorted and merged in registers, "
                   "L1 serves the neighbours' loads")
@@ -75,7 +75,8 @@ def sep_tile(sch, alg):
 
 # TVM's own lever: what Halide's schedules cannot say (its 16-bit samples are
 # one a register), the hand kernel's packing.
-@tvm_schedule("median", algorithm(median.Separable, (2, 1), 16, strip=4, pairs="cuda"), compiled={"size": [3, 5, 7]},
+@tvm_schedule("median", algorithm(median.Separable, (2, 1), 16, strip=4, pairs="cuda"),
+              compiled={"size": list(median.SIZES)},
               why="sep_strip on two tile rows at once, one a 16-bit lane of each 32-bit register (hw_row_pairs' "
                   "packing): every min or max is one __vminu2 / __vmaxu2 for two outputs, half sep_strip's "
                   "instructions and registers per output",

@@ -2,7 +2,10 @@
 import numpy as np
 
 import box
+from plane import contract_range
 from tvm_run import clamp_pad, run
+
+R_MAX = contract_range("kBoxMaxRadius")  # the contract's largest radius
 
 
 def box_model(image, r):
@@ -18,9 +21,9 @@ CASES = [
 ] + [  # the radii the schedules compile, the smallest, strips and runs other than the default, the frozen runs of 16
     (f"box.RunningSums r={r} strip={s} run={g}", lambda im, r=r, s=s, g=g: run(box.RunningSums(r, s, g), im, im.shape),
      lambda im, r=r: box_model(im, r))
-    for r, s, g in ((1, 16, 4), (7, 16, 4), (15, 16, 4), (2, 1, 1), (3, 8, 8), (7, 16, 16), (15, 16, 16))
+    for r, s, g in ((1, 16, 4), (7, 16, 4), (R_MAX, 16, 4), (2, 1, 1), (3, 8, 8), (7, 16, 16), (R_MAX, 16, 16))
 ] + [  # other points of the running sums' sweep (strip; run), on fewer shapes
     (f"box.RunningSums r={r} strip={s} run={g}", lambda im, r=r, s=s, g=g: run(box.RunningSums(r, s, g), im, im.shape),
      lambda im, r=r: box_model(im, r), [(1, 1, 1), (2, 31, 29)])
-    for r, s, g in ((7, 32, 16), (15, 32, 8))
+    for r, s, g in ((7, 32, 16), (R_MAX, 32, 8))
 ]
