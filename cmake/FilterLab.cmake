@@ -1,5 +1,5 @@
 # Build helpers: Halide targets, the shared runtime, and the one-line
-# registration of schedules (see schedules/schedule_registry.h).
+# registration of schedules (see generators/schedule_registry.h).
 
 # Explicit targets, never `host`: the build machine and the GPU machine differ.
 # CPU libraries are multi-target: Halide's runtime picks the first entry the
@@ -128,7 +128,7 @@ endfunction()
 # The object library every variant registration goes into; linked whole into
 # the CLI and the tests, so static registrations are never dropped.
 add_library(filterlab_variants OBJECT)
-target_link_libraries(filterlab_variants PUBLIC filterlab_core)
+target_link_libraries(filterlab_variants PUBLIC filterlab_languages)
 # The registrations generated from the template (one small file per variant,
 # each parsing the same headers) compile in batches, one per filter and
 # backend; the kernels and the rest compile one by one (UNITY_GROUP unset).
@@ -180,7 +180,7 @@ function(_filterlab_halide_library lib VARIANT_BACKEND params)
                        STMT stmt_file ${html} ${gpu_code})
     if (gpu_code)
         # The register cap its module is loaded with: Halide's 64, unless the
-        # point names max_registers (runtime/core/halide_cuda_launch.h).
+        # point names max_registers (runtime/languages/halide_cuda_launch.h).
         set(cap 64)
         if (params MATCHES "max_registers:([0-9]+)")
             set(cap ${CMAKE_MATCH_1})
@@ -338,7 +338,7 @@ include(${CMAKE_CURRENT_LIST_DIR}/TvmVariants.cmake)
 # sources to filterlab_halide_schedules, which declares their variants. A
 # GENERATOR_PARAM is a parameter fixed at compile time (median's size): one
 # library per value of VALUES, or of those the schedule's SUPPORTS names.
-# schedules/<filter>/<filter>_binding.h says how to call a pipeline.
+# runtime/languages/bindings/<filter>_binding.h says how to call a pipeline.
 function(filterlab_halide_filter FILTER)
     cmake_parse_arguments(ARG "" "GENERATOR_PARAM" "VALUES;SCHEDULES" ${ARGN})
     file(GLOB frozen CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/schedules/${FILTER}/auto/*.schedule.h)
@@ -367,7 +367,6 @@ function(filterlab_halide_filter FILTER)
         # doubled its compile time (what it generates does not depend on it).
         target_compile_options(${FILTER}.generator PRIVATE -O0)
     endif ()
-    target_include_directories(filterlab_variants PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/${FILTER})
 endfunction()
 
 # filterlab_halide_schedules(<manifest>): reads every registration of the

@@ -28,7 +28,7 @@ get_property(FILTERLAB_TVM_LIBRARIES GLOBAL PROPERTY FILTERLAB_TVM_LIBRARIES)
 foreach (lib IN LISTS FILTERLAB_TVM_LIBRARIES)
     install(FILES $<TARGET_FILE:${lib}> DESTINATION ${CMAKE_INSTALL_LIBDIR}/filterlab)
 endforeach ()
-install(FILES ${PROJECT_SOURCE_DIR}/runtime/core/tvm_call.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/filterlab/tvm)
+install(FILES ${PROJECT_SOURCE_DIR}/runtime/languages/tvm_call.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/filterlab/tvm)
 install(FILES $<TARGET_FILE:filterlab_halide_runtime> DESTINATION ${CMAKE_INSTALL_LIBDIR}/filterlab
         RENAME libfilterlab_halide_runtime.a)
 get_target_property(halide_include Halide::Runtime INTERFACE_INCLUDE_DIRECTORIES)

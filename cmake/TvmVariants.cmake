@@ -3,7 +3,7 @@
 # time by the venv's pinned TVM (scripts/tvm_generate.py), compiled by nvcc
 # into the static library filterlab_<filter>_tvm_<name> and registered as
 # the CUDA variant tvm_<name>; its launchers are the C functions
-# filterlab_<library>() (runtime/core/tvm_call.h). A swept schedule
+# filterlab_<library>() (runtime/languages/tvm_call.h). A swept schedule
 # (FILTERLAB_SWEEPS=<filter>/tvm_<name>) adds a library and a variant
 # tvm_<name>[a=1+b=2] per point, a frozen point (tvm_frozen) one of its own.
 # Nothing of TVM is linked or needed at run time.
@@ -83,7 +83,7 @@ function(_filterlab_tvm_variant entry variant_json generator python_sources)
                            DEPENDS ${generator} ${python_sources}
                            COMMENT "TVM: generating the CUDA C of ${filter}/${variant}")
         add_library(${LIB} STATIC ${cu})
-        target_include_directories(${LIB} PRIVATE ${PROJECT_SOURCE_DIR}/runtime/core)
+        target_include_directories(${LIB} PRIVATE ${PROJECT_SOURCE_DIR}/runtime/languages)
         # TVM's C leaves unused common subexpressions: not ours to tidy.
         target_compile_options(${LIB} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-diag-suppress=177>)
     endif ()

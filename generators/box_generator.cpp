@@ -1,22 +1,20 @@
 #include "box.h"
+#include "contract_ranges.h"
+#include "filter_generator.h"
 #include "layout.h"
 #include "schedule_registry.h"
 
 namespace {
 
-class BoxGenerator : public Halide::Generator<BoxGenerator> {
+class BoxGenerator : public filterlab::FilterGenerator<BoxGenerator> {
 public:
-    GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
-    GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
-    GeneratorParam<std::string> shape{"shape", ""};        // "WxH" or "aligned": the shape or class it takes (FILTERLAB_SHAPES); empty: any
-    GeneratorParam<std::string> shape_report{"shape_report", ""};  // with shape: where to say if Halide took it
     // How the schedule reads the image (its READS; word_view.h): 8-bit samples or 32-bit words.
     GeneratorParam<filterlab::word_view::InputView> input_view{"input_view", filterlab::word_view::InputView::bytes,
                                                                filterlab::word_view::kInputViews};
 
     Input<Buffer<void, 3>> input{"input"};  // uint8, or uint32 words (configure)
     // Default and range as in FILTERS.md, so the library's _metadata() tells them.
-    Input<int32_t> radius{"radius", 1, 1, 15};
+    Input<int32_t> radius{"radius", 1, filterlab::kBoxMinRadius, filterlab::kBoxMaxRadius};
     Output<Buffer<uint8_t, 3>> output{"output"};
 
     void configure() { input.set_type(filterlab::word_view::element_type(input_view)); }
@@ -27,7 +25,9 @@ public:
                                  radius, output, input_view};
         schedules::build<box::Default>(schedule, point, inputs, get_target(), using_autoscheduler());
         // The contract's range; the pipeline refuses anything else at run time.
-        add_requirement(radius >= 1 && radius <= 15, "box: radius must be in 1..15, got ", radius);
+        const std::string range = std::to_string(kBoxMinRadius) + ".." + std::to_string(kBoxMaxRadius);
+        add_requirement(radius >= kBoxMinRadius && radius <= kBoxMaxRadius, ("box: radius must be in " + range + ", got ").c_str(),
+                        radius);
         add_requirement(word_view::constrain_images(input, output, input_view, get_target()),
                         "box: the words are not the output's row in whole 16-byte groups");
         word_view::fix_shape(shape, shape_report, input, output, input_view, word_view::OutputView::bytes, 1, get_target());

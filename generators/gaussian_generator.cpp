@@ -1,15 +1,12 @@
 #include "gaussian.h"
+#include "filter_generator.h"
 #include "layout.h"
 #include "schedule_registry.h"
 
 namespace {
 
-class GaussianGenerator : public Halide::Generator<GaussianGenerator> {
+class GaussianGenerator : public filterlab::FilterGenerator<GaussianGenerator> {
 public:
-    GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
-    GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
-    GeneratorParam<std::string> shape{"shape", ""};        // "WxH" or "aligned": the shape or class it takes (FILTERLAB_SHAPES); empty: any
-    GeneratorParam<std::string> shape_report{"shape_report", ""};  // with shape: where to say if Halide took it
     // How the schedule reads the image (its READS; word_view.h): 8-bit samples or 32-bit words.
     GeneratorParam<filterlab::word_view::InputView> input_view{"input_view", filterlab::word_view::InputView::bytes,
                                                                filterlab::word_view::kInputViews};

@@ -1,16 +1,12 @@
+#include "filter_generator.h"
 #include "layout.h"
 #include "maxpool.h"
 #include "schedule_registry.h"
 
 namespace {
 
-class MaxpoolGenerator : public Halide::Generator<MaxpoolGenerator> {
+class MaxpoolGenerator : public filterlab::FilterGenerator<MaxpoolGenerator> {
 public:
-    GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
-    GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
-    GeneratorParam<std::string> shape{"shape", ""};        // "WxH" or "aligned": the shape or class it takes (FILTERLAB_SHAPES); empty: any
-    GeneratorParam<std::string> shape_report{"shape_report", ""};  // with shape: where to say if Halide took it
-
     // How it writes the output (a WRITES("words") schedule's CUDA twin): 8-bit samples or 32-bit words.
     GeneratorParam<filterlab::word_view::OutputView> output_view{"output_view", filterlab::word_view::OutputView::bytes,
                                                                  filterlab::word_view::kOutputViews};

@@ -1,15 +1,15 @@
+#include <algorithm>
+
+#include "contract_ranges.h"
+#include "filter_generator.h"
 #include "layout.h"
 #include "median.h"
 #include "schedule_registry.h"
 
 namespace {
 
-class MedianGenerator : public Halide::Generator<MedianGenerator> {
+class MedianGenerator : public filterlab::FilterGenerator<MedianGenerator> {
 public:
-    GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
-    GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
-    GeneratorParam<std::string> shape{"shape", ""};        // "WxH" or "aligned": the shape or class it takes (FILTERLAB_SHAPES); empty: any
-    GeneratorParam<std::string> shape_report{"shape_report", ""};  // with shape: where to say if Halide took it
     GeneratorParam<int> size{"size", 3};  // k: one library per k (3, 5 or 7)
     // How the schedule reads the image (its READS; word_view.h): 8-bit samples or 32-bit words.
     GeneratorParam<filterlab::word_view::InputView> input_view{"input_view", filterlab::word_view::InputView::bytes,
@@ -28,7 +28,8 @@ public:
 
     void generate() {
         using namespace filterlab;
-        if (size != 3 && size != 5 && size != 7) throw std::invalid_argument("median: size must be 3, 5 or 7");
+        if (std::find(kMedianSizes.begin(), kMedianSizes.end(), static_cast<int>(size)) == kMedianSizes.end())
+            throw std::invalid_argument("median: size must be one of the contract's (contract_ranges.h: kMedianSizes)");
         // The networks' samples: 16-bit on GPUs (min/max on 8-bit vectors
         // unpack each lane there, ../shared/HALIDE_GPU.md), 8-bit on CPUs
         // (twice the lanes per vector). The median is the same either way.

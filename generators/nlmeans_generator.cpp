@@ -1,3 +1,5 @@
+#include "contract_ranges.h"
+#include "filter_generator.h"
 #include "layout.h"
 #include "nlmeans.h"
 #include "offset_planes.h"
@@ -6,18 +8,14 @@
 
 namespace {
 
-class NlmeansGenerator : public Halide::Generator<NlmeansGenerator> {
+class NlmeansGenerator : public filterlab::FilterGenerator<NlmeansGenerator> {
 public:
-    GeneratorParam<std::string> schedule{"schedule", ""};  // "<backend>_<name>"; empty for an autoscheduler
-    GeneratorParam<std::string> point{"point", ""};        // a point of its space ("a:1+b:2"); empty: the default
-    GeneratorParam<std::string> shape{"shape", ""};        // "WxH" or "aligned": the shape or class it takes (FILTERLAB_SHAPES); empty: any
-    GeneratorParam<std::string> shape_report{"shape_report", ""};  // with shape: where to say if Halide took it
-
     Input<Buffer<uint8_t, 3>> input{"input"};
     // Defaults and ranges as in FILTERS.md, so the library's _metadata() tells them.
-    Input<int32_t> patch{"patch", 3, 0, 10};     // p: the patch is (2p+1)^2
-    Input<int32_t> search{"search", 10, 1, 30};  // s: the search window is (2s+1)^2
-    Input<float> h{"h", 10.0f, 1e-3f, 1000.0f};
+    Input<int32_t> patch{"patch", 3, filterlab::kNlmeansMinPatch, filterlab::kNlmeansMaxPatch};  // p: the patch is (2p+1)^2
+    Input<int32_t> search{"search", 10, filterlab::kNlmeansMinSearch,
+                          filterlab::kNlmeansMaxSearch};  // s: the search window is (2s+1)^2
+    Input<float> h{"h", 10.0f, static_cast<float>(filterlab::kNlmeansMinH), static_cast<float>(filterlab::kNlmeansMaxH)};
     Output<Buffer<uint8_t, 3>> output{"output"};
 
     void generate() {
@@ -26,9 +24,15 @@ public:
                                      patch, search, h, output};
         schedules::build<nlmeans::Default>(schedule, point, inputs, get_target(), using_autoscheduler());
         // The contract's ranges (h from 1e-3, as the suite's parameter domain).
-        add_requirement(patch >= 0 && patch <= 10, "nlmeans: patch must be in 0..10, got ", patch);
-        add_requirement(search >= 1 && search <= 30, "nlmeans: search must be in 1..30, got ", search);
-        add_requirement(h >= 1e-3f && h <= 1000.0f, "nlmeans: h must be in [1e-3, 1000], got ", h);
+        auto range = [](int lo, int hi) { return std::to_string(lo) + ".." + std::to_string(hi); };
+        add_requirement(patch >= kNlmeansMinPatch && patch <= kNlmeansMaxPatch,
+                        ("nlmeans: patch must be in " + range(kNlmeansMinPatch, kNlmeansMaxPatch) + ", got ").c_str(), patch);
+        add_requirement(search >= kNlmeansMinSearch && search <= kNlmeansMaxSearch,
+                        ("nlmeans: search must be in " + range(kNlmeansMinSearch, kNlmeansMaxSearch) + ", got ").c_str(),
+                        search);
+        // (The message spells the bounds itself: std::to_string(1e-3) would say 0.001000.)
+        add_requirement(h >= static_cast<float>(kNlmeansMinH) && h <= static_cast<float>(kNlmeansMaxH),
+                        "nlmeans: h must be in [1e-3, 1000], got ", h);
         // A frozen autoschedule for the GPU stores every offset's planes at root (schedules/nlmeans/auto/).
         if (std::string(schedule).rfind("gpu_auto_", 0) == 0) {
             using Halide::cast;

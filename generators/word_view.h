@@ -3,7 +3,7 @@
 // vectors of 8-bit samples 8 bytes at a time at most and splits a misaligned
 // tap into bytes; a row read as words is loaded 16 bytes at a time, and the
 // bytes are taken out in registers (../shared/HALIDE_GPU.md, "Word views").
-// The binding (runtime/core/halide_variant.h, InputView) wraps the same rows
+// The binding (runtime/languages/halide_variant.h, InputView) wraps the same rows
 // as whole 16-byte groups, 4 * ceil(width / 16) words each, pixel 4w + k in
 // byte k of word w: a stage clamped by whole groups (clamp_to_groups) loads
 // an aligned group of 4 words as one vector, though only words up to
@@ -233,7 +233,7 @@ auto shape_constraints(ImageShape s, Input &input, Output &output, bool words_in
 // Where Halide cannot lower the pipeline with them (a bound_storage it no
 // longer proves, for one), they are taken back and the library stays
 // generic; `report` (the build's <library>_shape.h) says which, read by the
-// registration (runtime/core/compiled_pipeline.h: ShapeTwin).
+// registration (runtime/languages/compiled_pipeline.h: ShapeTwin).
 template <typename Input, typename Output>
 void fix_shape(const std::string &shape, const std::string &report, Input &input, Output &output, InputView in_view,
                OutputView out_view, int scale, const Halide::Target &target) {

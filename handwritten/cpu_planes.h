@@ -4,7 +4,7 @@
 // every CPU variant of a run uses the same number of threads.
 #pragma once
 
-#include "halide_variant.h"
+#include "machine.h"
 #include "plane_view.h"
 
 namespace filterlab::handwritten::cpu {

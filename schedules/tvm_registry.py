@@ -47,7 +47,7 @@ from schedule_grammar import default_point, every_point, point_forms, read_axes,
 # __launch_bounds__(threads) (nvcc takes one of the two; a cap above what the
 # block's threads allow is lowered to that). Its default, 0, is TVM's own
 # __launch_bounds__(threads), left as it is: ptxas then chooses the registers
-# itself, not up to 255 (runtime/core/tvm_variant.h: kTvmMaxRegisters).
+# itself, not up to 255 (runtime/languages/tvm_variant.h: kTvmMaxRegisters).
 LAUNCH_AXIS = {"name": "max_registers", "values": [0] + schedule_grammar.LAUNCH_AXIS["values"], "default": 0}
 
 

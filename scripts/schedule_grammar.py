@@ -24,11 +24,18 @@ RETIRED = {"FILTERLAB_SCHEDULE_OF": "FILTERLAB_SCHEDULE(<filter>, <Algorithm>, c
 KEYWORDS = ("SUPPORTS", "AXES", "READS", "WRITES", "CUDA_ONLY", "FRONTIER")
 VIEWS = ("bytes", "words")  # how a pipeline reads its 8-bit image (READS) or writes its output (WRITES)
 # The launch's axis every CUDA schedule has: the register cap its library's
-# module is loaded with (runtime/core/halide_cuda_launch.h applies it; Halide's
+# module is loaded with (runtime/languages/halide_cuda_launch.h applies it; Halide's
 # own is 64). Not a generator parameter: the PTX is the same at every value.
 LAUNCH_AXIS = {"name": "max_registers", "values": [64, 96, 128, 168, 255], "default": 64}
 # Why a frozen point that sets it is CUDA only (not a refusal of Halide's: scripts/opencl_refusals.sh skips it).
 LAUNCH_ONLY = f"its point sets the CUDA register cap ({LAUNCH_AXIS['name']}), which OpenCL has not"
+# Why OpenCL cannot have a gpu schedule, for the reasons several schedules share:
+# CUDA_ONLY("<name>") names one of these (CUDA_ONLY("<why>") states another once).
+OPENCL_REFUSALS = {
+    "predicated_vectors": "predicated vectors: OpenCL C in Halide 21 has no extract_mask_element",
+    "warp_shuffles": "warp shuffles: OpenCL in Halide 21 does not support gpu_lanes()",
+    "pocl_unwritten": "its OpenCL code leaves outputs unwritten on PoCL (the schedule refuses OpenCL)",
+}
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 ALGORITHM = re.compile(r"[A-Z][A-Za-z0-9]*")  # a type of generators/<filter>.h
 NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"

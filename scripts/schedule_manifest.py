@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The one reader of the schedule registrations (schedules/schedule_registry.h).
+"""The one reader of the schedule registrations (generators/schedule_registry.h).
 
 Reads every FILTERLAB_SCHEDULE and FILTERLAB_FROZEN call of the schedule
 sources given, and the frozen autoschedules (schedules/<filter>/auto/*.schedule.h),
@@ -37,7 +37,8 @@ compile-time value, its output written as 32-bit words (output_view=words:
 Halide stores a uint8 vector 8 bytes at a time at most, a uint32 one 16),
 which the binding takes for outputs whose width is a multiple of 4 with rows
 on 16-byte boundaries, the bytes library otherwise ("writes").
-CUDA_ONLY says why OpenCL cannot have a gpu schedule (its targets are then
+CUDA_ONLY says why OpenCL cannot have a gpu schedule, or names a reason of
+schedule_grammar.OPENCL_REFUSALS that several share (its targets are then
 ["cuda"], its frozen points' too; the CTest opencl_refusals asks Halide again);
 a cpu schedule has nothing to refuse. FRONTIER says why a schedule (or a
 frozen point) is built by default: without FILTERLAB_ALL_SCHEDULES (the
@@ -68,7 +69,7 @@ import os
 import re
 import sys
 
-from schedule_grammar import (KEYWORDS, LAUNCH_AXIS, LAUNCH_ONLY, MACROS, RETIRED, VIEWS, GrammarError, algorithm_key, algorithm_type, body_end,
+from schedule_grammar import (KEYWORDS, LAUNCH_AXIS, LAUNCH_ONLY, MACROS, OPENCL_REFUSALS, RETIRED, VIEWS, GrammarError, algorithm_key, algorithm_type, body_end,
                               default_point, every_point, fail, identifier, point_forms, read_axes, read_call,
                               read_point, read_supports, tokens_of)
 
@@ -91,7 +92,10 @@ def keywords_of(call, allowed, where):
             fail(where, f"{keyword}(...) given twice")
         if keyword in ("CUDA_ONLY", "FRONTIER") and not value.strip():
             fail(where, f"{keyword}(\"\"): say why")
-        given[keyword] = value
+        if keyword == "CUDA_ONLY" and value in OPENCL_REFUSALS.values():
+            name = next(k for k, v in OPENCL_REFUSALS.items() if v == value)
+            fail(where, f"CUDA_ONLY(\"{value}\"): name it, CUDA_ONLY(\"{name}\") (schedule_grammar.OPENCL_REFUSALS)")
+        given[keyword] = OPENCL_REFUSALS.get(value, value) if keyword == "CUDA_ONLY" else value
     return given
 
 

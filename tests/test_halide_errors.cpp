@@ -1,7 +1,7 @@
 // Halide's errors are each call's own: many threads run Halide pipelines that
 // fail at once, each with a parameter value no other call uses, and every
 // error message must carry its own call's value (Halide's error handler is
-// process-wide; runtime/core/halide_variant.cpp keeps the text per call).
+// process-wide; runtime/languages/halide_variant.cpp keeps the text per call).
 #include <doctest/doctest.h>
 
 #include <atomic>

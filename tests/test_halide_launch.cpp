@@ -1,4 +1,4 @@
-// A CUDA schedule's launch (runtime/core/halide_cuda_launch.h): the register
+// A CUDA schedule's launch (runtime/languages/halide_cuda_launch.h): the register
 // cap a variant's point names is in force for its calls only, on its thread;
 // on the GPU, a library loaded first under a cap of 32 runs its kernels with
 // at most 32 registers, where Halide alone would give it 64 (the driver's

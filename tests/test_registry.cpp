@@ -84,9 +84,9 @@ std::vector<std::string> places_missing(const FilterInfo &f) {
          "5. its algorithm, generators/" + f.name + ".h and " + f.name + "_generator.cpp");
     const fs::path halide = source / "schedules" / f.name;
     need(fs::is_regular_file(halide / (f.name + "_cpu.cpp")) && fs::is_regular_file(halide / (f.name + "_cuda.cpp")) &&
-             fs::is_regular_file(halide / (f.name + "_binding.h")),
-         "6. its schedules, schedules/" + f.name + "/" + f.name + "_cpu.cpp, " + f.name + "_cuda.cpp and " + f.name +
-             "_binding.h");
+             fs::is_regular_file(source / "runtime" / "languages" / "bindings" / (f.name + "_binding.h")),
+         "6. its schedules, schedules/" + f.name + "/" + f.name + "_cpu.cpp and " + f.name +
+             "_cuda.cpp, and its binding, runtime/languages/bindings/" + f.name + "_binding.h");
     const std::string schedules = source_text("schedules/CMakeLists.txt");
     need(schedules.find("filterlab_halide_filter(" + f.name + " ") != std::string::npos ||
              schedules.find("filterlab_halide_filter(" + f.name + "\n") != std::string::npos,
@@ -104,13 +104,13 @@ std::vector<std::string> places_missing(const FilterInfo &f) {
     need(registered(Kind::tvm), "8-9. a TVM variant registered (a schedule with frontier=, built)");
     need(fs::is_regular_file(source / "tests" / "tvm" / (f.name + "_cases.py")),
          "10. its TVM cases, tests/tvm/" + f.name + "_cases.py");
-    const std::string scalars_h = source_text("runtime/core/tvm_variant.h"),
-                      scalars_cpp = source_text("runtime/core/tvm_variant.cpp");
+    const std::string scalars_h = source_text("runtime/languages/tvm_variant.h"),
+                      scalars_cpp = source_text("runtime/languages/tvm_variant.cpp");
     for (const std::string &binding : python_attributes(algorithms, "binding")) {
         const std::string function = "void " + binding + "(const ParamValues &";
         need(scalars_h.find(function) != std::string::npos && scalars_cpp.find(function) != std::string::npos,
              "11. its TVM binding \"" + binding + "\", a function of tvm_scalars declared in "
-             "runtime/core/tvm_variant.h and defined in tvm_variant.cpp");
+             "runtime/languages/tvm_variant.h and defined in tvm_variant.cpp");
     }
     return missing;
 }

@@ -9,7 +9,7 @@ as a plain C++ launcher per library,
 
     extern "C" int filterlab_<library>(const filterlab_tvm_call *call)
 
-(runtime/core/tvm_call.h), so no TVM runtime is linked or loaded at run time.
+(runtime/languages/tvm_call.h), so no TVM runtime is linked or loaded at run time.
 A launcher returns cudaGetLastError() of its launches.
 """
 import ast

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "halide_variant.h"
+#include "machine.h"
 
 namespace filterlab {
 namespace {

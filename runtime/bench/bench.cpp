@@ -8,12 +8,10 @@
 
 #include "bench_common.h"
 #include "bench_paths.h"
-#include "compiled_pipeline.h"
 #include "cuda_support.h"
 #include "error.h"
 #include "filters.h"
 #include "gallery.h"
-#include "halide_variant.h"
 #include "harness.h"
 #include "machine.h"
 #include "noise.h"
@@ -22,6 +20,7 @@
 #include "registry.h"
 #include "run_format.h"
 #include "run_results.h"
+#include "shape_path.h"
 
 namespace filterlab {
 namespace {

@@ -20,7 +20,6 @@
 #include "bench_common.h"
 #include "cuda_support.h"
 #include "error.h"
-#include "halide_variant.h"
 #include "machine.h"
 #include "noise.h"
 #include "registry.h"

@@ -4,7 +4,6 @@
 #include <fstream>
 
 #include "cuda_support.h"
-#include "halide_variant.h"
 #include "machine.h"
 #include "opencl_support.h"
 #include "plugins.h"

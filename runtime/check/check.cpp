@@ -10,12 +10,12 @@
 #include <optional>
 #include <ostream>
 
-#include "compiled_pipeline.h"
 #include "error.h"
 #include "harness.h"
 #include "image_io.h"
 #include "noise.h"
 #include "progress.h"
+#include "shape_path.h"
 
 namespace filterlab {
 namespace {

@@ -3,14 +3,12 @@
 #include <HalideRuntime.h>
 #include <algorithm>
 #include <cstdlib>
-
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "build_commit.h"
 #include "cuda_support.h"
-#include "halide_variant.h"
 #include "opencl_support.h"
 #include "plugins.h"
 
@@ -46,6 +44,12 @@ std::string build_commit() { return FILTERLAB_GIT_COMMIT; }
 
 std::string halide_targets() {
     return "cpu: " FILTERLAB_CPU_TARGETS "; cuda: " FILTERLAB_CUDA_TARGET "; opencl: " FILTERLAB_OPENCL_TARGET;
+}
+
+int halide_thread_count() {
+    const char *env = std::getenv("HL_NUM_THREADS");
+    if (env && std::atoi(env) > 0) return std::atoi(env);
+    return static_cast<int>(std::thread::hardware_concurrency());
 }
 
 std::string halide_version() {

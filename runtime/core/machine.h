@@ -15,6 +15,7 @@ double last_level_cache_bytes();
 std::string build_commit();
 std::string halide_targets();  // the targets the AOT libraries were built for
 std::string halide_version();  // of the Halide runtime linked in, e.g. "21.0.0"
+int halide_thread_count();     // the threads Halide's CPU pipelines use (HL_NUM_THREADS, else every core)
 nlohmann::json machine_facts();  // CPU, threads, GPU, build
 
 }  // namespace filterlab

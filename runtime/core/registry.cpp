@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "compiled_pipeline.h"
+#include "shape_path.h"
 #include "cuda_support.h"
 #include "error.h"
 #include "opencl_support.h"

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "compiled_pipeline.h"
+#include "shape_path.h"
 #include "filters.h"
 #include "image.h"
 #include "source_span.h"

@@ -48,7 +48,7 @@ ThreadLoops radius1_thread_blocks(filterlab::box::Direct &p, const char *id, con
 // sliding down those rows in registers: each input row summed once a thread, not
 // 2r+1 times. Registers need a fixed window: radius 1 only.
 FILTERLAB_SCHEDULE(box, Direct, gpu, register_rows, SUPPORTS("radius=1"),
-                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element")) {
+                   CUDA_ONLY("predicated_vectors")) {
     const ThreadLoops loops = radius1_thread_blocks(p, "box/cuda_register_rows", {.vector = 4, .rows = 8, .warps = 8});
     Var rx{"rx"};
     p.row_sum.store_at(p.output, loops.xt)
@@ -61,7 +61,7 @@ FILTERLAB_SCHEDULE(box, Direct, gpu, register_rows, SUPPORTS("radius=1"),
 // each of its input rows in registers once (no scratch memory, unlike store_at), so
 // each input sample is loaded 10/8 times a thread.
 FILTERLAB_SCHEDULE(box, Direct, gpu, rows8, SUPPORTS("radius=1"),
-                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element"),
+                   CUDA_ONLY("predicated_vectors"),
                    FRONTIER("fastest Halide CUDA box at radius 1 in the one run")) {
     radius1_thread_blocks(p, "box/cuda_rows8", {.vector = 4, .rows = 8, .warps = 4});
 }

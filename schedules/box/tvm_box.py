@@ -100,7 +100,7 @@ def vector_store(sch, alg, lanes):
 
 # The verdict's radii only (7 and the largest): each is a library generated and nvcc'd in CI. The radius could be a run-time scalar (the strip's loops and the
 # shared tile sized for the largest), but the runtime has no box binding to pass it
-# (runtime/core/tvm_variant.h: tvm_scalars), and n would be divided at run time.
+# (runtime/languages/tvm_variant.h: tvm_scalars), and n would be divided at run time.
 SUMS_RADII = {"radius": [7, BOX_MAX_RADIUS]}
 
 

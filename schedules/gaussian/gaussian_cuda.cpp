@@ -28,7 +28,7 @@ FILTERLAB_SCHEDULE(gaussian, RowsFirst, gpu, shared_rows, FRONTIER("the classic 
 // see in_registers). Its space: outputs a thread across (one store) and down (more
 // sharing, more registers).
 FILTERLAB_SCHEDULE(gaussian, RowsFirst, gpu, rows8, AXES("vector=2,[4],8 rows=2,4,[8],16"),
-                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element"),
+                   CUDA_ONLY("predicated_vectors"),
                    FRONTIER("fastest Halide CUDA Gaussian in the one run")) {
     gaussian_thread_blocks(p, p.output, p.x, p.y, p.c,
                            {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = 4}, .input_too = true});
@@ -41,7 +41,7 @@ FILTERLAB_SCHEDULE(gaussian, RowsFirst, gpu, rows8, AXES("vector=2,[4],8 rows=2,
 // Its space: 2 or 4 words a thread across, 2 or 4 rows down; the default, 2
 // words by 4 rows (8-byte stores, as rows8's), is its sweep's best point.
 FILTERLAB_SCHEDULE(gaussian, RowsFirst, gpu, rows8_words, AXES("vector=[8],16 rows=2,[4]"), WRITES("words"),
-                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element")) {
+                   CUDA_ONLY("predicated_vectors")) {
     gaussian_output_blocks(
         p, p, {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = 4}, .input_too = true});
 }
@@ -50,7 +50,7 @@ FILTERLAB_SCHEDULE(gaussian, RowsFirst, gpu, rows8_words, AXES("vector=[8],16 ro
 // memory by all threads together, one clamped byte load per sample, rather
 // than each thread loading its overlapping 8 x 12 window into registers.
 FILTERLAB_SCHEDULE(gaussian, RowsFirst, gpu, staged_rows8,
-                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element")) {
+                   CUDA_ONLY("predicated_vectors")) {
     gaussian_thread_blocks(p, p.output, p.x, p.y, p.c, {.threads = {.vector = 4, .rows = 8, .warps = 4}, .input_too = false});
     Var sxo{"sxo"}, syo{"syo"}, sxi{"sxi"}, syi{"syi"};
     p.clamped.compute_at(p.output, p.c)  // the innermost block loop
@@ -63,7 +63,7 @@ FILTERLAB_SCHEDULE(gaussian, RowsFirst, gpu, staged_rows8,
 // and the `likely` clamp gives the kernel (no barrier) an interior without clamps.
 // Its space: as rows8's.
 FILTERLAB_SCHEDULE(gaussian, ColumnsFirst, gpu, columns_rows8, AXES("vector=2,[4],8 rows=4,[8],16"),
-                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element"),
+                   CUDA_ONLY("predicated_vectors"),
                    FRONTIER("ColumnsFirst's best GPU schedule")) {
     gaussian_thread_blocks(p, p.output, p.x, p.y, p.c,
                            {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = 4}, .input_too = true});
@@ -79,7 +79,7 @@ FILTERLAB_SCHEDULE(gaussian, ColumnsFirst, gpu, columns_rows8, AXES("vector=2,[4
 // block's 32 x 4); the default is the H100 sweep's best point.
 FILTERLAB_SCHEDULE(gaussian, ColumnsFirst, gpu, words_columns, AXES("vector=4,[8] rows=[4],8 stage=16,[32]"),
                    READS("words"),
-                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element")) {
+                   CUDA_ONLY("predicated_vectors")) {
     // (Kept in registers instead, the unpacked sums under a thread's outputs
     // go to local memory: misaligned vector reads of a register array.)
     const filterlab::schedules::BlockShape threads{.vector = point["vector"], .rows = point["rows"], .warps = 4};

@@ -14,7 +14,7 @@ using filterlab::schedules::thread_blocks;
 // with maxpool's cuda_vectorized one. The blurred image is written to and
 // read back from device memory.
 FILTERLAB_SCHEDULE(gaussian_maxpool, RowsFirst, gpu, root,
-                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element"),
+                   CUDA_ONLY("predicated_vectors"),
                    FRONTIER("the two filters one after the other: what fusing is measured against")) {
     p.blurred.compute_root();
     gaussian_thread_blocks(p.blur, p.blurred, p.blur.x, p.blur.y, p.blur.c,
@@ -28,7 +28,7 @@ FILTERLAB_SCHEDULE(gaussian_maxpool, RowsFirst, gpu, root,
 // registers and no pixel is blurred twice.
 // Its space: pooled outputs a thread across and down, warps a block.
 FILTERLAB_SCHEDULE(gaussian_maxpool, RowsFirst, gpu, fused, AXES("vector=1,[2],4 rows=2,[4] warps=2,[4]"),
-                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element"),
+                   CUDA_ONLY("predicated_vectors"),
                    FRONTIER("RowsFirst's fused schedule")) {
     gaussian_thread_blocks(p.blur, p.output, p.x, p.y, p.c,
                            {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = point["warps"]},
@@ -40,7 +40,7 @@ FILTERLAB_SCHEDULE(gaussian_maxpool, RowsFirst, gpu, fused, AXES("vector=1,[2],4
 // without clamps. Its space as fused's.
 FILTERLAB_SCHEDULE(gaussian_maxpool, ColumnsFirst, gpu, columns_fused,
                    AXES("vector=1,[2],4 rows=2,[4] warps=2,[4]"),
-                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element"),
+                   CUDA_ONLY("predicated_vectors"),
                    FRONTIER("the columns-first fused schedule, its capped and words points beside it")) {
     gaussian_thread_blocks(p.blur, p.output, p.x, p.y, p.c,
                            {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = point["warps"]},
@@ -60,7 +60,7 @@ FILTERLAB_FROZEN(gaussian_maxpool, gpu, columns_fused_r128, columns_fused, "max_
 // columns_fused's.
 FILTERLAB_SCHEDULE(gaussian_maxpool, ColumnsFirst, gpu, columns_fused_words,
                    AXES("vector=[4],8 rows=[2],4 warps=2,[4]"), WRITES("words"),
-                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element")) {
+                   CUDA_ONLY("predicated_vectors")) {
     gaussian_output_blocks(p, p.blur,
                            {.threads = {.vector = point["vector"], .rows = point["rows"], .warps = point["warps"]},
                             .scale = 2, .input_too = true});
@@ -78,7 +78,7 @@ FILTERLAB_FROZEN(gaussian_maxpool, gpu, columns_fused_words_r128, columns_fused_
 // traffic (read once, write a quarter) with 3 instructions for an output's
 // horizontal taps instead of 5. Its space: pooled outputs a thread across and down.
 FILTERLAB_SCHEDULE(gaussian_maxpool, ColumnsFirstDot, gpu, dot_fused, AXES("vector=[2],4 rows=2,[4]"),
-                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element"),
+                   CUDA_ONLY("predicated_vectors"),
                    FRONTIER("ColumnsFirstDot's fused schedule (dp2a)")) {
     const int vector = point["vector"], rows = point["rows"];
     const auto loops = thread_blocks(p.output, p.x, p.y, p.c, {.vector = vector, .rows = rows, .warps = 4});
@@ -95,7 +95,7 @@ FILTERLAB_SCHEDULE(gaussian_maxpool, ColumnsFirstDot, gpu, dot_fused, AXES("vect
 // down, `stage` as words_columns'; the default is the H100 sweep's best point.
 FILTERLAB_SCHEDULE(gaussian_maxpool, ColumnsFirst, gpu, words_fused, AXES("vector=2,[4] rows=2,[4] stage=16,[32]"),
                    READS("words"),
-                   CUDA_ONLY("predicated vectors: OpenCL C in Halide 21 has no extract_mask_element")) {
+                   CUDA_ONLY("predicated_vectors")) {
     const filterlab::schedules::BlockShape threads{.vector = point["vector"], .rows = point["rows"], .warps = 4};
     thread_blocks(p.output, p.x, p.y, p.c, threads);
     // At c, the innermost block loop.

@@ -126,7 +126,7 @@ FILTERLAB_SCHEDULE(median, Separable, gpu, sep_tile_words, AXES("tile_x=2,[4] ti
 // Why it should be fast: every column loaded and sorted once a warp, kept in
 // registers, no shared memory. Its space: the tile, warps a block (stacked in y).
 FILTERLAB_SCHEDULE(median, Separable, gpu, sep_lanes, AXES("tile_x=1,[2] tile_y=1,[2],4 warps=[1],2"),
-                   CUDA_ONLY("warp shuffles: OpenCL in Halide 21 does not support gpu_lanes()")) {
+                   CUDA_ONLY("warp_shuffles")) {
     const TileLoops t = split_into_tiles(p);
     const int lanes = 32;
     Var xo{"xo"}, yo{"yo"}, xl{"xl"}, yw{"yw"};

@@ -152,7 +152,7 @@ FILTERLAB_SCHEDULE(nlmeans, Direct, gpu, fused_staged, SUPPORTS("search=1..10;pa
 
 // fused_staged without its limits, on CUDA: a launch that needs more than the
 // 48 KB of shared memory a kernel gets by default is opted in to more (up to
-// 227 KB on an H100) by the launch hook (runtime/core/halide_cuda_launch.h),
+// 227 KB on an H100) by the launch hook (runtime/languages/halide_cuda_launch.h),
 // so the staged tile takes the contract's larger radii (checked up to s = 12,
 // p = 5; at s = 30, p = 10 it needs about 56 KB) and taller tiles (fewer halos
 // a pixel). Its space: the tile's height, outputs a thread down.
@@ -172,7 +172,7 @@ FILTERLAB_SCHEDULE(nlmeans, Direct, gpu, fused_staged_wide, AXES("tile_y=16,[32]
 // registers; about 0.77x the exponentials of fused for its 32 x 16 tiles at s = 10.
 FILTERLAB_SCHEDULE(nlmeans, Symmetric, gpu, symmetric, SUPPORTS("search=1..10;patch=0..3"),
                    AXES("tile_y=8,[16] rows=2,[4],8"),
-                   CUDA_ONLY("its OpenCL code leaves outputs unwritten on PoCL (the schedule refuses OpenCL)"),
+                   CUDA_ONLY("pocl_unwritten"),
                    FRONTIER("Symmetric's best GPU schedule")) {
     // Its OpenCL code leaves outputs unwritten on PoCL (the CUDA library is
     // exact). It is the input staged as bytes (input.in()) in this schedule:
@@ -238,7 +238,7 @@ void warp_register_sums(Algorithm &p, int rows) {
 // gpu_lanes). Its space: the rows a warp owns (more share each offset's
 // halo; more registers).
 FILTERLAB_SCHEDULE(nlmeans, Direct, gpu, warp_registers, SUPPORTS("search=1..10;patch=0..3"), AXES("rows=4,[8],16"),
-                   CUDA_ONLY("warp shuffles: OpenCL in Halide 21 does not support gpu_lanes()")) {
+                   CUDA_ONLY("warp_shuffles")) {
     warp_register_sums(p, point["rows"]);
 }
 
@@ -246,7 +246,7 @@ FILTERLAB_SCHEDULE(nlmeans, Direct, gpu, warp_registers, SUPPORTS("search=1..10;
 // of the tile moved by -d in shared memory, half the window's offsets.
 FILTERLAB_SCHEDULE(nlmeans, Symmetric, gpu, symmetric_warp_registers, SUPPORTS("search=1..10;patch=0..3"),
                    AXES("rows=4,[8],16"),
-                   CUDA_ONLY("warp shuffles: OpenCL in Halide 21 does not support gpu_lanes()")) {
+                   CUDA_ONLY("warp_shuffles")) {
     warp_register_sums(p, point["rows"]);
 }
 
@@ -258,7 +258,7 @@ FILTERLAB_SCHEDULE(nlmeans, Symmetric, gpu, symmetric_warp_registers, SUPPORTS("
 // in `symmetric`). Unlike the hand kernel, which keeps its sums in registers, every
 // term is an atomic add to global memory. Its space: the tile's height.
 FILTERLAB_SCHEDULE(nlmeans, SymmetricScatter, gpu, scatter, AXES("tile_y=4,8,[16]"),
-                   CUDA_ONLY("its OpenCL code leaves outputs unwritten on PoCL (the schedule refuses OpenCL)"),
+                   CUDA_ONLY("pocl_unwritten"),
                    FRONTIER("fastest Halide CUDA NL-means in the one run (SymmetricScatter)")) {
     // Its OpenCL code (float atomic adds) fails on PoCL: a 1 x 1 image's
     // output stays poisoned and the process aborts ("invalid fastbin entry").

@@ -28,7 +28,7 @@ struct uint2 { unsigned x, y; };
 #define __restrict__ __restrict
 typedef int cudaStream_t;
 inline int cudaGetLastError() { return 0; }
-struct filterlab_tvm_call {  // runtime/core/tvm_call.h's, without CUDA
+struct filterlab_tvm_call {  // runtime/languages/tvm_call.h's, without CUDA
     const uint8_t *input; uint8_t *output;
     int32_t channels, height, width, in_plane, in_row, out_plane, out_row;
     int32_t ints[4]; float floats[4]; int32_t paths_barred; cudaStream_t stream;

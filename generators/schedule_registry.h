@@ -39,7 +39,7 @@
 //
 // A gpu schedule's point may also name the CUDA register cap its library is
 // loaded with, max_registers (the launch's axis: no schedule reads it, the
-// runtime applies it; runtime/core/halide_cuda_launch.h).
+// runtime applies it; runtime/languages/halide_cuda_launch.h).
 //
 // An algorithm shaped by settings (the median's Separable tile, the box's
 // LaneRunningSums layout) takes them as constructor arguments; the source of its

@@ -1,5 +1,5 @@
 // What a TVM library's launcher takes (generators/tvm/cuda_source.py writes
-// the launchers; runtime/core/tvm_variant.cpp calls them): one planar image
+// the launchers; runtime/languages/tvm_variant.cpp calls them): one planar image
 // in and out in device memory, every channel in one call, and the
 // algorithm's scalars in the order its registration declares them. Plain C
 // layout: the generated file and the runtime are compiled apart.

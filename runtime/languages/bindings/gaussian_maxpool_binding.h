@@ -4,7 +4,7 @@
 // pooled output tell (generators/gaussian_maxpool_generator.cpp).
 #pragma once
 
-#include "../gaussian/gaussian_binding.h"
+#include "gaussian_binding.h"
 
 namespace filterlab {
 

@@ -101,7 +101,4 @@ inline Variant image_pipeline_variant(const std::string &filter, const std::stri
         views);
 }
 
-// The number of threads Halide's CPU pipelines use.
-int halide_thread_count();
-
 }  // namespace filterlab

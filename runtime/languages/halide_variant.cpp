@@ -145,12 +145,6 @@ Halide::Runtime::Buffer<> wrap_output(const PlanarView &view, Backend backend, O
 
 }  // namespace
 
-int halide_thread_count() {
-    const char *env = std::getenv("HL_NUM_THREADS");
-    if (env && std::atoi(env) > 0) return std::atoi(env);
-    return static_cast<int>(std::thread::hardware_concurrency());
-}
-
 Variant halide_variant(const std::string &filter, const std::string &name, Backend backend,
                        const std::string &supports, HalideCall call, Views views) {
     Variant v;
