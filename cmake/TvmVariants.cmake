@@ -137,7 +137,7 @@ function(filterlab_tvm_schedules)
     file(GLOB python_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/generators/tvm/*.py
          ${PROJECT_SOURCE_DIR}/schedules/tvm_*.py ${PROJECT_SOURCE_DIR}/schedules/*/tvm_*.py)
     list(APPEND python_sources ${PROJECT_SOURCE_DIR}/scripts/schedule_grammar.py
-         ${PROJECT_SOURCE_DIR}/runtime/base/contract_ranges.h)
+         ${PROJECT_SOURCE_DIR}/runtime/base/contract_ranges.h ${PROJECT_SOURCE_DIR}/runtime/base/image_shape.h)
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${generator} ${python_sources})
     execute_process(COMMAND ${Python3_EXECUTABLE} ${generator} --manifest ${manifest} --sweeps "${FILTERLAB_SWEEPS}"
                     RESULT_VARIABLE status ERROR_VARIABLE error)

@@ -69,7 +69,7 @@ import os
 import re
 import sys
 
-from schedule_grammar import (KEYWORDS, LAUNCH_AXIS, LAUNCH_ONLY, MACROS, OPENCL_REFUSALS, RETIRED, VIEWS, GrammarError, algorithm_key, algorithm_type, body_end,
+from schedule_grammar import (KEYWORDS, LAUNCH_AXIS, LAUNCH_ONLY, MACROS, NAME, OPENCL_REFUSALS, RETIRED, VIEWS, GrammarError, algorithm_key, algorithm_type, body_end,
                               default_point, every_point, fail, identifier, point_forms, read_axes, read_call,
                               read_point, read_supports, tokens_of)
 
@@ -95,6 +95,8 @@ def keywords_of(call, allowed, where):
         if keyword == "CUDA_ONLY" and value in OPENCL_REFUSALS.values():
             name = next(k for k, v in OPENCL_REFUSALS.items() if v == value)
             fail(where, f"CUDA_ONLY(\"{value}\"): name it, CUDA_ONLY(\"{name}\") (schedule_grammar.OPENCL_REFUSALS)")
+        if keyword == "CUDA_ONLY" and NAME.fullmatch(value) and value not in OPENCL_REFUSALS:
+            fail(where, f"CUDA_ONLY(\"{value}\"): no such reason; name one of {', '.join(OPENCL_REFUSALS)}, or say why")
         given[keyword] = OPENCL_REFUSALS.get(value, value) if keyword == "CUDA_ONLY" else value
     return given
 

@@ -11,11 +11,23 @@ namespace filterlab {
 // Largest element count a Halide buffer indexes (int32), without the large_buffers feature.
 constexpr long long kHalideBufferElements = (1LL << 31) - 1;
 
-// The elements of one per-offset stage stored whole: Int is long long, or a
-// Halide::Expr of 64 bits.
+// x rounded up to a multiple of k (x >= 0).
+template <typename Int>
+Int rounded_up(Int x, int k) {
+    return (x + (k - 1)) / k * k;
+}
+
+// A bound on the elements of the largest per-offset stage stored whole, as
+// the frozen GPU autoschedule stores them (schedules/nlmeans/auto/: splits
+// rounded up to 32 columns, 128 rows and 7 offsets, and the patch border):
+// (ceil32(W + 2p) + 32) x ceil128(H + 2p) x ceil7(2s + 1) x (2s + 1). Its
+// lowered loop nest (the library's .stmt) allocates less than this for
+// every shape. Int is long long, or a Halide::Expr of 64 bits.
 template <typename Int>
 Int nlmeans_offset_plane_elements(Int width, Int height, Int patch, Int search) {
-    return (width + 2 * patch) * (height + 2 * patch) * (2 * search + 1) * (2 * search + 1);
+    const Int window = 2 * search + 1;
+    return (rounded_up(width + 2 * patch, 32) + 32) * rounded_up(height + 2 * patch, 128) * rounded_up(window, 7) *
+           window;
 }
 
 }  // namespace filterlab

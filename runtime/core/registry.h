@@ -160,12 +160,12 @@ inline Variant with_algorithm(Variant variant, std::string algorithm) {
 // Which of a DSL variant's paths a call on an image of this shape takes in
 // the harness (which pitches device rows to 64 bytes): "exact" (compiled for
 // that shape), "aligned" (the aligned class's) or "generic" (every shape),
-// up to the thread's PathCeilingScope (compiled_pipeline.h); "" for a
+// up to the thread's PathCeilingScope (shape_path.h); "" for a
 // variant that is not a DSL's (handwritten kernels, peers, the reference).
 std::string shape_path(const Variant &variant, ImageShape image);
 
 // The paths under the one shape_path says, each a call on `image` can take
-// under a lower PathCeilingScope (compiled_pipeline.h), in order: the aligned
+// under a lower PathCeilingScope (shape_path.h), in order: the aligned
 // class's where the image is in it, then the generic one. Empty for a
 // variant on its generic path and for one that is not a DSL's.
 std::vector<ShapePath> more_general_paths(const Variant &variant, ImageShape image);

@@ -178,19 +178,13 @@ PinnedBuffer::PinnedBuffer(std::size_t bytes) : bytes_(bytes) {
 
 PinnedBuffer::~PinnedBuffer() { cudaFreeHost(data_); }
 
-DeviceImage::DeviceImage(int width, int height, int channels)
-    : width_(width), height_(height), channels_(channels), pitch_(DeviceLayout::row_pitch(width)) {
+DeviceImage::DeviceImage(int width, int height, int channels) : DeviceImageLayout(width, height, channels) {
     require_gpu();
     cuda_check(cudaMalloc(&base_, allocation_bytes()), "cudaMalloc");
     data_ = base_ + kGuardBytes;
 }
 
 DeviceImage::~DeviceImage() { cudaFree(base_); }
-
-PlanarView DeviceImage::view() const {
-    return {data_, width_, height_, channels_, static_cast<std::ptrdiff_t>(pitch_),
-            static_cast<std::ptrdiff_t>(pitch_ * height_)};
-}
 
 void DeviceImage::upload(const Image &image) {
     cuda_check(cudaMemcpy2D(data_, pitch_, image.data(), image.width(), image.width(),

@@ -92,27 +92,22 @@ private:
 };
 
 // An image in CUDA device memory, laid out as DeviceLayout says (image.h).
-class DeviceImage {
+class DeviceImage : public DeviceImageLayout {
 public:
     DeviceImage(int width, int height, int channels);
     ~DeviceImage();
     DeviceImage(const DeviceImage &) = delete;
     DeviceImage &operator=(const DeviceImage &) = delete;
 
-    PlanarView view() const;
+    PlanarView view() const { return view_at(data_); }
     void upload(const Image &image);
     Image download() const;
-    static constexpr std::size_t kGuardBytes = DeviceLayout::kGuardBytes;
     void fill(uint8_t value);  // the whole allocation, padding and guards included
     std::vector<uint8_t> download_all() const;  // guard, image rows with their padding, guard
-    std::size_t row_pitch() const { return pitch_; }
 
 private:
-    int width_, height_, channels_;
-    std::size_t pitch_;
     uint8_t *base_ = nullptr;  // the allocation
     uint8_t *data_ = nullptr;  // the image, kGuardBytes in
-    std::size_t allocation_bytes() const { return DeviceLayout::allocation_bytes(width_, height_, channels_); }
 };
 
 }  // namespace filterlab::cuda

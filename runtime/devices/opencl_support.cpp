@@ -172,13 +172,12 @@ void require_device() {
 
 void finish(const char *what) { check(clFinish(queue()), what); }
 
-DeviceImage::DeviceImage(int width, int height, int channels)
-    : width_(width), height_(height), channels_(channels), pitch_(DeviceLayout::row_pitch(width)) {
+DeviceImage::DeviceImage(int width, int height, int channels) : DeviceImageLayout(width, height, channels) {
     require_device();
     cl_int status = CL_SUCCESS;
     allocation_ = clCreateBuffer(state().context, CL_MEM_READ_WRITE, allocation_bytes(), nullptr, &status);
     check(status, "clCreateBuffer", true);
-    const cl_buffer_region region{kGuardBytes, pitch_ * height_ * channels_};
+    const cl_buffer_region region{kGuardBytes, image_bytes()};
     image_ = clCreateSubBuffer(static_cast<cl_mem>(allocation_), CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
                                &region, &status);
     if (status != CL_SUCCESS) {
@@ -190,11 +189,6 @@ DeviceImage::DeviceImage(int width, int height, int channels)
 DeviceImage::~DeviceImage() {
     clReleaseMemObject(static_cast<cl_mem>(image_));
     clReleaseMemObject(static_cast<cl_mem>(allocation_));
-}
-
-PlanarView DeviceImage::view() const {
-    return {static_cast<uint8_t *>(image_), width_, height_, channels_, static_cast<std::ptrdiff_t>(pitch_),
-            static_cast<std::ptrdiff_t>(pitch_ * height_)};
 }
 
 void DeviceImage::upload(const Image &image) {

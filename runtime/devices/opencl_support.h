@@ -39,27 +39,22 @@ void finish(const char *what);  // clFinish on the queue + error check
 // `data` is not an address but the cl_mem of the image itself (a sub-buffer
 // of the allocation, starting after the front guard): what the OpenCL
 // variants take.
-class DeviceImage {
+class DeviceImage : public DeviceImageLayout {
 public:
     DeviceImage(int width, int height, int channels);
     ~DeviceImage();
     DeviceImage(const DeviceImage &) = delete;
     DeviceImage &operator=(const DeviceImage &) = delete;
 
-    PlanarView view() const;
+    PlanarView view() const { return view_at(static_cast<uint8_t *>(image_)); }
     void upload(const Image &image);
     Image download() const;
-    static constexpr std::size_t kGuardBytes = DeviceLayout::kGuardBytes;
-    void fill(uint8_t value);                        // the whole allocation, padding and guards included
-    std::vector<uint8_t> download_all() const;       // guard, image rows with their padding, guard
-    std::size_t row_pitch() const { return pitch_; }
+    void fill(uint8_t value);                   // the whole allocation, padding and guards included
+    std::vector<uint8_t> download_all() const;  // guard, image rows with their padding, guard
 
 private:
-    int width_, height_, channels_;
-    std::size_t pitch_;
     void *allocation_ = nullptr;  // cl_mem
     void *image_ = nullptr;       // cl_mem, the sub-buffer view() hands out
-    std::size_t allocation_bytes() const { return DeviceLayout::allocation_bytes(width_, height_, channels_); }
 };
 
 // The cl_mem a view of a DeviceImage carries.

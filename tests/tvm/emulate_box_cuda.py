@@ -51,8 +51,10 @@ def main():
             exe = Path(tmp) / launcher
             subprocess.run(["g++", "-std=c++20", "-O2", "-pthread", "-w", f"-DLAUNCHER={launcher}", "-include", cpp,
                             HERE / "emulate" / "box_main.cpp", "-o", exe], check=True)
-            shapes = SHAPES + [(1, *map(int, s.split("x"))) for s in re.findall(
-                rf"static int {launcher}_(\d+x\d+)\(", cu.read_text())] * args.specialised
+            # The exact shapes' launchers are named WxH; the aligned class's takes widths a multiple of 64.
+            exact = [(1, int(h), int(w)) for w, h in re.findall(rf"static int {launcher}_(\d+)x(\d+)\(", cu.read_text())]
+            aligned = [(1, 61, 1088), (2, 7, 64)] if re.search(rf"static int {launcher}_aligned\(", cu.read_text()) else []
+            shapes = SHAPES + (exact + aligned) * args.specialised
             for c, h, w in shapes:
                 run = subprocess.run([exe, str(radius), str(c), str(h), str(w)], capture_output=True, text=True)
                 print(run.stdout.strip().replace(str(exe), launcher), flush=True)

@@ -15,7 +15,7 @@ FILTERLAB_SCHEDULE(box, Direct, cpu, sliding,
 FILTERLAB_FROZEN(box, cpu, sliding_rows16,  sliding, "rows" "=16")  ;
 
 // What it restricts, another algorithm, and OpenCL refused.
-FILTERLAB_SCHEDULE(box, RunningSums, gpu, rows8, /* radius 1 only */ CUDA_ONLY("extract_mask_element"), SUPPORTS( "radius=1" )) {
+FILTERLAB_SCHEDULE(box, RunningSums, gpu, rows8, /* radius 1 only */ CUDA_ONLY("predicated_vectors"), SUPPORTS( "radius=1" )) {
     if (true) {
         p.output.gpu_blocks(p.y);
     }

@@ -15,7 +15,7 @@ FILTERLAB_SCHEDULE(box, Direct, cpu, sliding, AXES("rows=16,32,[64] vectors=[1],
 FILTERLAB_FROZEN(box, cpu, sliding_rows16, sliding, "rows=16");
 
 // What it restricts, another algorithm, and OpenCL refused.
-FILTERLAB_SCHEDULE(box, RunningSums, gpu, rows8, SUPPORTS("radius=1"), CUDA_ONLY("extract_mask_element")) {
+FILTERLAB_SCHEDULE(box, RunningSums, gpu, rows8, SUPPORTS("radius=1"), CUDA_ONLY("predicated_vectors")) {
     if (true) {
         p.output.gpu_blocks(p.y);
     }
