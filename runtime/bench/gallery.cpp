@@ -73,7 +73,8 @@ nlohmann::json variant_entry(const Variant *v, const FilterInfo &info, const Par
     nlohmann::json r = {{"variant", v->name}, {"backend", to_string(v->backend)}, {"kind", to_string(v->kind)}};
     try {
         if (std::string why = v->why_unavailable(); !why.empty()) throw std::invalid_argument(why);
-        if (std::string why = v->unsupported_reason(params); !why.empty()) throw std::invalid_argument(why);
+        if (std::string why = v->unsupported_reason(params, noisy.width(), noisy.height(), noisy.channels()); !why.empty())
+            throw std::invalid_argument(why);
         // The reference variant computes the oracle itself: not run twice.
         const Image output = v->kind == Kind::reference ? reference : run_variant(*v, noisy, params);
         const Comparison cmp = compare_to_reference(info, reference, output);
