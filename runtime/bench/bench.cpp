@@ -107,9 +107,7 @@ Result measure_case(const BenchOptions &o, const Variant &v, const Image &input,
     bench_say(o, "{} {} {}x{}x{} {} ... ", v.filter, v.name, r.width, r.height, r.channels, format_params(r.params));
     const auto out_size = f.output_size(r.width, r.height);
     r.bytes = double(input.size()) + double(out_size.first) * out_size.second * r.channels;
-    run_case(v, r.params, r.status, r.note, [&] {
-        if (std::string why = v.unsupported_reason(r.params, r.width, r.height, r.channels); !why.empty())
-            throw std::invalid_argument(why);
+    run_case(v, r.params, input, r.status, r.note, [&] {
         // The reference is the oracle of every timed result. Where it would take
         // too long at this size, the variant is checked on a smaller image of the
         // same channels (validation_input), and the note says so.

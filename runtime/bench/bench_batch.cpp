@@ -130,9 +130,7 @@ struct FilterBatch {
 BatchResult measure(const BenchOptions &o, const Variant &v, FilterBatch &fb) {
     BatchResult r{&v, fb.channels, fb.params, Status::ok, "", {}};
     const Image &first = fb.inputs.front();
-    run_case(v, fb.params, r.status, r.note, [&] {
-        if (std::string why = v.unsupported_reason(fb.params, first.width(), first.height(), first.channels()); !why.empty())
-            throw std::invalid_argument(why);
+    run_case(v, fb.params, first, r.status, r.note, [&] {
         if (v.backend == Backend::opencl) {
             throw std::invalid_argument("batches time CUDA transfers; OpenCL variants are timed by bench without --batch");
         }

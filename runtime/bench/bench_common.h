@@ -90,15 +90,18 @@ void bench_say(const BenchOptions &o, fmt::format_string<Args...> format, Args &
     if (!o.quiet) fmt::print(stderr, format, std::forward<Args>(args)...);
 }
 
-// Runs one case's work and records how it ended in `status` and `note`: a
-// variant that cannot take the case (not usable here, parameters it does not
-// support, or work throwing std::invalid_argument) is skipped; a failure
-// (Error) is error. Otherwise status and note are as the work left them.
+// Runs one case's work on `image` and records how it ended in `status` and
+// `note`: a variant that cannot take the case (not usable here, parameters or
+// an image it does not support, or work throwing std::invalid_argument) is
+// skipped; a failure (Error) is error. Otherwise status and note are as the
+// work left them.
 template <typename Work>
-void run_case(const Variant &v, const ParamValues &params, Status &status, std::string &note, Work &&work) {
+void run_case(const Variant &v, const ParamValues &params, const Image &image, Status &status, std::string &note,
+              Work &&work) {
     try {
         if (std::string why = v.why_unavailable(); !why.empty()) throw std::invalid_argument(why);
-        if (std::string why = v.unsupported_reason(params); !why.empty()) throw std::invalid_argument(why);
+        if (std::string why = v.unsupported_reason(params, image.width(), image.height(), image.channels()); !why.empty())
+            throw std::invalid_argument(why);
         work();
     } catch (const std::invalid_argument &e) {
         status = Status::skipped;

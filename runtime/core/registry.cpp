@@ -6,10 +6,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "shape_path.h"
 #include "cuda_support.h"
 #include "error.h"
 #include "opencl_support.h"
+#include "shape_path.h"
 
 namespace filterlab {
 

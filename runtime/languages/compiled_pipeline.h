@@ -92,7 +92,6 @@ std::vector<ImageShape> exact_shapes(const std::vector<CompiledPipeline<Function
     return out;
 }
 
-
 template <typename Function>
 std::vector<std::pair<ImageShape, std::string>> refused_shapes(const std::vector<CompiledPipeline<Function>> &compiled) {
     std::vector<std::pair<ImageShape, std::string>> out;
