@@ -6,7 +6,12 @@ roofline measured in the same run (results.csv's roofline_pct), the best
 first, against the issue's target share; and the seeds' classic kernels at
 4096² and 8192².
 
-usage: hand_limit.py RUN_DIR_OR_CSV... [--csv FILE.csv]"""
+With --levers FILE.csv (rows with a `call` column: the tuning calls of a
+report), a table of each lever's kernels by shape instead, µs, the fastest of
+each row and shape in bold.
+
+usage: hand_limit.py RUN_DIR_OR_CSV... [--csv FILE.csv]
+       hand_limit.py --levers FILE.csv"""
 import argparse
 import csv
 from pathlib import Path
@@ -51,11 +56,39 @@ def classic_table(rows):
     return lines
 
 
+def shape(r):
+    return "8192²" if r["width"] == r["height"] == "8192" else f"{r['width']}×{r['height']}"
+
+
+def levers_table(path):
+    """Per call and row: each kernel's median µs at each shape the call timed."""
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    lines = []
+    for call in dict.fromkeys(r["call"] for r in rows):
+        for key in dict.fromkeys((r["filter"], r["params"]) for r in rows if r["call"] == call):
+            mine = [r for r in rows if r["call"] == call and (r["filter"], r["params"]) == key]
+            shapes = list(dict.fromkeys(shape(r) for r in mine))
+            best = {s: min(float(r["median_us"]) for r in mine if shape(r) == s) for s in shapes}
+            lines += [f"| call {call}: {key[0]} {key[1]} | " + " | ".join(shapes) + " |",
+                      "| --- |" + " ---: |" * len(shapes)]
+            for v in dict.fromkeys(r["variant"] for r in mine):
+                t = {shape(r): float(r["median_us"]) for r in mine if r["variant"] == v}
+                cells = [("—" if s not in t else f"**{t[s]:.1f}**" if t[s] == best[s] else f"{t[s]:.1f}") for s in shapes]
+                lines.append(f"| `{v}` | " + " | ".join(cells) + " |")
+            lines.append("")
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("runs", nargs="+")
+    parser.add_argument("runs", nargs="*")
     parser.add_argument("--csv", type=Path, help="also write the rows it read here (what a report keeps)")
+    parser.add_argument("--levers", type=Path, help="a report's tuning rows (with a call column): their table")
     args = parser.parse_args()
+    if args.levers:
+        print("\n".join(levers_table(args.levers)))
+        return
     rows = rows_of(args.runs)
     if args.csv:
         with open(args.csv, "w", newline="") as f:
