@@ -12,28 +12,15 @@ namespace {
 
 constexpr int kWarps = 4;  // 128 threads a block
 
-template <int WORDS, int ROWS, int AHEAD, bool CLAMP, bool IDENTITY>
+template <int WORDS, int ROWS, int AHEAD, bool CLAMP, bool IDENTITY, bool PREFETCH>
 __device__ inline void blur_thread(const Plane &p, const ColumnWeights &k, int lane, int x0, int y0) {
     // Near an edge (a warp column in 16 at 8192 wide) one row's loads ahead are enough.
     constexpr int kAhead = CLAMP ? 1 : AHEAD;
-    blur_columns<WORDS, ROWS, kAhead, CLAMP, IDENTITY>(p, x0, y0, p.height, lane, k, [&](int y, const auto &s) {
-        uint4 out = make_uint4(pack_sums(s[0], s[1], s[2], s[3]), pack_sums(s[4], s[5], s[6], s[7]), 0, 0);
-        if constexpr (WORDS == 4) {
-            out.z = pack_sums(s[8], s[9], s[10], s[11]);
-            out.w = pack_sums(s[12], s[13], s[14], s[15]);
-        }
-        uint8_t *dst = p.out + x0 + row_offset(y, p.out_pitch);
-        if (CLAMP && x0 + 4 * WORDS > p.width) {
-            if (x0 < p.width) store_bytes(dst, p.width - x0, out);
-        } else if constexpr (WORDS == 4) {
-            *reinterpret_cast<uint4 *>(dst) = out;
-        } else {
-            *reinterpret_cast<uint2 *>(dst) = make_uint2(out.x, out.y);
-        }
-    });
+    blur_columns<WORDS, ROWS, kAhead, CLAMP, IDENTITY, PREFETCH>(
+        p, x0, y0, p.height, lane, k, [&](int y, const auto &s) { store_blurred_row<WORDS, CLAMP>(p, x0, y, s); });
 }
 
-template <int WORDS, int ROWS, int AHEAD, bool IDENTITY>
+template <int WORDS, int ROWS, int AHEAD, bool IDENTITY, bool PREFETCH>
 __global__ void __launch_bounds__(32 * kWarps, WORDS == 2 ? 8 : 5) columns_first_kernel(Plane p, ColumnWeights k) {
     constexpr int kWarpColumns = 32 * 4 * WORDS;
     const int lane = threadIdx.x;
@@ -41,21 +28,21 @@ __global__ void __launch_bounds__(32 * kWarps, WORDS == 2 ? 8 : 5) columns_first
     const int y0 = (blockIdx.y * kWarps + threadIdx.y) * ROWS;
     if (y0 >= p.height) return;  // the whole warp: its lanes share y0
     if (blockIdx.x == 0 || (blockIdx.x + 1) * kWarpColumns + 2 > p.width)  // near the left or right edge
-        blur_thread<WORDS, ROWS, AHEAD, true, IDENTITY>(p, k, lane, x0, y0);
+        blur_thread<WORDS, ROWS, AHEAD, true, IDENTITY, PREFETCH>(p, k, lane, x0, y0);
     else
-        blur_thread<WORDS, ROWS, AHEAD, false, IDENTITY>(p, k, lane, x0, y0);
+        blur_thread<WORDS, ROWS, AHEAD, false, IDENTITY, PREFETCH>(p, k, lane, x0, y0);
 }
 
-template <int WORDS, int ROWS, int AHEAD>
+template <int WORDS, int ROWS, int AHEAD, bool PREFETCH = false>
 void run(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
     const ColumnWeights k = column_weights(params);
     for_each_plane(in, out, "gaussian columns_first_kernel", [&](const Plane &p) {
         const dim3 grid((p.width + 32 * 4 * WORDS - 1) / (32 * 4 * WORDS),
                         (p.height + kWarps * ROWS - 1) / (kWarps * ROWS));
         if (k.identity)
-            columns_first_kernel<WORDS, ROWS, AHEAD, true><<<grid, dim3(32, kWarps), 0, stream()>>>(p, k);
+            columns_first_kernel<WORDS, ROWS, AHEAD, true, PREFETCH><<<grid, dim3(32, kWarps), 0, stream()>>>(p, k);
         else
-            columns_first_kernel<WORDS, ROWS, AHEAD, false><<<grid, dim3(32, kWarps), 0, stream()>>>(p, k);
+            columns_first_kernel<WORDS, ROWS, AHEAD, false, PREFETCH><<<grid, dim3(32, kWarps), 0, stream()>>>(p, k);
     });
 }
 
@@ -67,6 +54,11 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &params)
 // exposed, more cost registers and so warps.
 const VariantRegistration columns_first{
     with_algorithm({"gaussian", "hw_columns_first", Backend::cuda, Kind::handwritten, {}, run<2, 8, 3>}, "columns_first")};
+// TUNING (not to commit)
+const VariantRegistration columns_first_pf{
+    with_algorithm({"gaussian", "hw_columns_first_pf", Backend::cuda, Kind::handwritten, {}, run<2, 8, 3, true>}, "columns_first")};
+const VariantRegistration columns_first_pf16{
+    with_algorithm({"gaussian", "hw_columns_first_pf16", Backend::cuda, Kind::handwritten, {}, run<2, 16, 3, true>}, "columns_first")};
 
 }  // namespace
 }  // namespace filterlab::handwritten

@@ -32,6 +32,7 @@
 #pragma once
 
 #include "gaussian_strips.cuh"
+#include "l2_prefetch.cuh"
 
 namespace filterlab::handwritten {
 
@@ -132,6 +133,25 @@ __device__ inline void store_bytes(uint8_t *dst, int n, uint4 v) {
     }
 }
 
+// Output row y of the strip of 4 WORDS pixels at x0: the sums as row_sums
+// gives them, packed to bytes; a strip cut by the right edge (CLAMP) bytewise.
+template <int WORDS, bool CLAMP>
+__device__ inline void store_blurred_row(const Plane &p, int x0, int y, const uint32_t (&s)[4 * WORDS]) {
+    uint4 out = make_uint4(pack_sums(s[0], s[1], s[2], s[3]), pack_sums(s[4], s[5], s[6], s[7]), 0, 0);
+    if constexpr (WORDS == 4) {
+        out.z = pack_sums(s[8], s[9], s[10], s[11]);
+        out.w = pack_sums(s[12], s[13], s[14], s[15]);
+    }
+    uint8_t *dst = p.out + x0 + row_offset(y, p.out_pitch);
+    if (CLAMP && x0 + 4 * WORDS > p.width) {
+        if (x0 < p.width) store_bytes(dst, p.width - x0, out);
+    } else if constexpr (WORDS == 4) {
+        *reinterpret_cast<uint4 *>(dst) = out;
+    } else {
+        *reinterpret_cast<uint2 *>(dst) = make_uint2(out.x, out.y);
+    }
+}
+
 // Loads row r of the strip, image row y0 + r - 2 clamped: its words (mid),
 // the word beside it (side) and, for CLAMP, the row's last column (edge).
 template <int WORDS, bool CLAMP>
@@ -165,8 +185,21 @@ __device__ __forceinline__ void load_strip_row(const Plane &p, const uint8_t *st
     }
 }
 
-// Moves the window up a row and spreads the loaded row (mid, clamped with
-// edge for CLAMP; side for the outer pair) into 16-bit lanes as its last row.
+// Spreads a loaded row (mid, clamped with edge for CLAMP; side for the outer
+// pair) into 16-bit lanes: its pairs and its outer pair in the window.
+template <int WORDS, bool CLAMP>
+__device__ __forceinline__ void spread_row(const uint32_t (&mid)[WORDS], uint32_t edge, uint32_t side, uint2 clamp,
+                                           uint32_t selector, uint32_t (&pairs)[2 * WORDS], uint32_t &outer) {
+#pragma unroll
+    for (int j = 0; j < WORDS; j++) {
+        const uint32_t w = CLAMP ? __byte_perm(mid[j], edge, (j < 2 ? clamp.x : clamp.y) >> (j % 2 * 16)) : mid[j];
+        pairs[2 * j] = __byte_perm(w, 0, 0x4140);      // pixels 4j, 4j+1 in 16-bit lanes
+        pairs[2 * j + 1] = __byte_perm(w, 0, 0x4342);  // 4j+2, 4j+3
+    }
+    outer = __byte_perm(side, 0, selector);
+}
+
+// Moves the window up a row and spreads the loaded row into it as its last row.
 template <int WORDS, bool CLAMP>
 __device__ __forceinline__ void push_window_row(const uint32_t (&mid)[WORDS], const uint32_t &edge, uint32_t side,
                                                 uint2 clamp, uint32_t selector, uint32_t (&win)[5][2 * WORDS],
@@ -177,25 +210,23 @@ __device__ __forceinline__ void push_window_row(const uint32_t (&mid)[WORDS], co
 #pragma unroll
         for (int j = 0; j < 2 * WORDS; j++) win[i][j] = win[i + 1][j];
     }
-#pragma unroll
-    for (int j = 0; j < WORDS; j++) {
-        const uint32_t w = CLAMP ? __byte_perm(mid[j], edge, (j < 2 ? clamp.x : clamp.y) >> (j % 2 * 16)) : mid[j];
-        win[4][2 * j] = __byte_perm(w, 0, 0x4140);      // pixels 4j, 4j+1 in 16-bit lanes
-        win[4][2 * j + 1] = __byte_perm(w, 0, 0x4342);  // 4j+2, 4j+3
-    }
-    outer_win[4] = __byte_perm(side, 0, selector);
+    spread_row<WORDS, CLAMP>(mid, edge, side, clamp, selector, win[4], outer_win[4]);
 }
 
 // The sums of the window's middle row: the vertical pass, the halo pairs from
 // the neighbouring lanes (lanes 0 and 31: their own outer pair), the horizontal pass.
-template <int WORDS, bool IDENTITY>
+// The window's rows from the top are win[(OLDEST + d) % 5], d = 0..4.
+template <int WORDS, bool IDENTITY, int OLDEST = 0>
 __device__ __forceinline__ void window_sums(const uint32_t (&win)[5][2 * WORDS], const uint32_t (&outer_win)[5],
                                             int lane, const ColumnWeights &k, uint32_t (&sums)[4 * WORDS]) {
     constexpr int kPairs = 2 * WORDS;
+    constexpr int r0 = OLDEST % 5, r1 = (OLDEST + 1) % 5, r2 = (OLDEST + 2) % 5, r3 = (OLDEST + 3) % 5,
+                  r4 = (OLDEST + 4) % 5;
     uint32_t v[kPairs];
 #pragma unroll
-    for (int j = 0; j < kPairs; j++) v[j] = column_taps(win[0][j], win[1][j], win[2][j], win[3][j], win[4][j], k);
-    const uint32_t own = column_taps(outer_win[0], outer_win[1], outer_win[2], outer_win[3], outer_win[4], k);
+    for (int j = 0; j < kPairs; j++) v[j] = column_taps(win[r0][j], win[r1][j], win[r2][j], win[r3][j], win[r4][j], k);
+    const uint32_t own =
+        column_taps(outer_win[r0], outer_win[r1], outer_win[r2], outer_win[r3], outer_win[r4], k);
     uint32_t left = __shfl_up_sync(0xffffffffu, v[kPairs - 1], 1);
     uint32_t right = __shfl_down_sync(0xffffffffu, v[0], 1);
     if (lane == 0) left = own;
@@ -211,9 +242,13 @@ __device__ __forceinline__ void window_sums(const uint32_t (&win)[5][2 * WORDS],
 // right one (a strip or its 2-pixel halo reaching past the last column).
 // AHEAD: how many rows' loads are in flight ahead of the row being filtered,
 // once the first output row is under way (each costs WORDS + 1 registers).
-template <int WORDS, int ROWS, int AHEAD, bool CLAMP, bool IDENTITY, typename Emit>
+template <int WORDS, int ROWS, int AHEAD, bool CLAMP, bool IDENTITY, bool PREFETCH = false, typename Emit>
 __device__ inline void blur_columns(const Plane &p, int x0, int y0, int rows, int lane, const ColumnWeights &k,
                                     Emit &&emit) {
+    if (PREFETCH) {  // the strip's input rows, the warp's columns with 16 either side
+        const int origin = x0 - 4 * WORDS * lane - 16;
+        prefetch_rows_l2(p, y0 - 2, 1, ROWS + 4, origin, origin + 128 * WORDS + 32, lane);
+    }
     static_assert(WORDS == 2 || WORDS == 4, "8- or 16-pixel strips: 8- or 16-byte loads");
     constexpr int kInputRows = ROWS + 4, kPairs = 2 * WORDS;
     const HaloSource halo = halo_source(x0, 4 * WORDS, p.width, lane);
