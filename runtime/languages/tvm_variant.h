@@ -1,5 +1,5 @@
 // Turns the launchers of a TVM schedule's libraries (CUDA C that TVM wrote
-// and nvcc compiled ahead of time: generators/tvm/cuda_source.py) into a
+// and nvcc compiled ahead of time: filterlab_build/cuda_source.py) into a
 // registered CUDA variant. No TVM runtime is involved: a launcher is a plain
 // function that launches its kernels on the caller's stream. Like every CUDA
 // variant it returns without waiting for the GPU: the caller synchronises.
@@ -15,7 +15,7 @@
 namespace filterlab {
 
 // A TVM library's register cap when its point does not set one (the launch
-// axis max_registers, schedules/tvm_registry.py): 0, none written, TVM's
+// axis max_registers, filterlab_build/tvm_registry.py): 0, none written, TVM's
 // __launch_bounds__(threads) left for ptxas to choose by.
 inline constexpr int kTvmMaxRegisters = 0;
 

@@ -1,5 +1,5 @@
 """TVM schedules: each one registration, the twin of FILTERLAB_SCHEDULE for
-Halide (schedule_registry.h). A schedule is written for one algorithm of
+Halide (generators/schedule_registry.h). A schedule is written for one algorithm of
 generators/tvm/<filter>.py and receives it built,
 
     @tvm_schedule("box", box.Separable, compiled={"radius": range(1, 16)},
@@ -8,12 +8,12 @@ generators/tvm/<filter>.py and receives it built,
         rows = sch.get_sblock(alg.rows)
         ...
 
-and is built as the CUDA variant tvm_<name> (scripts/tvm_generate.py): one
+and is built as the CUDA variant tvm_<name> (tvm_generate): one
 library per combination of its compiled values (each constructs the
 algorithm: Separable(radius=3)), which the runtime picks by the call's
 parameters. `supports` narrows a run-time parameter further (the contract's
 syntax, "sigma=0.5..3"). Every library is also compiled for each image
-shape the build names (FILTERLAB_SHAPES, scripts/tvm_generate.py --shapes),
+shape the build names (FILTERLAB_SHAPES, tvm_generate --shapes),
 which its launcher takes when a call has that shape (TVM's native mode: with
 every extent known it drops guards and vectorises); `shaped`, an algorithm
 built for one shape (called with height, width and the library's compiled
@@ -24,7 +24,7 @@ default build, as FRONTIER does a Halide schedule's; the others are built
 with -DFILTERLAB_ALL_SCHEDULES=ON.
 
 `axes` declares the schedule's space in AXES' grammar
-(scripts/schedule_grammar.py: "rows=4,[8] vector=2,[4],8"); its body then
+(schedule_grammar: "rows=4,[8] vector=2,[4],8"); its body then
 takes the point as a third argument ({axis: value}), and the axes named in
 `algorithm_axes` are also given to the algorithm's constructor (a tile the
 algorithm's loops are written for). Every TVM schedule also has the launch's
@@ -34,13 +34,10 @@ axis, LAUNCH_AXIS: each kernel's register cap. FILTERLAB_SWEEPS names
 built as the variant tvm_<name>[a=1+b=2]. tvm_frozen names a point.
 """
 import itertools
-import sys
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-import schedule_grammar  # noqa: E402
-from schedule_grammar import default_point, every_point, point_forms, read_axes, read_point  # noqa: E402
+from . import schedule_grammar
+from .schedule_grammar import default_point, every_point, point_forms, read_axes, read_point
 
 # The launch's axis of a TVM library, Halide's name and caps: each kernel's
 # register cap, written as __maxnreg__(cap) in place of TVM's

@@ -1,6 +1,6 @@
 """The schedule registrations' grammar: tokens, macro calls, SUPPORTS, AXES, points.
 
-Read by scripts/schedule_manifest.py, the one reader of the registrations
+Read by schedule_manifest (beside it), the one reader of the registrations
 (its docstring states the grammar); this module only splits a schedule
 source into tokens and reads one call's arguments, a SUPPORTS("...") spec, an
 AXES("...") space and a point. An ill-formed one raises GrammarError

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """The one reader of the schedule registrations (generators/schedule_registry.h).
 
 Reads every FILTERLAB_SCHEDULE and FILTERLAB_FROZEN call of the schedule
@@ -10,7 +9,7 @@ is built at, source span, and the points of a sweep. The build
 (cmake/FilterLab.cmake) runs it at configure time and declares every library
 and variant from the manifest; nothing else reads the registrations. The
 tokens, the calls' arguments, SUPPORTS, AXES and points are read by
-scripts/schedule_grammar.py (beside this file, imported from it).
+schedule_grammar, beside it in this package.
 
 A registration is one macro call, laid out as one likes (spaces and line
 breaks anywhere between its tokens; comments are not read):
@@ -57,8 +56,8 @@ schedule's frozen point may also set the launch's axis, the CUDA register cap
 FILTERLAB_SWEEPS may sweep it alone at a schedule's or frozen point's point
 (<filter>/cuda_<name>:max_registers).
 
-usage: schedule_manifest.py --source-dir DIR --out FILE [--sweeps LIST] [--all-schedules]
-                            [--compile-time FILTER:PARAM=V,V ...] SOURCE...
+usage: python -m filterlab_build.schedule_manifest --source-dir DIR --out FILE [--sweeps LIST] [--all-schedules]
+                                                 [--compile-time FILTER:PARAM=V,V ...] SOURCE...
 A SOURCE is schedules/<filter>/<file> (its filter is its folder's name); one
 ending .schedule.h is a frozen autoschedule, <cpu|cuda>_<scheduler>[_<param><value>].schedule.h.
 An ill-formed registration stops it with one line, "<file>:<line>: <what>", status 1.
@@ -69,7 +68,7 @@ import os
 import re
 import sys
 
-from schedule_grammar import (KEYWORDS, LAUNCH_AXIS, LAUNCH_ONLY, MACROS, NAME, OPENCL_REFUSALS, RETIRED, VIEWS, GrammarError, algorithm_key, algorithm_type, body_end,
+from .schedule_grammar import (KEYWORDS, LAUNCH_AXIS, LAUNCH_ONLY, MACROS, NAME, OPENCL_REFUSALS, RETIRED, VIEWS, GrammarError, algorithm_key, algorithm_type, body_end,
                               default_point, every_point, fail, identifier, point_forms, read_axes, read_call,
                               read_point, read_supports, tokens_of)
 
@@ -307,7 +306,7 @@ def launch_sweep(schedules, name):
 
 def assign_sweeps(schedules, sweeps):
     """The points of each schedule FILTERLAB_SWEEPS names ("all", or <filter>/<target>_<name>), built on its first
-    target; <filter>/cuda_<name>:max_registers its register cap alone (<filter>/tvm_<name>: tvm_generate.py's)."""
+    target; <filter>/cuda_<name>:max_registers its register cap alone (<filter>/tvm_<name>: tvm_generate's)."""
     for name in sweeps:
         if name == "all" or name.partition("/")[2].startswith("tvm_"):
             continue
