@@ -34,7 +34,7 @@ def swept(registry, sweeps):
     "all" (every TVM schedule with axes), <filter>/tvm_<name> (its axes) or
     <filter>/tvm_<name>:max_registers (its register cap alone, at its point);
     one sweep a schedule."""
-    cap = tvm_registry.LAUNCH_AXIS["name"]
+    cap = tvm_registry.LAUNCH["name"]
     out = {}
     for item in sweeps:
         spec, _, axis = item.partition(":")
@@ -227,8 +227,8 @@ def generate(schedule, out, point="", shapes=()):
         functions[library] = (scheduled(alg, alg.func), alg, paths)
     origin = f"filterlab_build.tvm_generate --schedule {schedule.filter}/{schedule.name}" + (f" --point {point}" if point else "")
     text = cuda_source.cuda_file(functions, origin)
-    cap = schedule.point.get(tvm_registry.LAUNCH_AXIS["name"], tvm_registry.LAUNCH_AXIS["default"])
-    if cap != tvm_registry.LAUNCH_AXIS["default"]:
+    cap = schedule.point.get(tvm_registry.LAUNCH["name"], tvm_registry.LAUNCH["default"])
+    if cap != tvm_registry.LAUNCH["default"]:
         text = capped(text, cap)
     if Path(out).exists() and Path(out).read_text() == text:
         return  # left as it is: the build's restat then compiles nothing again

@@ -28,7 +28,7 @@ with -DFILTERLAB_ALL_SCHEDULES=ON.
 takes the point as a third argument ({axis: value}), and the axes named in
 `algorithm_axes` are also given to the algorithm's constructor (a tile the
 algorithm's loops are written for). Every TVM schedule also has the launch's
-axis, LAUNCH_AXIS: each kernel's register cap. FILTERLAB_SWEEPS names
+axis, schedule_grammar.LAUNCH_AXIS: each kernel's register cap. FILTERLAB_SWEEPS names
 <filter>/tvm_<name> (every point of its axes) or
 <filter>/tvm_<name>:max_registers (the cap alone, at its point), each point
 built as the variant tvm_<name>[a=1+b=2]. tvm_frozen names a point.
@@ -36,16 +36,11 @@ built as the variant tvm_<name>[a=1+b=2]. tvm_frozen names a point.
 import itertools
 from dataclasses import dataclass, field, replace
 
-from . import schedule_grammar
-from .schedule_grammar import default_point, every_point, point_forms, read_axes, read_point
+from .schedule_grammar import default_point, every_point, launch_axis, point_forms, read_axes, read_point
 
-# The launch's axis of a TVM library, Halide's name and caps: each kernel's
-# register cap, written as __maxnreg__(cap) in place of TVM's
-# __launch_bounds__(threads) (nvcc takes one of the two; a cap above what the
-# block's threads allow is lowered to that). Its default, 0, is TVM's own
-# __launch_bounds__(threads), left as it is: ptxas then chooses the registers
-# itself, not up to 255 (runtime/languages/tvm_variant.h: kTvmMaxRegisters).
-LAUNCH_AXIS = {"name": "max_registers", "values": [0] + schedule_grammar.LAUNCH_AXIS["values"], "default": 0}
+# The launch's axis as TVM has it (schedule_grammar.LAUNCH_AXIS): its default,
+# 0, leaves TVM's __launch_bounds__(threads) as it is, and ptxas chooses.
+LAUNCH = launch_axis("tvm")
 
 
 @dataclass
@@ -89,8 +84,8 @@ class TvmSchedule:
         point = dict(self.point)
         for item in read_point(point_text, where):
             axis = next((a for a in self.axes if a["name"] == item["axis"]), None)
-            if item["axis"] == LAUNCH_AXIS["name"]:
-                axis = LAUNCH_AXIS
+            if item["axis"] == LAUNCH["name"]:
+                axis = LAUNCH
             if axis is None or item["value"] not in axis["values"]:
                 raise ValueError(f"{where}: '{item['axis']}={item['value']}' is not a value of its axes")
             point[item["axis"]] = item["value"]
@@ -110,7 +105,7 @@ class TvmSchedule:
     def sweep(self, launch_only=False):
         """The points of this schedule's sweep: every point of its axes, or its register cap alone."""
         if launch_only:
-            texts = [f"{LAUNCH_AXIS['name']}={v}" for v in LAUNCH_AXIS["values"]]
+            texts = [f"{LAUNCH['name']}={v}" for v in LAUNCH["values"]]
         elif not self.axes:
             raise ValueError(f"tvm_{self.name} declares no axes to sweep")
         else:

@@ -14,9 +14,10 @@
 
 namespace filterlab {
 
-// A TVM library's register cap when its point does not set one (the launch
-// axis max_registers, filterlab_build/tvm_registry.py): 0, none written, TVM's
-// __launch_bounds__(threads) left for ptxas to choose by.
+// A TVM library's register cap when its point does not set one, TVM's own
+// choice on the launch's axis max_registers (filterlab_build/schedule_grammar.py:
+// LAUNCH_AXIS["own"]): 0, none written, TVM's __launch_bounds__(threads) left
+// for ptxas to choose by.
 inline constexpr int kTvmMaxRegisters = 0;
 
 // How a filter's run-time parameters become an algorithm's scalars (in the

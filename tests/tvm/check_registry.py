@@ -58,7 +58,7 @@ def check_launch_sweep(registry):
     caps = [p["point"] for p in long_runs["variants"][1:]]
     expect(long_runs["origin"] == "frozen_point" and "run=16" in frozen.split("+"),
            f"tvm_running_sums_long is a frozen point ({frozen})")
-    expect(caps == [f"{frozen}+max_registers={v}" for v in tvm_registry.LAUNCH_AXIS["values"]],
+    expect(caps == [f"{frozen}+max_registers={v}" for v in tvm_registry.LAUNCH["values"]],
            "<filter>/tvm_<name>:max_registers sweeps the register cap alone, at its point")
     source = ('extern "C" __global__ void __launch_bounds__(128) a(int *p);\n'
               'extern "C" __global__ void __launch_bounds__(1024) b(int *p);\n')
