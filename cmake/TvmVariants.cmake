@@ -1,16 +1,17 @@
 # The second language: Apache TVM schedules (schedules/<filter>/tvm_<filter>.py,
 # algorithms in generators/tvm/). Each schedule's CUDA C is written at build
 # time by the venv's pinned TVM (filterlab_build/tvm_generate.py), compiled by nvcc
-# into the static library filterlab_<filter>_tvm_<name> and registered as
+# into the static library the manifest names (its "archive",
+# filterlab_<filter>_tvm_<name>: filterlab_build/tvm_registry.py) and registered as
 # the CUDA variant tvm_<name>; its launchers are the C functions
 # filterlab_<library>() (runtime/languages/tvm_call.h). A swept schedule
 # (FILTERLAB_SWEEPS=<filter>/tvm_<name>) adds a library and a variant
 # tvm_<name>[a=1+b=2] per point, a frozen point (tvm_frozen) one of its own.
 # Nothing of TVM is linked or needed at run time.
 
-# Library `lib` as FILTERLAB_HALIDE_FROM's build made it (the sanitizer builds).
-function(_filterlab_import_tvm_library lib)
-    set(archive ${FILTERLAB_HALIDE_FROM}/schedules/lib${lib}.a)
+# Library `lib` as FILTERLAB_HALIDE_FROM's build made it, the file `file` (the sanitizer builds).
+function(_filterlab_import_tvm_library lib file)
+    set(archive ${FILTERLAB_HALIDE_FROM}/schedules/${file})
     if (NOT EXISTS ${archive})
         message(FATAL_ERROR "FILTERLAB_HALIDE_FROM: ${archive} was not built (build it first)")
     endif ()
@@ -50,7 +51,7 @@ function(_filterlab_tvm_variant entry variant_json python_sources)
     foreach (key IN ITEMS filter name supports binding algorithm)
         string(JSON ${key} GET "${entry}" ${key})
     endforeach ()
-    foreach (key IN ITEMS variant origin point target)
+    foreach (key IN ITEMS variant origin point archive)
         string(JSON ${key} GET "${variant_json}" ${key})
     endforeach ()
     set(FILTER ${filter})
@@ -61,7 +62,8 @@ function(_filterlab_tvm_variant entry variant_json python_sources)
     set(ALGORITHM ${algorithm})
     set(ORIGIN ${origin})
     set(POINT_TEXT ${point})
-    set(LIB filterlab_${target})
+    set(LIB ${archive})  # named by the registry (filterlab_build/tvm_registry.py: archive), not here
+    set(ARCHIVE_FILE ${CMAKE_STATIC_LIBRARY_PREFIX}${LIB}${CMAKE_STATIC_LIBRARY_SUFFIX})
     string(JSON axes GET "${entry}" axes)
     _filterlab_axes_cxx("${axes}" AXES)
     string(JSON SOURCE_FILE GET "${entry}" source file)
@@ -70,7 +72,7 @@ function(_filterlab_tvm_variant entry variant_json python_sources)
     string(JSON libraries GET "${variant_json}" libraries)
     _filterlab_tvm_launchers("${libraries}")
     if (FILTERLAB_HALIDE_FROM)
-        _filterlab_import_tvm_library(${LIB})
+        _filterlab_import_tvm_library(${LIB} ${ARCHIVE_FILE})
     else ()
         set(point_argument "")
         if (ORIGIN STREQUAL "sweep_point")

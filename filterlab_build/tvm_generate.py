@@ -62,8 +62,8 @@ def swept(registry, sweeps):
 
 
 def variant_entry(s, variant):
-    """One variant of a schedule: what CMake declares (target, libraries) and registers."""
-    return {"variant": variant, "origin": s.origin, "point": s.point_text(), "target": f"{s.filter}_tvm_{s.stem()}",
+    """One variant of a schedule: what CMake declares (its archive, libraries) and registers."""
+    return {"variant": variant, "origin": s.origin, "point": s.point_text(), "archive": s.archive(),
             "libraries": [{"name": n, "fixed": f} for n, f in s.libraries()]}
 
 

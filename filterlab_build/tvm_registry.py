@@ -63,13 +63,21 @@ class TvmSchedule:
 
     def stem(self):
         """`name`, a sweep point's with its point's library tag (name__rows4_vector2): what its
-        target (<filter>_tvm_<stem>) and libraries (tvm_<filter>_<stem>...) are named after."""
+        archive and libraries are named after."""
         if self.origin != "sweep_point":
             return self.name
         return f"{self.name}__{self.point_forms()['tag']}"
 
+    def archive(self):
+        """The static library every library of this variant is compiled into, named here alone and
+        carried as data after (tvm_manifest.json's "archive"): the build's target and its .cu
+        (cmake/TvmVariants.cmake), and lib<archive>.a, installed and listed by `filterlab list --json`
+        (cmake/tvm_variant.cpp.in)."""
+        return f"filterlab_{self.filter}_tvm_{self.stem()}"
+
     def libraries(self):
-        """[(library name, {parameter: value})], one per combination of compiled values."""
+        """[(library name, {parameter: value})], one per combination of compiled values; a library's
+        launcher is filterlab_<library name> (cuda_source)."""
         names = list(self.compiled)
         out = []
         for values in itertools.product(*(self.compiled[n] for n in names)):

@@ -43,11 +43,12 @@ def check_sweep(registry):
     expect(rows8["variants"][0]["point"] == default and default in [p["point"] for p in points],
            f"the default point ({default}) is one of the sweep's")
     libraries = [lib["name"] for v in rows8["variants"] for lib in v["libraries"]]
-    targets = [v["target"] for v in rows8["variants"]]
-    expect(len(set(libraries)) == len(libraries) and len(set(targets)) == len(targets),
-           "every point has its own library and target")
-    expect(all(lib["name"] == "tvm_" + p["target"].replace("_tvm_", "_", 1) for p in points for lib in p["libraries"]),
-           "a point's library is its target's (one stem names both)")
+    archives = [v["archive"] for v in rows8["variants"]]
+    expect(len(set(libraries)) == len(libraries) and len(set(archives)) == len(archives),
+           "every point has its own library and archive")
+    expect(all(lib["name"] == "tvm_" + p["archive"].removeprefix("filterlab_").replace("_tvm_", "_", 1)
+               for p in points for lib in p["libraries"]),
+           "a point's library is its archive's (one stem names both)")
     expect(not entries[("gaussian", "interior16")]["swept"], "a schedule not named is not swept")
 
 
