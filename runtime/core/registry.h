@@ -81,9 +81,10 @@ struct Variant {
     // Halide schedules: their static libraries (one per compile-time value,
     // such as median's size), each with the entry point filterlab::halide::<library>.
     std::vector<std::string> libraries;
-    // TVM schedules: the one static library file all their launchers are in,
-    // lib<archive>.a as the build named it (tvm_manifest.json's "archive",
-    // named by filterlab_build/tvm_registry.py; cmake/tvm_variant.cpp.in).
+    // TVM schedules: the file of the one static library all their launchers
+    // are in (libfilterlab_<filter>_tvm_<name>.a), named by
+    // filterlab_build/tvm_registry.py and carried here as the build made it
+    // (tvm_manifest.json's "archive", cmake/tvm_variant.cpp.in).
     std::string archive;
     // Schedules that declare a space (AXES, TVM's axes=, in their registration): its
     // axes, for the schedule's default and each point of its sweep; and the
