@@ -23,7 +23,7 @@ set(FILTERLAB_OPENCL_TARGET x86-64-linux-avx2-opencl
 # (runtime/base/image_shape.h: kAlignedWidth, kAlignedPitch): Halide's by a
 # twin library whose extents are fixed or constrained (generator parameter
 # shape), TVM's by its function specialised to the shape or class
-# (scripts/tvm_generate.py --shapes). A call of one of these shapes, or in
+# (filterlab_build/tvm_generate.py --shapes). A call of one of these shapes, or in
 # the class, takes that path (compiled_pipeline.h; `list --json`'s "paths",
 # results.csv's "path"). Each adds one library to every library of a CUDA
 # variant (two with a words twin): name the shapes your images have
@@ -51,7 +51,7 @@ option(FILTERLAB_STMT_HTML "Write Halide's HTML view (.stmt.html, with assembly)
 # autoschedule but those schedules/<filter>/auto/off_frontier.txt names, and
 # the schedules FILTERLAB_SWEEPS names; ON: every
 # schedule in the tree (CI builds them all, so none rots). The manifest's
-# "built" says which (scripts/schedule_manifest.py).
+# "built" says which (filterlab_build/schedule_manifest.py).
 option(FILTERLAB_ALL_SCHEDULES "Build every Halide schedule, not only the frontier" OFF)
 if (FILTERLAB_HALIDE_FROM)
     if (NOT EXISTS ${FILTERLAB_HALIDE_FROM}/libfilterlab_halide_runtime.a)
@@ -371,7 +371,7 @@ endfunction()
 
 # filterlab_halide_schedules(<manifest>): reads every registration of the
 # filters declared so far with the grammar's one reader
-# (scripts/schedule_manifest.py, at configure time) into <manifest>, JSON of
+# (filterlab_build/schedule_manifest.py, at configure time) into <manifest>, JSON of
 # format 5 (docs/extending.md), and declares from it every library and variant
 # this build builds (FILTERLAB_ALL_SCHEDULES: every schedule; else the
 # frontier): each schedule on each of its targets, the points of the sweeps
@@ -379,17 +379,17 @@ endfunction()
 # FILTERLAB_BUILT_VARIANTS lists them, "<filter>/<variant>" (tests/CMakeLists.txt
 # reads it).
 function(filterlab_halide_schedules manifest)
-    find_package(Python3 REQUIRED COMPONENTS Interpreter)
     get_property(sources GLOBAL PROPERTY FILTERLAB_SCHEDULE_SOURCES)
     get_property(compile_time GLOBAL PROPERTY FILTERLAB_COMPILE_TIME)
-    set(reader ${PROJECT_SOURCE_DIR}/scripts/schedule_manifest.py)
-    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${reader}
-                 ${PROJECT_SOURCE_DIR}/scripts/schedule_grammar.py)
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+                 ${PROJECT_SOURCE_DIR}/filterlab_build/schedule_manifest.py
+                 ${PROJECT_SOURCE_DIR}/filterlab_build/schedule_grammar.py)
     set(all_schedules "")
     if (FILTERLAB_ALL_SCHEDULES)
         set(all_schedules --all-schedules)
     endif ()
-    execute_process(COMMAND ${Python3_EXECUTABLE} ${reader} --source-dir ${PROJECT_SOURCE_DIR} --out ${manifest}
+    execute_process(COMMAND ${FILTERLAB_PYTHON} -m filterlab_build.schedule_manifest
+                            --source-dir ${PROJECT_SOURCE_DIR} --out ${manifest}
                             --sweeps "${FILTERLAB_SWEEPS}" ${all_schedules} ${compile_time} ${sources}
                     RESULT_VARIABLE status ERROR_VARIABLE error)
     if (NOT status EQUAL 0)
@@ -489,22 +489,21 @@ endfunction()
 # filterlab_kernel_resources(): <build>/kernel_resources.json, the registers,
 # shared memory and spills of every CUDA kernel built: the Halide libraries'
 # PTX, at the register cap each is loaded with, and the handwritten kernels'
-# (scripts/kernel_resources.py, ptxas -v for the H100's sm_90). `filterlab report` shows them beside the timings.
+# (filterlab_build/kernel_resources.py, ptxas -v for the H100's sm_90). `filterlab report` shows them beside the timings.
 function(filterlab_kernel_resources)
     if (FILTERLAB_HALIDE_FROM)
         return()  # the PTX is the other build's, and so are its resources
     endif ()
-    find_package(Python3 REQUIRED COMPONENTS Interpreter)
     get_property(halide_ptx GLOBAL PROPERTY FILTERLAB_HALIDE_PTX)
     get_property(halide_ptx_capped GLOBAL PROPERTY FILTERLAB_HALIDE_PTX_CAPPED)
     get_property(libraries GLOBAL PROPERTY FILTERLAB_HALIDE_LIBRARIES)
     set(out ${PROJECT_BINARY_DIR}/kernel_resources.json)
     add_custom_command(OUTPUT ${out}
-                       COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/kernel_resources.py ${out}
+                       COMMAND ${FILTERLAB_PYTHON} -m filterlab_build.kernel_resources ${out}
                                ${CUDAToolkit_BIN_DIR}/ptxas sm_90 --halide ${halide_ptx_capped}
                                --handwritten $<TARGET_OBJECTS:filterlab_kernel_ptx>
                        DEPENDS ${halide_ptx} $<TARGET_OBJECTS:filterlab_kernel_ptx>
-                               ${PROJECT_SOURCE_DIR}/scripts/kernel_resources.py
+                               ${PROJECT_SOURCE_DIR}/filterlab_build/kernel_resources.py
                        COMMENT "Kernel resources (ptxas -v, sm_90)" VERBATIM COMMAND_EXPAND_LISTS)
     add_custom_target(filterlab_kernel_resources ALL DEPENDS ${out})
     add_dependencies(filterlab_kernel_resources filterlab_kernel_ptx ${libraries})

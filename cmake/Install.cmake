@@ -3,7 +3,7 @@
 #   lib/filterlab/lib<schedule>.a      one static library per Halide schedule (FilterLab::<schedule>)
 #   lib/filterlab/libfilterlab_halide_runtime.a   their one Halide runtime (FilterLab::halide_runtime)
 #   lib/filterlab/libfilterlab_<filter>_tvm_<name>.a  one per TVM variant (FilterLab::<filter>_tvm_<name>; a sweep
-#                                      point's <name>__<point tag>):
+#                                      point's <name>__<point tag>; named by filterlab_build/tvm_registry.py):
 #                                      C launchers filterlab_tvm_<...>() declared by filterlab/tvm/tvm_call.h
 #   include/filterlab/                 filterlab.h, filterlab_c.h
 #   include/filterlab/halide/          each schedule's generated header, Halide's runtime headers

@@ -1,11 +1,11 @@
-# Reading the schedule manifest (scripts/schedule_manifest.py's JSON, format 5,
+# Reading the schedule manifest (filterlab_build/schedule_manifest.py's JSON, format 5,
 # docs/extending.md) into declarations: each entry's facts as the variables
 # the variant template (cmake/halide_variant.cpp.in) reads, and the variants
 # this build builds of it (_filterlab_schedule_variant). Included by
 # cmake/FilterLab.cmake; filterlab_halide_schedules reads the manifest.
 
 # A point of the manifest ({"values", "text", "parameter", "tag"}: its spelling
-# "a=1+b=2" and the forms scripts/schedule_grammar.py derived from it, the
+# "a=1+b=2" and the forms filterlab_build/schedule_grammar.py derived from it, the
 # generator parameter "a:1+b:2" and the library tag "a1_b2") as
 # <prefix>_text, <prefix>_parameter and <prefix>_tag.
 function(_filterlab_point_forms point prefix)

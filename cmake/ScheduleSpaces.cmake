@@ -1,6 +1,6 @@
 # Exploring a schedule's space: which sweeps to build, the frozen output of
-# Halide's autoschedulers (scripts/autoschedule.py), as the manifest
-# (scripts/schedule_manifest.py) lists them. Included by cmake/FilterLab.cmake.
+# Halide's autoschedulers (filterlab_build/autoschedule.py), as the manifest
+# (filterlab_build/schedule_manifest.py) lists them. Included by cmake/FilterLab.cmake.
 
 # Which schedules' spaces to build, point by point: "all", or
 # <filter>/<backend>_<schedule> names, comma-separated
@@ -56,12 +56,11 @@ function(filterlab_autoschedule_target)
     if (FILTERLAB_HALIDE_FROM)
         return()  # no generators here: the autoschedulers run in the build that has them
     endif ()
-    find_package(Python3 REQUIRED COMPONENTS Interpreter)
     get_property(generators GLOBAL PROPERTY FILTERLAB_GENERATORS)
     add_custom_target(autoschedule
-                      COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/scripts/autoschedule.py ${PROJECT_BINARY_DIR}
+                      COMMAND ${FILTERLAB_PYTHON} -m filterlab_build.autoschedule ${PROJECT_BINARY_DIR}
                               --plugins $<TARGET_FILE_DIR:Halide::Adams2019>
                       DEPENDS ${generators}
                       USES_TERMINAL
-                      COMMENT "Running Halide's autoschedulers (scripts/autoschedule.py)")
+                      COMMENT "Running Halide's autoschedulers (filterlab_build/autoschedule.py)")
 endfunction()

@@ -1,16 +1,17 @@
 # The second language: Apache TVM schedules (schedules/<filter>/tvm_<filter>.py,
 # algorithms in generators/tvm/). Each schedule's CUDA C is written at build
-# time by the venv's pinned TVM (scripts/tvm_generate.py), compiled by nvcc
-# into the static library filterlab_<filter>_tvm_<name> and registered as
+# time by the venv's pinned TVM (filterlab_build/tvm_generate.py), compiled by nvcc
+# into the static library the manifest names (its "archive",
+# filterlab_<filter>_tvm_<name>: filterlab_build/tvm_registry.py) and registered as
 # the CUDA variant tvm_<name>; its launchers are the C functions
 # filterlab_<library>() (runtime/languages/tvm_call.h). A swept schedule
 # (FILTERLAB_SWEEPS=<filter>/tvm_<name>) adds a library and a variant
 # tvm_<name>[a=1+b=2] per point, a frozen point (tvm_frozen) one of its own.
 # Nothing of TVM is linked or needed at run time.
 
-# Library `lib` as FILTERLAB_HALIDE_FROM's build made it (the sanitizer builds).
-function(_filterlab_import_tvm_library lib)
-    set(archive ${FILTERLAB_HALIDE_FROM}/schedules/lib${lib}.a)
+# Library `lib` as FILTERLAB_HALIDE_FROM's build made it, the file `file` (the sanitizer builds).
+function(_filterlab_import_tvm_library lib file)
+    set(archive ${FILTERLAB_HALIDE_FROM}/schedules/${file})
     if (NOT EXISTS ${archive})
         message(FATAL_ERROR "FILTERLAB_HALIDE_FROM: ${archive} was not built (build it first)")
     endif ()
@@ -46,11 +47,11 @@ endfunction()
 
 # One variant of a TVM schedule of the manifest (its default point, a frozen
 # point or a point of its sweep): its library and its registration.
-function(_filterlab_tvm_variant entry variant_json generator python_sources)
+function(_filterlab_tvm_variant entry variant_json python_sources)
     foreach (key IN ITEMS filter name supports binding algorithm)
         string(JSON ${key} GET "${entry}" ${key})
     endforeach ()
-    foreach (key IN ITEMS variant origin point target)
+    foreach (key IN ITEMS variant origin point archive)
         string(JSON ${key} GET "${variant_json}" ${key})
     endforeach ()
     set(FILTER ${filter})
@@ -61,7 +62,8 @@ function(_filterlab_tvm_variant entry variant_json generator python_sources)
     set(ALGORITHM ${algorithm})
     set(ORIGIN ${origin})
     set(POINT_TEXT ${point})
-    set(LIB filterlab_${target})
+    set(LIB ${archive})  # named by the registry (filterlab_build/tvm_registry.py: archive), not here
+    set(ARCHIVE_FILE ${CMAKE_STATIC_LIBRARY_PREFIX}${LIB}${CMAKE_STATIC_LIBRARY_SUFFIX})
     string(JSON axes GET "${entry}" axes)
     _filterlab_axes_cxx("${axes}" AXES)
     string(JSON SOURCE_FILE GET "${entry}" source file)
@@ -70,7 +72,7 @@ function(_filterlab_tvm_variant entry variant_json generator python_sources)
     string(JSON libraries GET "${variant_json}" libraries)
     _filterlab_tvm_launchers("${libraries}")
     if (FILTERLAB_HALIDE_FROM)
-        _filterlab_import_tvm_library(${LIB})
+        _filterlab_import_tvm_library(${LIB} ${ARCHIVE_FILE})
     else ()
         set(point_argument "")
         if (ORIGIN STREQUAL "sweep_point")
@@ -78,9 +80,9 @@ function(_filterlab_tvm_variant entry variant_json generator python_sources)
         endif ()
         set(cu ${CMAKE_CURRENT_BINARY_DIR}/tvm/${LIB}.cu)
         add_custom_command(OUTPUT ${cu}
-                           COMMAND ${Python3_EXECUTABLE} ${generator} --schedule ${filter}/${name} ${point_argument}
-                                   --shapes "${FILTERLAB_SHAPES_NORMAL}" --out ${cu}
-                           DEPENDS ${generator} ${python_sources}
+                           COMMAND ${FILTERLAB_PYTHON} -m filterlab_build.tvm_generate --schedule ${filter}/${name}
+                                   ${point_argument} --shapes "${FILTERLAB_SHAPES_NORMAL}" --out ${cu}
+                           DEPENDS ${python_sources}
                            COMMENT "TVM: generating the CUDA C of ${filter}/${variant}")
         add_library(${LIB} STATIC ${cu})
         target_include_directories(${LIB} PRIVATE ${PROJECT_SOURCE_DIR}/runtime/languages)
@@ -89,7 +91,7 @@ function(_filterlab_tvm_variant entry variant_json generator python_sources)
     endif ()
     target_link_libraries(filterlab_variants PUBLIC ${LIB})
     set_property(GLOBAL APPEND PROPERTY FILTERLAB_TVM_LIBRARIES ${LIB})
-    set(EXACT_SHAPES "${FILTERLAB_SHAPES_CXX}")  # every library, compiled for each (scripts/tvm_generate.py --shapes)
+    set(EXACT_SHAPES "${FILTERLAB_SHAPES_CXX}")  # every library, compiled for each (filterlab_build/tvm_generate.py --shapes)
     configure_file(${PROJECT_SOURCE_DIR}/cmake/tvm_variant.cpp.in ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp @ONLY)
     target_sources(filterlab_variants PRIVATE ${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp)
     set_source_files_properties(${CMAKE_CURRENT_BINARY_DIR}/${LIB}_variant.cpp TARGET_DIRECTORY filterlab_variants
@@ -100,7 +102,7 @@ endfunction()
 # One TVM schedule of the manifest: its variants this build builds (the
 # frontier's, all with FILTERLAB_ALL_SCHEDULES, and a swept schedule's with
 # its sweep's points).
-function(_filterlab_tvm_schedule entry generator python_sources)
+function(_filterlab_tvm_schedule entry python_sources)
     string(JSON filter GET "${entry}" filter)
     string(JSON frontier GET "${entry}" frontier)
     string(JSON swept GET "${entry}" swept)
@@ -111,7 +113,7 @@ function(_filterlab_tvm_schedule entry generator python_sources)
     _filterlab_json_indices("${variants}" indices)
     foreach (i IN LISTS indices)
         string(JSON variant GET "${variants}" ${i})
-        _filterlab_tvm_variant("${entry}" "${variant}" ${generator} "${python_sources}")
+        _filterlab_tvm_variant("${entry}" "${variant}" "${python_sources}")
     endforeach ()
     list(LENGTH indices count)
     if (swept)
@@ -123,23 +125,26 @@ function(_filterlab_tvm_schedule entry generator python_sources)
     set(built_tvm ${built_tvm} ${filter}/${first} PARENT_SCOPE)
 endfunction()
 
-# Reads every TVM registration (scripts/tvm_generate.py --manifest) and
+# Reads every TVM registration (filterlab_build/tvm_generate.py --manifest) and
 # declares the schedules this build compiles: the frontier's (a registration
 # that says `frontier`), or all of them with FILTERLAB_ALL_SCHEDULES.
 function(filterlab_tvm_schedules)
-    find_package(Python3 REQUIRED COMPONENTS Interpreter)
     set(manifest ${PROJECT_BINARY_DIR}/tvm_manifest.json)
-    set(generator ${PROJECT_SOURCE_DIR}/scripts/tvm_generate.py)
     # What the generation reads: the algorithms, the registrations and their
-    # helpers, the grammar of their axes and points, and the contract's ranges
-    # (plane.py: contract_range; the image shapes are the build's own setting,
-    # FILTERLAB_SHAPES, on the command line).
+    # helpers, the build machinery that reads them and writes the CUDA C (the
+    # registry, the grammar of axes and points, the launchers' writer), and the
+    # contract's ranges (plane.py: contract_range; the image shapes are the
+    # build's own setting, FILTERLAB_SHAPES, on the command line).
     file(GLOB python_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/generators/tvm/*.py
          ${PROJECT_SOURCE_DIR}/schedules/tvm_*.py ${PROJECT_SOURCE_DIR}/schedules/*/tvm_*.py)
-    list(APPEND python_sources ${PROJECT_SOURCE_DIR}/scripts/schedule_grammar.py
-         ${PROJECT_SOURCE_DIR}/runtime/base/contract_ranges.h ${PROJECT_SOURCE_DIR}/runtime/base/image_shape.h)
-    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${generator} ${python_sources})
-    execute_process(COMMAND ${Python3_EXECUTABLE} ${generator} --manifest ${manifest} --sweeps "${FILTERLAB_SWEEPS}"
+    foreach (module IN ITEMS tvm_generate tvm_registry schedule_grammar cuda_source)
+        list(APPEND python_sources ${PROJECT_SOURCE_DIR}/filterlab_build/${module}.py)
+    endforeach ()
+    list(APPEND python_sources ${PROJECT_SOURCE_DIR}/runtime/base/contract_ranges.h
+         ${PROJECT_SOURCE_DIR}/runtime/base/image_shape.h)
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${python_sources})
+    execute_process(COMMAND ${FILTERLAB_PYTHON} -m filterlab_build.tvm_generate --manifest ${manifest}
+                            --sweeps "${FILTERLAB_SWEEPS}"
                     RESULT_VARIABLE status ERROR_VARIABLE error)
     if (NOT status EQUAL 0)
         message(FATAL_ERROR "TVM schedules: ${error}(scripts/setup.sh installs the pinned apache-tvm into the venv)")
@@ -151,7 +156,7 @@ function(filterlab_tvm_schedules)
         math(EXPR last "${count} - 1")
         foreach (i RANGE ${last})
             string(JSON entry GET "${json}" ${i})
-            _filterlab_tvm_schedule("${entry}" ${generator} "${python_sources}")
+            _filterlab_tvm_schedule("${entry}" "${python_sources}")
         endforeach ()
     endif ()
     list(LENGTH built_tvm built)

@@ -15,10 +15,11 @@ target=$(sed -n 's/^FILTERLAB_OPENCL_TARGET:STRING=//p' "$build/CMakeCache.txt")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # One line per refused schedule: <filter> <schedule key> <why> [generator parameters...], tab-separated.
-python3 - "$build/schedule_manifest.json" "$(dirname "$0")" >"$work/refused" <<'PY'
+# Run from the source tree, the import root of the build machinery (python3 - imports from the folder it runs in).
+cd "$(dirname "$0")/.."
+python3 - "$build/schedule_manifest.json" >"$work/refused" <<'PY'
 import json, sys
-sys.path.insert(0, sys.argv[2])
-from schedule_grammar import LAUNCH_ONLY  # CUDA only for its register cap: nothing for OpenCL to refuse
+from filterlab_build.schedule_grammar import LAUNCH_ONLY  # CUDA only for its register cap: nothing for OpenCL to refuse
 for s in json.load(open(sys.argv[1]))["schedules"]:
     if s["backend"] != "gpu" or s["origin"] == "autoscheduler" or s.get("cuda_only") in (None, LAUNCH_ONLY):
         continue

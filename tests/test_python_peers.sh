@@ -20,9 +20,9 @@ run=$(tail -n 1 "$work/out")
 "$filterlab" bench --filter median --variant reference --backend cpu --sizes 64 --min-reps 3 --min-time 0 -q \
     --out "$work/bench" >/dev/null
 bench=$(ls -d "$work"/bench/*)
-"$python" - "$run" "$bench" <<'PY'
+# Run in scripts/: python - imports from the folder it runs in, the peer runner's.
+(cd scripts && "$python" - "$run" "$bench") <<'PY'
 import csv, json, sys
-sys.path.insert(0, "scripts")
 from peers_python import PEERS
 run, bench = sys.argv[1], sys.argv[2]
 header = lambda d: open(f"{d}/results.csv").readline()

@@ -200,7 +200,7 @@ TEST_CASE("parameter support specs") {
 }
 
 // The one C++ reader of a point's spelling (runtime/base/schedule_point.h) on
-// the cases the Python one (scripts/schedule_grammar.py) is checked on too
+// the cases the Python one (filterlab_build/schedule_grammar.py) is checked on too
 // (tests/schedule_grammar/check_grammar.py).
 TEST_CASE("schedule points: one spelling, read by one reader, the generator's form and the library tag derived") {
     using filterlab::schedules::Point;

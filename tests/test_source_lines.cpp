@@ -169,7 +169,7 @@ TEST_CASE("line counts: a kernel with its helpers, wrapper and registration, not
     fs::remove_all(root);
 }
 
-// The build's reading of the registrations (scripts/schedule_manifest.py) on
+// The build's reading of the registrations (filterlab_build/schedule_manifest.py) on
 // the real tree: every Halide variant has its schedule's entry in the
 // manifest, with the same facts, and its span is a definition the line
 // counter finds.

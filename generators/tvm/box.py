@@ -12,7 +12,7 @@ adds a remainder correction).
 """
 from tvm.script import tirx as T
 
-from plane import LARGEST_EXTENT, Algorithm, bordered, clamp
+from .plane import LARGEST_EXTENT, Algorithm, bordered, clamp
 
 
 class Direct(Algorithm):

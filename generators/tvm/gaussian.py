@@ -21,7 +21,7 @@ that share a weight: w0 c + w1 (a + b) + w2 (d + e).
 """
 from tvm.script import tirx as T
 
-from plane import Algorithm, bordered, clamp
+from .plane import Algorithm, bordered, clamp
 
 SCALARS = [("w0", "int32"), ("w1", "int32"), ("w2", "int32")]
 

@@ -25,12 +25,12 @@ The image is read as 32-bit words (pixel 4w + k in byte k of word w), its
 rows and planes whole words apart: the launcher passes the same pointer.
 The tiles' columns must cover the interior exactly, so the shape is fixed:
 width - 32 a multiple of 16 (the constructor refuses others;
-tvm_registry.py's `shaped` builds it for a schedule's specialised shapes).
+filterlab_build/tvm_registry.py's `shaped` builds it for a schedule's specialised shapes).
 """
 from tvm.script import tirx as T
 
-from gaussian import SCALARS, rounded, taps
-from plane import Algorithm
+from .gaussian import SCALARS, rounded, taps
+from .plane import Algorithm
 
 TILE_X = 16  # outputs a tile across: one 16-byte group
 HALO_WORDS = 4  # words of the window each side of the tile: a whole group, aligned (its word by the tile is used)

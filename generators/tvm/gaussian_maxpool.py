@@ -7,13 +7,13 @@ the two passes at affine indices), then `blurred` (the Gaussian's rounded bytes,
 image's extent), then `output` (the pooling, (channels, height // 2, width // 2)).
 A schedule decides where `blurred` and the passes are computed: per thread
 inside the pooling (fused), never at root (a library's host code may not
-allocate, cuda_source.py). The scalars are the Gaussian's: w0, w1, w2.
+allocate, filterlab_build/cuda_source.py). The scalars are the Gaussian's: w0, w1, w2.
 """
 from tvm.script import tirx as T
 
-from gaussian import SCALARS, clamped_stage, column_pass, extended, horizontal_rounded, row_pass, vertical_rounded
-from maxpool import pooled
-from plane import Algorithm
+from .gaussian import SCALARS, clamped_stage, column_pass, extended, horizontal_rounded, row_pass, vertical_rounded
+from .maxpool import pooled
+from .plane import Algorithm
 
 
 class RowsFirst(Algorithm):

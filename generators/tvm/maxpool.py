@@ -8,7 +8,7 @@ W or H below 2 is the caller's error (the harness refuses it: min_side 2).
 """
 from tvm.script import tirx as T
 
-from plane import Algorithm
+from .plane import Algorithm
 
 
 def pooled(buffer, c, y, x):

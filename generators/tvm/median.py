@@ -42,8 +42,8 @@ from tvm import tirx
 from tvm.script import tirx as T
 from tvm.script.ir_builder import IRBuilder
 
-import median_networks as mn
-from plane import Algorithm, clamp, contract_range
+from . import median_networks as mn
+from .plane import Algorithm, clamp, contract_range
 
 # The contract's sizes (runtime/base/contract_ranges.h).
 SIZES = contract_range("kMedianSizes")

@@ -31,7 +31,7 @@ tile plus halo of it in shared memory (a constant-size region: (M, tile + 2R)).
 """
 from tvm.script import tirx as T
 
-from plane import Algorithm, clamp
+from .plane import Algorithm, clamp
 
 MAX_CHANNELS = 3           # M: the channel slots of the per-pixel stages
 SLOTS = MAX_CHANNELS + 1   # the weighted sums of each channel, then the weights' total

@@ -1,7 +1,7 @@
 """What every TVM algorithm of the suite shares.
 
 An algorithm is a TVMScript function over one planar image, every channel
-in one call, with these parameters in this order (cuda_source.py's launcher
+in one call, with these parameters in this order (filterlab_build/cuda_source.py's launcher
 passes them by name):
 
     input, output                    uint8 buffers: (channels, height, width)
@@ -39,7 +39,7 @@ class Algorithm:
     binding = "none"
     # The output's width and height are the input's divided by this (pooling: 2).
     output_scale = 1
-    # Whether a shape it is compiled for also fixes the planes' strides (scripts/tvm_generate.py).
+    # Whether a shape it is compiled for also fixes the planes' strides (filterlab_build/tvm_generate.py).
     fixed_planes = False
 
 

@@ -64,10 +64,11 @@ def memory_ops(schedule):
     out, inp = pipeline(schedule)
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, HL_DEBUG_CODEGEN="2")
-        code = ("import sys; sys.path.insert(0, %r); import halide_clamp_loads as m; "
+        code = ("import halide_clamp_loads as m; "  # python -c imports from the folder it runs in: this one
                 "f, i = m.pipeline(%r); f.compile_to({m.hl.OutputFileType.object: %r}, [i], 'f', m.TARGET)"
-                % (os.path.dirname(os.path.abspath(__file__)), schedule, os.path.join(tmp, "f.o")))
-        run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+                % (schedule, os.path.join(tmp, "f.o")))
+        run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                             cwd=os.path.dirname(os.path.abspath(__file__)))
     if run.returncode:
         return "refused: " + run.stderr.strip().splitlines()[-1][-160:]
     ops = collections.Counter(re.findall(r"\b(?:ld|st)\.(?:global|shared)(?:\.nc)?(?:\.v[248])?\.[bsu]\d+",

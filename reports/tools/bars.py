@@ -1,15 +1,14 @@
 #!/usr/bin/env python3
 """Prints the issue bars of a bench run as Markdown rows, computed from its results.csv.
 
-usage: bars.py RUN_DIR [RUN_DIR...]   (the rows of later runs replace earlier ones)
+usage, from the source tree: python3 -m reports.tools.bars RUN_DIR [RUN_DIR...]
+(the rows of later runs replace earlier ones)
 Each bar: best variant of a kind for a filter/params/size, against the roofline
 percentage in the run or against a peer's time.
 """
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
-import results_csv  # noqa: E402  (the schema's columns read by name)
+from scripts import results_csv  # the schema's columns read by name
 
 COLUMNS = ("filter", "variant", "backend", "kind", "width", "channels", "params", "status", "median_us", "roofline_pct")
 rows = {}

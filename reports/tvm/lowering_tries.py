@@ -1,25 +1,22 @@
 # Issue 54: does TVM 0.27 lower the symmetric NL-means in one kernel, and a median's
 # input staged per thread, symbolic and with the shape fixed? Scratch; lowering_tries.md.
-# usage: .venv/bin/python reports/tvm/lowering_tries.py [case ...]
+# usage, from the source tree: .venv/bin/python -m reports.tvm.lowering_tries [case ...]
 import re
 import subprocess
 import sys
 import traceback
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / d) for d in ("generators/tvm", "schedules", "scripts", "tests/tvm")]
+import numpy as np
+import tvm
+from tvm import s_tir
+from tvm.script import tirx as T
 
-import numpy as np  # noqa: E402
-import tvm  # noqa: E402
-from tvm import s_tir  # noqa: E402
-from tvm.script import tirx as T  # noqa: E402
-
-import cuda_source  # noqa: E402
-import nlmeans  # noqa: E402
-from plane import Algorithm, bordered, clamp  # noqa: E402
-from tvm_generate import specialise  # noqa: E402
-from tvm_run import clamp_pad, run  # noqa: E402
+from filterlab_build import cuda_source
+from filterlab_build.tvm_generate import specialise
+from generators.tvm import nlmeans
+from generators.tvm.plane import Algorithm, bordered, clamp
+from tests.tvm.tvm_run import clamp_pad, run
 
 
 def bind(sch, *pairs):

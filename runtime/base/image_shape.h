@@ -1,10 +1,10 @@
 // An image's width and height, and their one spelling: "3840x2160"
 // (WIDTHxHEIGHT), or "8192" for a square. Read by the CLI (--sizes), the
 // generators (a library's fixed shape, FILTERLAB_SHAPES) and the report (a
-// twin library's name); the build's CMake and scripts/tvm_generate.py check
+// twin library's name); the build's CMake and filterlab_build/tvm_generate.py check
 // the same spelling in their own languages. Also the aligned class, spelled
 // "aligned" in FILTERLAB_SHAPES: every image whose width and row pitch are
-// multiples of the numbers below (scripts/tvm_generate.py reads them here).
+// multiples of the numbers below (filterlab_build/tvm_generate.py reads them here).
 #pragma once
 
 #include <initializer_list>

@@ -11,7 +11,7 @@
 // schedule without axes. So it reads in a frozen point's registration
 // (FILTERLAB_FROZEN(..., "tile_x=64+tile_y=4")), in a sweep variant's name
 // (cuda_tile[tile_x=64+tile_y=4]), in results.csv and in reports.
-// scripts/schedule_grammar.py (read_point) is the Python reader of the same
+// filterlab_build/schedule_grammar.py (read_point) is the Python reader of the same
 // spelling; tests/schedule_grammar/points.json holds the cases both are tested
 // on.
 //

@@ -19,8 +19,6 @@
 #include "default_variant.h"
 #include "distributed_run.h"
 #include "file_bands.h"
-#include "schedule_point.h"
-#include "sweep_points.h"
 #include "error.h"
 #include "harness.h"
 #include "image_io.h"
@@ -55,26 +53,15 @@ namespace {
 
 constexpr int kListJsonFormat = 1;
 
-// A TVM variant's one archive as cmake/TvmVariants.cmake names it:
-// libfilterlab_<filter>_<variant>.a, a sweep point's after the variant it is
-// a point of (a schedule or a frozen point: sweep_points.h) with the point's
-// library tag.
-std::string tvm_archive(const Variant &v) {
-    if (v.origin != Origin::sweep_point) return "libfilterlab_" + v.filter + "_" + v.name + ".a";
-    for (const Variant &s : all_variants())
-        if (s.kind == Kind::tvm && s.origin != Origin::sweep_point && is_sweep_point_of(v, s))
-            return "libfilterlab_" + v.filter + "_" + s.name + "__" + schedules::Point::of(v.point).library_tag() + ".a";
-    throw Error(v.filter + "/" + v.name + ": a TVM sweep point without its schedule's variant");
-}
-
 // A Halide schedule's static libraries as installed (lib/filterlab/lib<name>.a)
-// with their entry points; a TVM schedule's one library (tvm_archive,
-// cmake/Install.cmake) and its C launchers; every variant but a peer is also in libfilterlab.so.
+// with their entry points; a TVM schedule's one library (Variant::archive, as
+// the build named it; cmake/Install.cmake) and its C launchers; every variant
+// but a peer is also in libfilterlab.so.
 nlohmann::json libraries_json(const Variant &v) {
     nlohmann::json libraries = nlohmann::json::array();
     if (v.kind == Kind::tvm) {
         for (const std::string &lib : v.libraries)
-            libraries.push_back({{"library", tvm_archive(v)},
+            libraries.push_back({{"library", v.archive},
                                  {"header", "filterlab/tvm/tvm_call.h"}, {"entry_point", "filterlab_" + lib}});
         return libraries;
     }

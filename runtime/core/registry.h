@@ -76,11 +76,16 @@ struct Variant {
     // `kind`. (After the fields above, which registrations give in order.)
     Origin origin = Origin::reference;
     // Halide schedules: their FILTERLAB_SCHEDULE function, as the build read it
-    // (scripts/schedule_manifest.py; the build's schedule_manifest.json).
+    // (filterlab_build/schedule_manifest.py; the build's schedule_manifest.json).
     SourceSpan source;
     // Halide schedules: their static libraries (one per compile-time value,
     // such as median's size), each with the entry point filterlab::halide::<library>.
     std::vector<std::string> libraries;
+    // TVM schedules: the file of the one static library all their launchers
+    // are in (libfilterlab_<filter>_tvm_<name>.a), named by
+    // filterlab_build/tvm_registry.py and carried here as the build made it
+    // (tvm_manifest.json's "archive", cmake/tvm_variant.cpp.in).
+    std::string archive;
     // Schedules that declare a space (AXES, TVM's axes=, in their registration): its
     // axes, for the schedule's default and each point of its sweep; and the
     // point this variant was built at, a value for every axis (its default,
@@ -171,7 +176,7 @@ std::string shape_path(const Variant &variant, ImageShape image);
 std::vector<ShapePath> more_general_paths(const Variant &variant, ImageShape image);
 
 // A TVM variant's shape paths: every library's launcher takes each of these
-// shapes' functions, the aligned class's among them (scripts/tvm_generate.py
+// shapes' functions, the aligned class's among them (filterlab_build/tvm_generate.py
 // --shapes; TVM refuses none, or the build fails).
 inline Variant with_exact_shapes(Variant variant, std::vector<ImageShape> shapes) {
     variant.aligned_path = take_aligned_class(shapes);

@@ -1,7 +1,7 @@
 // Which variant is a point of which schedule's sweep: the one rule, as the
 // build names the points (cmake/ScheduleManifest.cmake for Halide,
 // cmake/TvmVariants.cmake for TVM): "<schedule>[a=1+b=2]", of the same
-// filter and backend. Read by `filterlab sweep` and `list --json`.
+// filter and backend. Read by `filterlab sweep`.
 #pragma once
 
 #include "registry.h"

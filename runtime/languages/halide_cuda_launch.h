@@ -22,7 +22,8 @@ namespace filterlab::halide_cuda {
 // The point's axis that names a CUDA library's register cap.
 inline constexpr const char *kMaxRegistersAxis = "max_registers";
 // The cap Halide 21's CUDA runtime loads a module with when nobody names one
-// (runtime/cuda.cpp, compile_kernel); the grammar's LAUNCH_AXIS default.
+// (runtime/cuda.cpp, compile_kernel): Halide's own choice on the launch's axis
+// (filterlab_build/schedule_grammar.py: LAUNCH_AXIS["own"]).
 inline constexpr int kHalideMaxRegisters = 64;
 
 struct Launch {

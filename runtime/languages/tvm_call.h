@@ -1,4 +1,4 @@
-// What a TVM library's launcher takes (generators/tvm/cuda_source.py writes
+// What a TVM library's launcher takes (filterlab_build/cuda_source.py writes
 // the launchers; runtime/languages/tvm_variant.cpp calls them): one planar image
 // in and out in device memory, every channel in one call, and the
 // algorithm's scalars in the order its registration declares them. Plain C

@@ -1,5 +1,5 @@
 // Turns the launchers of a TVM schedule's libraries (CUDA C that TVM wrote
-// and nvcc compiled ahead of time: generators/tvm/cuda_source.py) into a
+// and nvcc compiled ahead of time: filterlab_build/cuda_source.py) into a
 // registered CUDA variant. No TVM runtime is involved: a launcher is a plain
 // function that launches its kernels on the caller's stream. Like every CUDA
 // variant it returns without waiting for the GPU: the caller synchronises.
@@ -14,9 +14,10 @@
 
 namespace filterlab {
 
-// A TVM library's register cap when its point does not set one (the launch
-// axis max_registers, schedules/tvm_registry.py): 0, none written, TVM's
-// __launch_bounds__(threads) left for ptxas to choose by.
+// A TVM library's register cap when its point does not set one, TVM's own
+// choice on the launch's axis max_registers (filterlab_build/schedule_grammar.py:
+// LAUNCH_AXIS["own"]): 0, none written, TVM's __launch_bounds__(threads) left
+// for ptxas to choose by.
 inline constexpr int kTvmMaxRegisters = 0;
 
 // How a filter's run-time parameters become an algorithm's scalars (in the
@@ -29,7 +30,9 @@ void nlmeans_h(const ParamValues &, filterlab_tvm_call &);         // floats: h
 }  // namespace tvm_scalars
 using TvmScalars = void (*)(const ParamValues &, filterlab_tvm_call &);
 
+// `archive`: the static library file its launchers are in, as the build named it (Variant::archive).
 Variant tvm_variant(const std::string &filter, const std::string &name, const std::string &supports,
-                    std::vector<CompiledPipeline<filterlab_tvm_launcher>> libraries, TvmScalars scalars);
+                    std::vector<CompiledPipeline<filterlab_tvm_launcher>> libraries, TvmScalars scalars,
+                    std::string archive);
 
 }  // namespace filterlab

@@ -1,7 +1,7 @@
 // The report's "what the schedules made" for one filter: per CUDA variant
 // timed (Halide's and handwritten alike) its kernels' registers, shared
 // memory and local-memory spills (kernel_resources.json of the build,
-// scripts/kernel_resources.py) beside its time; per Halide variant the loop
+// filterlab_build/kernel_resources.py) beside its time; per Halide variant the loop
 // nest Halide lowered it to (<library>.stmt, named in the build folder; with
 // --with-code the best of each origin copied beside the report).
 #pragma once

@@ -118,7 +118,7 @@ std::string origins_table(const std::vector<View> &views, const std::vector<Coun
                           rows, 4);
 }
 
-// What the autoschedulers refused for this filter (scripts/autoschedule.py
+// What the autoschedulers refused for this filter (filterlab_build/autoschedule.py
 // writes schedules/<filter>/auto/refused.txt), with their messages.
 std::string refusals_paragraph(const std::string &source_dir, const std::string &filter) {
     std::ifstream in(fs::path(source_dir) / "schedules" / filter / "auto" / "refused.txt");

@@ -1,12 +1,10 @@
 """TVM schedules of the box filter (generators/tvm/box.py's algorithms)."""
 from tvm import tirx
 
-from plane import contract_range
-from tvm_helpers import register_block, thread_tile, unrolled
-from tvm_registry import tvm_frozen, tvm_schedule
-
-
-import box
+from filterlab_build.tvm_registry import tvm_frozen, tvm_schedule
+from generators.tvm import box
+from generators.tvm.plane import contract_range
+from schedules.tvm_helpers import register_block, thread_tile, unrolled
 
 # The contract's radii (runtime/base/contract_ranges.h), every one a library.
 BOX_MAX_RADIUS = contract_range("kBoxMaxRadius")

@@ -1,13 +1,11 @@
 """TVM schedules of the 5x5 Gaussian (generators/tvm/gaussian.py's algorithms).
 
 Every stage before the output is computed inside the kernel (inlined): the
-launcher allocates nothing (cuda_source.py).
+launcher allocates nothing (filterlab_build/cuda_source.py).
 The weights are the run-time scalars w0, w1, w2 (binding gaussian_weights)."""
-from tvm_helpers import grid_stride, register_block, thread_tile
-from tvm_registry import tvm_frozen, tvm_schedule
-
-import gaussian
-import gaussian_interior
+from filterlab_build.tvm_registry import tvm_frozen, tvm_schedule
+from generators.tvm import gaussian, gaussian_interior
+from schedules.tvm_helpers import grid_stride, register_block, thread_tile
 
 
 @tvm_schedule("gaussian", gaussian.RowsFirst, frontier="the classic GPU tiling, one thread an output",
@@ -84,7 +82,7 @@ def columns_rows8(sch, alg):
 
 
 @tvm_schedule("gaussian", gaussian.RowsFirst, frontier="what TVM's autotuner finds, beside the schedules written by hand",
-              why="MetaSchedule's choice, frozen (scripts/tvm_metaschedule.py on the H100): its CUDA space for a "
+              why="MetaSchedule's choice, frozen (filterlab_build/tvm_metaschedule.py on the H100): its CUDA space for a "
                   "stencil without a reduction is this one point, every stage inlined and the image one loop "
                   "over 256 blocks of 1024 threads")
 def metaschedule(sch, alg):

@@ -1,13 +1,11 @@
 """TVM schedules of the Gaussian followed by 2x2 max pooling
 (generators/tvm/gaussian_maxpool.py's algorithms). All fused into one kernel:
-a library's host code may not allocate (cuda_source.py), so the blurred
+a library's host code may not allocate (filterlab_build/cuda_source.py), so the blurred
 image never goes to global memory; the two-kernel `root` of Halide has no
 TVM twin here."""
-from tvm_helpers import register_block, thread_tile
-from tvm_registry import tvm_schedule
-
-
-import gaussian_maxpool
+from filterlab_build.tvm_registry import tvm_schedule
+from generators.tvm import gaussian_maxpool
+from schedules.tvm_helpers import register_block, thread_tile
 
 
 @tvm_schedule("gaussian_maxpool", gaussian_maxpool.RowsFirst, frontier="the classic: one thread a pooled output",

@@ -1,9 +1,7 @@
 """TVM schedules of 2x2 max pooling (generators/tvm/maxpool.py's algorithm)."""
-from tvm_helpers import grid_stride, thread_tile
-from tvm_registry import tvm_frozen, tvm_schedule
-
-
-import maxpool
+from filterlab_build.tvm_registry import tvm_frozen, tvm_schedule
+from generators.tvm import maxpool
+from schedules.tvm_helpers import grid_stride, thread_tile
 
 
 @tvm_schedule("maxpool", maxpool.Direct, frontier="the classic: one thread an output",
@@ -31,7 +29,7 @@ tvm_frozen("maxpool", "vectorized_4x4", "vectorized", "rows=4+vector=4+warps=8",
 
 
 @tvm_schedule("maxpool", maxpool.Direct, frontier="what TVM's autotuner finds, beside the schedules written by hand",
-              why="MetaSchedule's choice, frozen (scripts/tvm_metaschedule.py on the H100): its CUDA space for "
+              why="MetaSchedule's choice, frozen (filterlab_build/tvm_metaschedule.py on the H100): its CUDA space for "
                   "pooling is this one point, the image one loop over 256 blocks of 1024 threads")
 def metaschedule(sch, alg):
     # The tuner's best trace, replayed on every shape.

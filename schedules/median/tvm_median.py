@@ -4,12 +4,11 @@ Every algorithm makes a strip of tiles per evaluation of its `medians`
 stage; every schedule gives a thread one strip: `medians` computed at the
 thread's loop into "local" buffers (one point a thread, so registers), the
 strip's outputs unrolled. Nothing is left at root (the launcher may not
-allocate: cuda_source.py). Loads and stores stay bytes: every output is
+allocate: filterlab_build/cuda_source.py). Loads and stores stay bytes: every output is
 guarded (the outputs run to the exact width) and every load clamped.
 """
-from tvm_registry import tvm_frozen, tvm_schedule
-
-import median
+from filterlab_build.tvm_registry import tvm_frozen, tvm_schedule
+from generators.tvm import median
 
 
 def algorithm(base, tile, bits, strip=1, pairs=None):

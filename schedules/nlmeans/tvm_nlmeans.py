@@ -1,6 +1,6 @@
 """TVM schedules of non-local means (generators/tvm/nlmeans.py's algorithms).
 
-Every schedule keeps the whole filter in one kernel (cuda_source.py: a
+Every schedule keeps the whole filter in one kernel (filterlab_build/cuda_source.py: a
 library's host code must not allocate): a thread owns one or a few pixels,
 all their channels, and loops over the search window itself; its
 accumulators (the M + 1 = 4 slots of accum) live in registers across that
@@ -9,9 +9,8 @@ block's input tile plus its halo (R = p + s a side, all M = 3 channel slots,
 as float) is staged once in shared memory (the algorithm's `padded` stage).
 Tiles stay within SLACK + 1 = 33 outputs a side (nlmeans.covered).
 """
-from tvm_registry import tvm_schedule
-
-import nlmeans
+from filterlab_build.tvm_registry import tvm_schedule
+from generators.tvm import nlmeans
 
 WINDOWS = {"patch": [0, 1, 3], "search": [2, 3, 10]}
 

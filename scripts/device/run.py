@@ -26,9 +26,13 @@ import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # scripts/device, for runner/
-from runner.core import Runner  # noqa: E402
-from runner.experiment import list_experiments  # noqa: E402
+# Run as a file of a copied tree, without the build's environment: the tree is
+# the runner's import root, stated here once, so that its package
+# (scripts.device.runner) reads the rows with the user tools' own reader
+# (scripts.targets_rows).
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+from scripts.device.runner.core import Runner  # noqa: E402
+from scripts.device.runner.experiment import list_experiments  # noqa: E402
 
 
 def main(argv):

@@ -19,7 +19,7 @@ import re
 import sys
 import tokenize
 
-CODE_FOLDERS = ("handwritten", "runtime", "generators", "schedules", "scripts", "tests", "cmake")
+CODE_FOLDERS = ("handwritten", "runtime", "generators", "schedules", "scripts", "tests", "cmake", "filterlab_build")
 C_LIKE = {".c", ".cc", ".cpp", ".h", ".hpp", ".cu", ".cuh", ".cl", ".inc"}
 HASH = {".cmake", ".sh"}
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The schedule grammar's one reader (scripts/schedule_manifest.py) against golden files.
+"""The schedule grammar's one reader (filterlab_build/schedule_manifest.py) against golden files.
 
 well_formed/: registrations as the schedules write them, and the manifest
 they must give (expected_manifest.json); reformatted/: the same registrations
@@ -12,8 +12,12 @@ stop with. Then the register cap's sweeps (<filter>/cuda_<name>:max_registers), 
 build options' mistakes (FILTERLAB_SWEEPS, a compile-time
 parameter), the point spelling's cases (points.json: the same cases the C++
 reader, runtime/base/schedule_point.h, is tested on in tests/test_registry.cpp)
-and algorithm types' runtime names. usage: check_grammar.py [--update]
-(rewrites expected_manifest.json from well_formed/: review its diff)
+and algorithm types' runtime names.
+
+usage, from the source tree (the import root of filterlab_build, as CTest sets it; absolute,
+the reader runs in each case's folder):
+    PYTHONPATH=$PWD python3 tests/schedule_grammar/check_grammar.py [--update]
+(--update rewrites expected_manifest.json from well_formed/: review its diff)
 """
 import glob
 import json
@@ -22,12 +26,11 @@ import subprocess
 import sys
 import tempfile
 
+from filterlab_build.schedule_grammar import GrammarError, algorithm_key, point_forms, read_point
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-READER = os.path.join(HERE, "..", "..", "scripts", "schedule_manifest.py")
-SCRIPTS = os.path.join(HERE, "..", "..", "scripts")
+READER = [sys.executable, "-m", "filterlab_build.schedule_manifest"]
 OPTIONS = ["--sweeps", "box/cpu_sliding", "--compile-time", "median:size=3,5,7"]
-sys.path.insert(0, SCRIPTS)
-from schedule_grammar import GrammarError, algorithm_key, point_forms, read_point  # noqa: E402
 
 
 def read(case, options, sources=None):
@@ -37,7 +40,7 @@ def read(case, options, sources=None):
         sources = sorted(os.path.relpath(p, root) for p in glob.glob(f"{root}/schedules/**/*.*", recursive=True))
     with tempfile.TemporaryDirectory() as work:
         out = os.path.join(work, "manifest.json")
-        run = subprocess.run([sys.executable, READER, "--source-dir", root, "--out", out, *options, *sources],
+        run = subprocess.run([*READER, "--source-dir", root, "--out", out, *options, *sources],
                              cwd=root, capture_output=True, text=True)
         manifest = json.load(open(out)) if run.returncode == 0 else None
     return run.returncode, manifest, run.stderr.strip()

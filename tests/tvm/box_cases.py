@@ -1,8 +1,8 @@
 """The box algorithms against FILTERS.md's mean (rounded half up)."""
 import numpy as np
 
-import box
-from plane import contract_range
+from generators.tvm import box
+from generators.tvm.plane import contract_range
 from tvm_run import clamp_pad, run
 
 R_MAX = contract_range("kBoxMaxRadius")  # the contract's largest radius

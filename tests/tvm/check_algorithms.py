@@ -5,7 +5,10 @@ of the algorithms alone (their CUDA schedules are checked on the GPU by
 each a list CASES of (name, run(image) -> output, model(image) -> output[,
 shapes: its own instead of SHAPES]).
 
-    .venv/bin/python tests/tvm/check_algorithms.py      (CTest: tvm_algorithms)
+    PYTHONPATH=. .venv/bin/python tests/tvm/check_algorithms.py      (CTest: tvm_algorithms)
+
+The algorithms are imported as generators.tvm (the source tree on the
+import path, as the build and CTest set it), the cases from beside this file.
 """
 import importlib
 import sys
@@ -14,7 +17,6 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parent.parent / "generators" / "tvm")]
 
 SHAPES = [(1, 1, 1), (1, 2, 2), (1, 7, 13), (3, 17, 5), (2, 31, 29)]
 

@@ -1,16 +1,13 @@
 """The TVM schedules' spaces without a GPU: what FILTERLAB_SWEEPS makes of a
-registration's axes (scripts/tvm_generate.py --manifest), the one spelling
+registration's axes (filterlab_build/tvm_generate.py --manifest), the one spelling
 of a point, the refusals, and the register cap written into TVM's CUDA C.
 
-    .venv/bin/python tests/tvm/check_registry.py      (CTest: tvm_registry)
+    PYTHONPATH=. .venv/bin/python tests/tvm/check_registry.py      (CTest: tvm_registry)
 """
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-sys.path[:0] = [str(ROOT / "scripts")]
-import tvm_generate  # noqa: E402  (puts generators/tvm and schedules on the path)
+from filterlab_build import tvm_generate, tvm_registry
 
 FAILED = []
 
@@ -46,23 +43,23 @@ def check_sweep(registry):
     expect(rows8["variants"][0]["point"] == default and default in [p["point"] for p in points],
            f"the default point ({default}) is one of the sweep's")
     libraries = [lib["name"] for v in rows8["variants"] for lib in v["libraries"]]
-    targets = [v["target"] for v in rows8["variants"]]
-    expect(len(set(libraries)) == len(libraries) and len(set(targets)) == len(targets),
-           "every point has its own library and target")
-    expect(all(lib["name"] == "tvm_" + p["target"].replace("_tvm_", "_", 1) for p in points for lib in p["libraries"]),
-           "a point's library is its target's (one stem names both)")
+    archives = [v["archive"] for v in rows8["variants"]]
+    expect(len(set(libraries)) == len(libraries) and len(set(archives)) == len(archives),
+           "every point has its own library and archive")
+    expect(all(lib["name"] == "tvm_" + p["archive"].removeprefix("filterlab_").replace("_tvm_", "_", 1)
+               for p in points for lib in p["libraries"]),
+           "a point's library is its archive's (one stem names both)")
     expect(not entries[("gaussian", "interior16")]["swept"], "a schedule not named is not swept")
 
 
 def check_launch_sweep(registry):
-    import tvm_registry
     capped = tvm_generate.manifest(registry, ["box/tvm_running_sums_long:max_registers"])
     long_runs = next(e for e in capped if e["name"] == "running_sums_long")
     frozen = long_runs["variants"][0]["point"]
     caps = [p["point"] for p in long_runs["variants"][1:]]
     expect(long_runs["origin"] == "frozen_point" and "run=16" in frozen.split("+"),
            f"tvm_running_sums_long is a frozen point ({frozen})")
-    expect(caps == [f"{frozen}+max_registers={v}" for v in tvm_registry.LAUNCH_AXIS["values"]],
+    expect(caps == [f"{frozen}+max_registers={v}" for v in tvm_registry.LAUNCH["values"]],
            "<filter>/tvm_<name>:max_registers sweeps the register cap alone, at its point")
     source = ('extern "C" __global__ void __launch_bounds__(128) a(int *p);\n'
               'extern "C" __global__ void __launch_bounds__(1024) b(int *p);\n')
@@ -72,7 +69,6 @@ def check_launch_sweep(registry):
 
 
 def check_refusals(registry):
-    import tvm_registry
     for sweeps, why in ((["gaussian/tvm_no_such"], "no TVM schedule"),
                         (["gaussian/tvm_rows8:tile"], "sweeps its axes, or :max_registers"),
                         (["gaussian/tvm_rows8", "gaussian/tvm_rows8:max_registers"], "twice"),
@@ -91,7 +87,7 @@ def check_refusals(registry):
         expect(False, "tvm_frozen of an unknown base refused")
     except ValueError:
         expect(True, "tvm_frozen of an unknown base refused")
-    run = subprocess.run([sys.executable, str(ROOT / "scripts" / "tvm_generate.py"), "--schedule", "gaussian/rows8",
+    run = subprocess.run([sys.executable, "-m", "filterlab_build.tvm_generate", "--schedule", "gaussian/rows8",
                           "--point", "rows=3", "--out", "/dev/null"], capture_output=True, text=True)
     lines = run.stderr.strip().splitlines()
     expect(run.returncode != 0 and len(lines) == 1 and lines[0].startswith("tvm_generate: "),

@@ -6,7 +6,7 @@ specialised for (its other kernel). The algorithm check (check_algorithms.py)
 runs the unscheduled algorithm; this one checks what the schedule made of it
 (tiles, guards, shared memory, vector stores), not the GPU's speed.
 
-    .venv/bin/python tests/tvm/emulate_box_cuda.py box/running_sums_long [--specialised]
+    PYTHONPATH=. .venv/bin/python tests/tvm/emulate_box_cuda.py box/running_sums_long [--specialised]
 
 Each block runs its threads one block at a time, on the CPU: a large image takes minutes a library.
 """
@@ -18,7 +18,6 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
 SHAPES = [(1, 1, 1), (1, 2, 2), (1, 7, 13), (3, 17, 5), (2, 31, 29), (1, 300, 1031), (2, 257, 513)]
 
 
@@ -36,14 +35,14 @@ def emulated(cu):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("schedule", help="filter/name, a box schedule (scripts/tvm_generate.py --schedule)")
+    parser.add_argument("schedule", help="filter/name, a box schedule (filterlab_build.tvm_generate --schedule)")
     parser.add_argument("--specialised", action="store_true", help="also run each library at its specialised shape")
     parser.add_argument("--shapes", default="1920x1080", help="the shapes it is specialised for (FILTERLAB_SHAPES)")
     args = parser.parse_args()
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         cu, cpp = Path(tmp) / "gen.cu", Path(tmp) / "emu.cpp"
-        subprocess.run([sys.executable, ROOT / "scripts" / "tvm_generate.py", "--schedule", args.schedule,
+        subprocess.run([sys.executable, "-m", "filterlab_build.tvm_generate", "--schedule", args.schedule,
                         "--shapes", args.shapes if args.specialised else "", "--out", cu], check=True)
         cpp.write_text(emulated(cu))
         for launcher in re.findall(r'^extern "C" int (filterlab_\w+)\(', cu.read_text(), re.M):

@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 
-import gaussian
+from generators.tvm import gaussian
 from tvm_run import clamp_pad, run
 
 
@@ -43,7 +43,7 @@ CASES = [case(a, s) for a in (gaussian.RowsFirst, gaussian.ColumnsFirst, gaussia
 
 def interior_case(sigma, rows):
     """gaussian_interior.RowsFirstInterior, built for each image's shape (refused where its tiles do not fit)."""
-    import gaussian_interior
+    from generators.tvm import gaussian_interior
 
     refused = {(1, 7, 13)}  # below one tile and its frame; any other refusal fails the check
 

@@ -1,5 +1,5 @@
 """The fused Gaussian -> max pool algorithms against maxpool(gaussian(I)) (runtime/core/reference.cpp)."""
-import gaussian_maxpool
+from generators.tvm import gaussian_maxpool
 from gaussian_cases import contract_weights, gaussian_model, scalars
 from maxpool_cases import half_shape, maxpool_model
 from tvm_run import run

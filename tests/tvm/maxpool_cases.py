@@ -1,7 +1,7 @@
 """The max pool's algorithm against FILTERS.md's 2x2 max pooling, stride 2."""
 import numpy as np
 
-import maxpool
+from generators.tvm import maxpool
 from tvm_run import run
 
 

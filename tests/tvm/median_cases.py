@@ -5,7 +5,7 @@ and a few more (tiles that do not divide the test images, a strip of
 Direct), with the same TIR the CUDA schedules start from."""
 import numpy as np
 
-import median
+from generators.tvm import median
 from tvm_run import clamp_pad, run
 
 

@@ -15,7 +15,7 @@ or 60 because on the random test images h = 10 leaves every sample as it was
 """
 import numpy as np
 
-import nlmeans
+from generators.tvm import nlmeans
 from tvm_run import clamp_pad, run
 
 H = 10.0  # FILTERS.md's default h

@@ -6,8 +6,8 @@
 // for target=x86-64-linux-avx512_skylake
 // with autoscheduler_params=autoscheduler=Mullapudi2016 autoscheduler.balance=40 autoscheduler.last_level_cache_size=314572800 autoscheduler.parallelism=16
 
-// Fixed up by scripts/autoschedule.py: declared every Var x, y, c of each Func in its block (the emitter declared only those it splits).
-// Fixed up by scripts/autoschedule.py: every split that shifted inwards (or took the default tail) now guards its tail, so that images smaller than a split are computed (the estimates are 8192 x 8192; the contract starts at 1 x 1).
+// Fixed up by filterlab_build/autoschedule.py: declared every Var x, y, c of each Func in its block (the emitter declared only those it splits).
+// Fixed up by filterlab_build/autoschedule.py: every split that shifted inwards (or took the default tail) now guards its tail, so that images smaller than a split are computed (the estimates are 8192 x 8192; the contract starts at 1 x 1).
 
 #include "Halide.h"
 

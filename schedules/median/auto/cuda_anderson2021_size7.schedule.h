@@ -6,8 +6,8 @@
 // for target=x86-64-linux-avx2-cuda-cuda_capability_86
 // with autoscheduler_params=autoscheduler=Anderson2021 autoscheduler.active_block_limit=32 autoscheduler.active_warp_limit=64 autoscheduler.parallelism=132 autoscheduler.shared_memory_limit_kb=48 autoscheduler.shared_memory_sm_limit_kb=228
 
-// Fixed up by scripts/autoschedule.py: removed `auto pipeline = get_pipeline();` (it shadows the function's parameter).
-// Fixed up by scripts/autoschedule.py: every split that shifted inwards (or took the default tail) now guards its tail, so that images smaller than a split are computed (the estimates are 8192 x 8192; the contract starts at 1 x 1).
+// Fixed up by filterlab_build/autoschedule.py: removed `auto pipeline = get_pipeline();` (it shadows the function's parameter).
+// Fixed up by filterlab_build/autoschedule.py: every split that shifted inwards (or took the default tail) now guards its tail, so that images smaller than a split are computed (the estimates are 8192 x 8192; the contract starts at 1 x 1).
 
 #include "Halide.h"
 

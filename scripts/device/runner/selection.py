@@ -3,13 +3,11 @@
 file, at explicit `cases` or at `sizes` (scripts/device/README.md: Where, Which)."""
 import os
 import random
-import sys
+
+from scripts import targets_rows  # the rows file's reader
 
 from .experiment import per_filter, words
 from .paths import ROOT
-
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-import targets_rows  # noqa: E402  (scripts/targets_rows.py: the rows file's reader)
 
 
 def noise_pgm(path, size, seed=1):

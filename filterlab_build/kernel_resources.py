@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """The resources of every CUDA kernel the build makes, as ptxas reports them.
 
-Usage: kernel_resources.py OUT_JSON PTXAS ARCH --halide <lib>.device_code@CAP... --handwritten PTX...
+Usage: python -m filterlab_build.kernel_resources OUT_JSON PTXAS ARCH --halide <lib>.device_code@CAP... --handwritten PTX...
 
 Each PTX file (one per Halide CUDA library, Halide's DEVICE_CODE output; one
 per handwritten .cu file, compiled to PTX) is assembled by ptxas for ARCH
@@ -33,7 +32,7 @@ def resources(ptxas, arch, ptx, cap=None):
     done = subprocess.run([ptxas, f"-arch={arch}", "-v", *capped, ptx, "-o", os.devnull], capture_output=True,
                           text=True)
     if done.returncode:
-        sys.exit(f"kernel_resources.py: ptxas failed on {ptx}:\n{done.stderr}")
+        sys.exit(f"kernel_resources: ptxas failed on {ptx}:\n{done.stderr}")
     kernels, entries, current = {}, set(), None
     for line in done.stderr.splitlines():
         if m := ENTRY.search(line):

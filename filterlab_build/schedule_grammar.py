@@ -1,6 +1,6 @@
 """The schedule registrations' grammar: tokens, macro calls, SUPPORTS, AXES, points.
 
-Read by scripts/schedule_manifest.py, the one reader of the registrations
+Read by schedule_manifest (beside it), the one reader of the registrations
 (its docstring states the grammar); this module only splits a schedule
 source into tokens and reads one call's arguments, a SUPPORTS("...") spec, an
 AXES("...") space and a point. An ill-formed one raises GrammarError
@@ -23,10 +23,18 @@ MACROS = ("FILTERLAB_SCHEDULE", "FILTERLAB_FROZEN")
 RETIRED = {"FILTERLAB_SCHEDULE_OF": "FILTERLAB_SCHEDULE(<filter>, <Algorithm>, cpu|gpu, <name>...)"}
 KEYWORDS = ("SUPPORTS", "AXES", "READS", "WRITES", "CUDA_ONLY", "FRONTIER")
 VIEWS = ("bytes", "words")  # how a pipeline reads its 8-bit image (READS) or writes its output (WRITES)
-# The launch's axis every CUDA schedule has: the register cap its library's
-# module is loaded with (runtime/languages/halide_cuda_launch.h applies it; Halide's
-# own is 64). Not a generator parameter: the PTX is the same at every value.
-LAUNCH_AXIS = {"name": "max_registers", "values": [64, 96, 128, 168, 255], "default": 64}
+# The launch's axis, one for every language's CUDA schedules: each kernel's
+# register cap. A point that sets it caps every kernel of the library: Halide's
+# module is loaded with the cap (runtime/languages/halide_cuda_launch.h; not a
+# generator parameter, the PTX is the same at every value), TVM's kernels are
+# written with __maxnreg__(cap) in place of __launch_bounds__(threads)
+# (tvm_generate). "own" is each language's own choice, what a library gets
+# where its point leaves the axis out: Halide's runtime loads a module with 64
+# registers a thread, one of the caps; TVM writes __launch_bounds__(threads)
+# and ptxas chooses, which no cap says: 0, "none written". The runtime
+# restates both (halide_cuda_launch.h: kHalideMaxRegisters; tvm_variant.h:
+# kTvmMaxRegisters).
+LAUNCH_AXIS = {"name": "max_registers", "caps": [64, 96, 128, 168, 255], "own": {"halide": 64, "tvm": 0}}
 # Why a frozen point that sets it is CUDA only (not a refusal of Halide's: scripts/opencl_refusals.sh skips it).
 LAUNCH_ONLY = f"its point sets the CUDA register cap ({LAUNCH_AXIS['name']}), which OpenCL has not"
 # Why OpenCL cannot have a gpu schedule, for the reasons several schedules share:
@@ -217,6 +225,15 @@ def point_forms(values):
     text = "+".join(f"{v['axis']}={v['value']}" for v in values)
     return {"values": values, "text": text, "parameter": text.replace("=", ":"),
             "tag": "_".join(f"{v['axis']}{v['value']}".replace("-", "m") for v in values)}
+
+
+def launch_axis(language):
+    """The launch's axis of `language` ("halide", "tvm") as read_axes gives an axis: its values, the
+    language's own choice first and then the caps (a point may set each; a register-cap sweep runs each),
+    and its default, the language's own choice."""
+    own = LAUNCH_AXIS["own"][language]
+    values = [own] + [cap for cap in LAUNCH_AXIS["caps"] if cap != own]
+    return {"name": LAUNCH_AXIS["name"], "values": values, "default": own}
 
 
 def default_point(axes):

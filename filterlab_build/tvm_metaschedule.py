@@ -1,11 +1,10 @@
-#!/usr/bin/env python3
 """MetaSchedule, TVM's autotuner, on one algorithm of the suite (the GPU machine).
 
-    tvm_metaschedule.py --algorithm gaussian.RowsFirst --scalars w0=26386,w1=16004,w2=3571 \
+    python -m filterlab_build.tvm_metaschedule --algorithm gaussian.RowsFirst --scalars w0=26386,w1=16004,w2=3571 \
         --size 8192 --trials 256 --out DIR
 
 tunes the algorithm's function (generators/tvm/) for one image shape, one
-channel and rows pitched as the harness pitches them (tvm_generate.py:
+channel and rows pitched as the harness pitches them (tvm_generate:
 specialise), its scalars fixed (MetaSchedule measures buffers only; a trace
 replays on the same loops whatever the scalars' values), for the H100 (sm_90
 and its limits; run on one), with TVM's own builder (nvcc), runner and cost
@@ -28,9 +27,7 @@ import statistics
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "generators" / "tvm"), str(ROOT / "scripts")]
-
+from .tvm_generate import pitch
 
 # MetaSchedule records a candidate that failed to build or run at 1e10 s.
 FAILED_SECONDS = 1e9
@@ -50,10 +47,9 @@ def parse_scalars(text, option):
 
 def tuned_function(algorithm, fixed, scalars, size):
     """The algorithm's function with every extent, pitch and scalar known."""
-    from tvm_generate import pitch
     module, _, name = algorithm.partition(".")
     try:
-        alg = getattr(importlib.import_module(module), name)(**fixed)
+        alg = getattr(importlib.import_module(f"generators.tvm.{module}"), name)(**fixed)
     except (ImportError, AttributeError, TypeError) as e:
         sys.exit(f"tvm_metaschedule: --algorithm {algorithm} --fixed {fixed}: {e}")
     p = {v.name: v for v in alg.func.params}

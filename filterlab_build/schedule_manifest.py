@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """The one reader of the schedule registrations (generators/schedule_registry.h).
 
 Reads every FILTERLAB_SCHEDULE and FILTERLAB_FROZEN call of the schedule
@@ -10,7 +9,7 @@ is built at, source span, and the points of a sweep. The build
 (cmake/FilterLab.cmake) runs it at configure time and declares every library
 and variant from the manifest; nothing else reads the registrations. The
 tokens, the calls' arguments, SUPPORTS, AXES and points are read by
-scripts/schedule_grammar.py (beside this file, imported from it).
+schedule_grammar, beside it in this package.
 
 A registration is one macro call, laid out as one likes (spaces and line
 breaks anywhere between its tokens; comments are not read):
@@ -53,12 +52,12 @@ runtime/base/schedule_point.h reads it in C++). Each point in the manifest is
 "tag": "a1_b2"}: the spelling, the generator parameter (Halide's command line
 takes no '=' in a value) and the library tag, derived from it. A gpu
 schedule's frozen point may also set the launch's axis, the CUDA register cap
-(schedule_grammar.LAUNCH_AXIS, "max_registers=128"; CUDA only then), and
+(schedule_grammar.LAUNCH_AXIS, Halide's values of it, "max_registers=128"; CUDA only then), and
 FILTERLAB_SWEEPS may sweep it alone at a schedule's or frozen point's point
 (<filter>/cuda_<name>:max_registers).
 
-usage: schedule_manifest.py --source-dir DIR --out FILE [--sweeps LIST] [--all-schedules]
-                            [--compile-time FILTER:PARAM=V,V ...] SOURCE...
+usage: python -m filterlab_build.schedule_manifest --source-dir DIR --out FILE [--sweeps LIST] [--all-schedules]
+                                                 [--compile-time FILTER:PARAM=V,V ...] SOURCE...
 A SOURCE is schedules/<filter>/<file> (its filter is its folder's name); one
 ending .schedule.h is a frozen autoschedule, <cpu|cuda>_<scheduler>[_<param><value>].schedule.h.
 An ill-formed registration stops it with one line, "<file>:<line>: <what>", status 1.
@@ -69,11 +68,12 @@ import os
 import re
 import sys
 
-from schedule_grammar import (KEYWORDS, LAUNCH_AXIS, LAUNCH_ONLY, MACROS, NAME, OPENCL_REFUSALS, RETIRED, VIEWS, GrammarError, algorithm_key, algorithm_type, body_end,
-                              default_point, every_point, fail, identifier, point_forms, read_axes, read_call,
+from .schedule_grammar import (KEYWORDS, LAUNCH_ONLY, MACROS, NAME, OPENCL_REFUSALS, RETIRED, VIEWS, GrammarError, algorithm_key, algorithm_type, body_end,
+                              default_point, every_point, fail, identifier, launch_axis, point_forms, read_axes, read_call,
                               read_point, read_supports, tokens_of)
 
 FORMAT_VERSION = 5
+LAUNCH = launch_axis("halide")  # the launch's axis of a Halide gpu schedule
 GPU_TARGETS = ["cuda", "opencl"]  # a GPU schedule's gpu_* directives: every GPU API takes them
 HEAD = "<filter>, <Algorithm>, cpu|gpu, <name>"
 OPTIONAL = "[, SUPPORTS(\"...\")][, AXES(\"...\")][, READS(\"...\")][, WRITES(\"...\")][, CUDA_ONLY(\"...\")][, FRONTIER(\"...\")]"
@@ -182,13 +182,13 @@ def frozen(call, filter_name, path, tokens, schedules):
     if base is None:
         fail(where, f"frozen schedule {entry['name']}: no {entry['backend']} schedule {base_name} of "
                     f"{filter_name} registered before it")
-    launch = [LAUNCH_AXIS] if entry["backend"] == "gpu" else []
+    launch = [LAUNCH] if entry["backend"] == "gpu" else []
     if not base["axes"] and not launch:
         fail(where, f"frozen schedule {entry['name']}: {base_name} declares no AXES to fix")
     values = {v["axis"]: v["value"] for v in base["point"]["values"]}
     for item in read_point(call.args[4][1], f"{where}: frozen schedule {entry['name']}"):
         axis = next((a for a in base["axes"] + launch if a["name"] == item["axis"]), None)
-        if axis is LAUNCH_AXIS and item["value"] not in axis["values"]:
+        if axis is LAUNCH and item["value"] not in axis["values"]:
             fail(where, f"frozen schedule {entry['name']}: '{item['axis']}={item['value']}' is not a register cap of "
                         f"the launch's axis ({', '.join(map(str, axis['values']))})")
         if axis is None or item["value"] not in axis["values"]:
@@ -200,7 +200,7 @@ def frozen(call, filter_name, path, tokens, schedules):
     axes = base["axes"] + [a for a in launch if a["name"] in values]
     entry.update(origin="frozen_point", base=base_name, frontier=given.get("FRONTIER"), axes=[],
                  point=point_forms([{"axis": a["name"], "value": values[a["name"]]} for a in axes]))
-    if launch and LAUNCH_AXIS["name"] in values and not entry["cuda_only"]:  # OpenCL's twin: its base's again
+    if launch and LAUNCH["name"] in values and not entry["cuda_only"]:  # OpenCL's twin: its base's again
         entry["cuda_only"] = LAUNCH_ONLY
     return entry
 
@@ -299,15 +299,15 @@ def launch_sweep(schedules, name):
     base_name, _, axis = name.partition(":")
     s = next((s for s in schedules if s["origin"] in ("schedule", "frozen_point") and s["backend"] == "gpu" and
               f"{s['filter']}/cuda_{s['name']}" == base_name), None)
-    if s is None or axis != LAUNCH_AXIS["name"]:
-        fail("FILTERLAB_SWEEPS", f"{name}: not <filter>/cuda_<schedule>:{LAUNCH_AXIS['name']} of a GPU schedule")
+    if s is None or axis != LAUNCH["name"]:
+        fail("FILTERLAB_SWEEPS", f"{name}: not <filter>/cuda_<schedule>:{LAUNCH['name']} of a GPU schedule")
     fixed = [v for v in s["point"]["values"] if v["axis"] != axis]
-    s["sweep"] = [point_forms(fixed + [{"axis": axis, "value": v}]) for v in LAUNCH_AXIS["values"]]
+    s["sweep"] = [point_forms(fixed + [{"axis": axis, "value": v}]) for v in LAUNCH["values"]]
 
 
 def assign_sweeps(schedules, sweeps):
     """The points of each schedule FILTERLAB_SWEEPS names ("all", or <filter>/<target>_<name>), built on its first
-    target; <filter>/cuda_<name>:max_registers its register cap alone (<filter>/tvm_<name>: tvm_generate.py's)."""
+    target; <filter>/cuda_<name>:max_registers its register cap alone (<filter>/tvm_<name>: tvm_generate's)."""
     for name in sweeps:
         if name == "all" or name.partition("/")[2].startswith("tvm_"):
             continue

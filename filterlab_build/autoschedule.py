@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """Runs Halide's autoschedulers on every filter and freezes what they chose.
 
-Usage: autoschedule.py BUILD_DIR [--only FILTER,...] [--schedulers BACKEND_SCHEDULER,...] [--timeout S]
-                        [--plugins DIR]
+Usage: python -m filterlab_build.autoschedule BUILD_DIR [--only FILTER,...] [--schedulers BACKEND_SCHEDULER,...] [--timeout S]
+                                                 [--plugins DIR]
 
 For each filter of the contract (`filterlab list --json` of BUILD_DIR), each
 autoscheduler of AUTOSCHEDULERS below and each compile-time value of the
@@ -86,7 +85,7 @@ def contract_filters(build):
     by the contract; the others take every parameter at run time."""
     exe = build / "runtime" / "filterlab"
     if not exe.exists():
-        sys.exit(f"autoschedule.py: {exe} is not built (cmake --build {build} --target filterlab)")
+        sys.exit(f"autoschedule: {exe} is not built (cmake --build {build} --target filterlab)")
     variants = json.loads(subprocess.run([str(exe), "list", "--json"], check=True, capture_output=True,
                                          text=True).stdout)["variants"]
     filters = {}
@@ -128,7 +127,7 @@ def fix_up(scheduler, text):
                      "images smaller than a split are computed (the estimates are 8192 x 8192; the contract starts "
                      "at 1 x 1)")
     if fixes:
-        note = "".join(f"// Fixed up by scripts/autoschedule.py: {f}.\n" for f in fixes)
+        note = "".join(f"// Fixed up by filterlab_build/autoschedule.py: {f}.\n" for f in fixes)
         text = text.replace("#include \"Halide.h\"", note + "\n#include \"Halide.h\"", 1)
     return text
 
@@ -165,7 +164,7 @@ def cache_value(build, key):
     for line in (build / "CMakeCache.txt").read_text().splitlines():
         if line.startswith(key + ":"):
             return line.split("=", 1)[1]
-    sys.exit(f"autoschedule.py: {key} is not in {build}/CMakeCache.txt")
+    sys.exit(f"autoschedule: {key} is not in {build}/CMakeCache.txt")
 
 
 def one_line(text):

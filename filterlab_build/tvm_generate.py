@@ -1,10 +1,10 @@
-#!/usr/bin/env python3
 """The TVM side of the build: lists the TVM schedules (--manifest) and
 writes one schedule's CUDA C with its launchers (--schedule filter/name).
 
-Schedules are registered in schedules/<filter>/tvm_<filter>.py
-(schedules/tvm_registry.py), algorithms live in generators/tvm/. Needs the
-venv's pinned Apache TVM; neither the build's outputs nor the runtime need it.
+Schedules are registered in schedules/<filter>/tvm_<filter>.py (the registry:
+tvm_registry, beside this module), algorithms live in generators/tvm/. Needs
+the venv's pinned Apache TVM; neither the build's outputs nor the runtime need
+it. Run as `python -m filterlab_build.tvm_generate` (the package's docstring).
 """
 import argparse
 import importlib
@@ -14,18 +14,18 @@ import re
 import sys
 from pathlib import Path
 
+from . import tvm_registry
+from .schedule_grammar import GrammarError
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "generators" / "tvm"), str(ROOT / "schedules")]
-
-
-from schedule_grammar import GrammarError  # noqa: E402  (scripts/, this file's folder)
 
 
 def load_registry():
-    import tvm_registry
+    """Every TVM registration: each schedules/<filter>/tvm_*.py, found by its
+    name and imported as a module of the schedules' package, registers its
+    schedules in tvm_registry.REGISTRY (in the files' order)."""
     for path in sorted((ROOT / "schedules").glob("*/tvm_*.py")):
-        sys.path.insert(0, str(path.parent))
-        importlib.import_module(path.stem)
+        importlib.import_module(f"schedules.{path.parent.name}.{path.stem}")
     return tvm_registry.REGISTRY
 
 
@@ -34,14 +34,13 @@ def swept(registry, sweeps):
     "all" (every TVM schedule with axes), <filter>/tvm_<name> (its axes) or
     <filter>/tvm_<name>:max_registers (its register cap alone, at its point);
     one sweep a schedule."""
-    import tvm_registry
-    cap = tvm_registry.LAUNCH_AXIS["name"]
+    cap = tvm_registry.LAUNCH["name"]
     out = {}
     for item in sweeps:
         spec, _, axis = item.partition(":")
         filter, _, variant = spec.partition("/")
         if not variant.startswith("tvm_"):
-            continue  # Halide's (scripts/schedule_manifest.py)
+            continue  # Halide's (schedule_manifest)
         s = next((s for s in registry if (s.filter, f"tvm_{s.name}") == (filter, variant)), None)
         if s is None:
             sys.exit(f"tvm_generate: FILTERLAB_SWEEPS {item}: no TVM schedule {spec}")
@@ -63,8 +62,8 @@ def swept(registry, sweeps):
 
 
 def variant_entry(s, variant):
-    """One variant of a schedule: what CMake declares (target, libraries) and registers."""
-    return {"variant": variant, "origin": s.origin, "point": s.point_text(), "target": f"{s.filter}_tvm_{s.stem()}",
+    """One variant of a schedule: what CMake declares (its archive, libraries) and registers."""
+    return {"variant": variant, "origin": s.origin, "point": s.point_text(), "archive": s.archive(),
             "libraries": [{"name": n, "fixed": f} for n, f in s.libraries()]}
 
 
@@ -91,7 +90,7 @@ def pitch(width):
 
 def fixed_geometry(alg, height, width):
     """{parameter: value} of one image shape, its rows pitched as the harness
-    pitches them; a shaped algorithm (tvm_registry.py) also fixes the planes'
+    pitches them; a shaped algorithm (tvm_registry) also fixes the planes'
     strides, which the harness makes rows x pitch, so that its vector
     accesses are aligned in every plane."""
     out_h, out_w = height // alg.output_scale, width // alg.output_scale
@@ -204,8 +203,7 @@ def generate(schedule, out, point="", shapes=()):
     import tvm
     from tvm import s_tir
 
-    import cuda_source
-    import tvm_registry
+    from . import cuda_source
     if point:  # a point of its sweep (the build names each by its stem)
         schedule = schedule.sweep_point(point)
 
@@ -227,10 +225,10 @@ def generate(schedule, out, point="", shapes=()):
             shaped = shaped_algorithm(schedule, alg, h, w, fixed)
             paths.append((f"{w}x{h}", scheduled(shaped, specialise(shaped, h, w)), shape_condition(shaped, h, w), []))
         functions[library] = (scheduled(alg, alg.func), alg, paths)
-    origin = f"scripts/tvm_generate.py --schedule {schedule.filter}/{schedule.name}" + (f" --point {point}" if point else "")
+    origin = f"filterlab_build.tvm_generate --schedule {schedule.filter}/{schedule.name}" + (f" --point {point}" if point else "")
     text = cuda_source.cuda_file(functions, origin)
-    cap = schedule.point.get(tvm_registry.LAUNCH_AXIS["name"], tvm_registry.LAUNCH_AXIS["default"])
-    if cap != tvm_registry.LAUNCH_AXIS["default"]:
+    cap = schedule.point.get(tvm_registry.LAUNCH["name"], tvm_registry.LAUNCH["default"])
+    if cap != tvm_registry.LAUNCH["default"]:
         text = capped(text, cap)
     if Path(out).exists() and Path(out).read_text() == text:
         return  # left as it is: the build's restat then compiles nothing again

@@ -1,5 +1,5 @@
 """TVM schedules: each one registration, the twin of FILTERLAB_SCHEDULE for
-Halide (schedule_registry.h). A schedule is written for one algorithm of
+Halide (generators/schedule_registry.h). A schedule is written for one algorithm of
 generators/tvm/<filter>.py and receives it built,
 
     @tvm_schedule("box", box.Separable, compiled={"radius": range(1, 16)},
@@ -8,12 +8,12 @@ generators/tvm/<filter>.py and receives it built,
         rows = sch.get_sblock(alg.rows)
         ...
 
-and is built as the CUDA variant tvm_<name> (scripts/tvm_generate.py): one
+and is built as the CUDA variant tvm_<name> (tvm_generate): one
 library per combination of its compiled values (each constructs the
 algorithm: Separable(radius=3)), which the runtime picks by the call's
 parameters. `supports` narrows a run-time parameter further (the contract's
 syntax, "sigma=0.5..3"). Every library is also compiled for each image
-shape the build names (FILTERLAB_SHAPES, scripts/tvm_generate.py --shapes),
+shape the build names (FILTERLAB_SHAPES, tvm_generate --shapes),
 which its launcher takes when a call has that shape (TVM's native mode: with
 every extent known it drops guards and vectorises); `shaped`, an algorithm
 built for one shape (called with height, width and the library's compiled
@@ -24,31 +24,23 @@ default build, as FRONTIER does a Halide schedule's; the others are built
 with -DFILTERLAB_ALL_SCHEDULES=ON.
 
 `axes` declares the schedule's space in AXES' grammar
-(scripts/schedule_grammar.py: "rows=4,[8] vector=2,[4],8"); its body then
+(schedule_grammar: "rows=4,[8] vector=2,[4],8"); its body then
 takes the point as a third argument ({axis: value}), and the axes named in
 `algorithm_axes` are also given to the algorithm's constructor (a tile the
 algorithm's loops are written for). Every TVM schedule also has the launch's
-axis, LAUNCH_AXIS: each kernel's register cap. FILTERLAB_SWEEPS names
+axis, schedule_grammar.LAUNCH_AXIS: each kernel's register cap. FILTERLAB_SWEEPS names
 <filter>/tvm_<name> (every point of its axes) or
 <filter>/tvm_<name>:max_registers (the cap alone, at its point), each point
 built as the variant tvm_<name>[a=1+b=2]. tvm_frozen names a point.
 """
 import itertools
-import sys
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-import schedule_grammar  # noqa: E402
-from schedule_grammar import default_point, every_point, point_forms, read_axes, read_point  # noqa: E402
+from .schedule_grammar import default_point, every_point, launch_axis, point_forms, read_axes, read_point
 
-# The launch's axis of a TVM library, Halide's name and caps: each kernel's
-# register cap, written as __maxnreg__(cap) in place of TVM's
-# __launch_bounds__(threads) (nvcc takes one of the two; a cap above what the
-# block's threads allow is lowered to that). Its default, 0, is TVM's own
-# __launch_bounds__(threads), left as it is: ptxas then chooses the registers
-# itself, not up to 255 (runtime/languages/tvm_variant.h: kTvmMaxRegisters).
-LAUNCH_AXIS = {"name": "max_registers", "values": [0] + schedule_grammar.LAUNCH_AXIS["values"], "default": 0}
+# The launch's axis as TVM has it (schedule_grammar.LAUNCH_AXIS): its default,
+# 0, leaves TVM's __launch_bounds__(threads) as it is, and ptxas chooses.
+LAUNCH = launch_axis("tvm")
 
 
 @dataclass
@@ -71,13 +63,21 @@ class TvmSchedule:
 
     def stem(self):
         """`name`, a sweep point's with its point's library tag (name__rows4_vector2): what its
-        target (<filter>_tvm_<stem>) and libraries (tvm_<filter>_<stem>...) are named after."""
+        archive and libraries are named after."""
         if self.origin != "sweep_point":
             return self.name
         return f"{self.name}__{self.point_forms()['tag']}"
 
+    def archive(self):
+        """The static library every library of this variant is compiled into, named here alone and
+        carried as data after (tvm_manifest.json's "archive"): the build's target and its .cu
+        (cmake/TvmVariants.cmake), and lib<archive>.a, installed and listed by `filterlab list --json`
+        (cmake/tvm_variant.cpp.in)."""
+        return f"filterlab_{self.filter}_tvm_{self.stem()}"
+
     def libraries(self):
-        """[(library name, {parameter: value})], one per combination of compiled values."""
+        """[(library name, {parameter: value})], one per combination of compiled values; a library's
+        launcher is filterlab_<library name> (cuda_source)."""
         names = list(self.compiled)
         out = []
         for values in itertools.product(*(self.compiled[n] for n in names)):
@@ -92,8 +92,8 @@ class TvmSchedule:
         point = dict(self.point)
         for item in read_point(point_text, where):
             axis = next((a for a in self.axes if a["name"] == item["axis"]), None)
-            if item["axis"] == LAUNCH_AXIS["name"]:
-                axis = LAUNCH_AXIS
+            if item["axis"] == LAUNCH["name"]:
+                axis = LAUNCH
             if axis is None or item["value"] not in axis["values"]:
                 raise ValueError(f"{where}: '{item['axis']}={item['value']}' is not a value of its axes")
             point[item["axis"]] = item["value"]
@@ -113,7 +113,7 @@ class TvmSchedule:
     def sweep(self, launch_only=False):
         """The points of this schedule's sweep: every point of its axes, or its register cap alone."""
         if launch_only:
-            texts = [f"{LAUNCH_AXIS['name']}={v}" for v in LAUNCH_AXIS["values"]]
+            texts = [f"{LAUNCH['name']}={v}" for v in LAUNCH["values"]]
         elif not self.axes:
             raise ValueError(f"tvm_{self.name} declares no axes to sweep")
         else:
