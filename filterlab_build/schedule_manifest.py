@@ -227,12 +227,14 @@ def read_source(path, text, filter_name, compile_time, schedules):
 
 
 def estimates_span(source_dir, filter_name):
-    """The lines of generators/<filter>_generator.cpp that state estimates: what an autoschedule is written from."""
+    """The lines of generators/<filter>_generator.cpp that state the images' views and the estimates: what an
+    autoschedule is written from (image_views and require_views state the images'; filter_generator.h)."""
     path = f"generators/{filter_name}_generator.cpp"
+    marks = ("estimate", "image_views(", "require_views(")
     with open(os.path.join(source_dir, path)) as f:
-        lines = [n for n, line in enumerate(f, 1) if "estimate" in line]
+        lines = [n for n, line in enumerate(f, 1) if any(m in line for m in marks)]
     if not lines:
-        fail(path, "no estimates (set_estimate, layout::estimate): the autoschedulers need them")
+        fail(path, "no estimates (set_estimate, layout::estimate, require_views): the autoschedulers need them")
     return {"file": path, "first_line": lines[0], "last_line": lines[-1]}
 
 

@@ -21,20 +21,15 @@ public:
 
     void generate() {
         using namespace filterlab;
-        const box::Inputs inputs{input, word_view::image_width(input, output, input_view), input.dim(1).extent(),
-                                 radius, output, input_view};
+        const ImageViews views = image_views("box", input, output, {input_view, word_view::OutputView::bytes, 1});
+        const box::Inputs inputs{input, views.width, input.dim(1).extent(), radius, views.out.pixels, input_view};
         schedules::build<box::Default>(schedule, point, inputs, get_target(), using_autoscheduler());
         // The contract's range; the pipeline refuses anything else at run time.
         const std::string range = std::to_string(kBoxMinRadius) + ".." + std::to_string(kBoxMaxRadius);
         add_requirement(radius >= kBoxMinRadius && radius <= kBoxMaxRadius, ("box: radius must be in " + range + ", got ").c_str(),
                         radius);
-        add_requirement(word_view::constrain_images(input, output, input_view, get_target()),
-                        "box: the words are not the output's row in whole 16-byte groups");
-        word_view::fix_shape(shape, shape_report, input, output, input_view, word_view::OutputView::bytes, 1, get_target());
-        // What the autoschedulers plan for: the bench's image and the contract's defaults.
-        layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
-        layout::estimate(output, layout::kEstimateSide, layout::kEstimateSide);
-        radius.set_estimate(1);
+        require_views(views, input, output);
+        radius.set_estimate(1);  // the contract's default, for the autoschedulers
     }
 };
 

@@ -27,24 +27,14 @@ public:
 
     void generate() {
         using namespace filterlab;
-        const bool words_out = output_view == word_view::OutputView::words;
-        if (words_out && input_view == word_view::InputView::words)
-            throw std::invalid_argument("gaussian: a words output is written from a bytes input");
-        const word_view::OutputFuncs out = word_view::output_funcs(output, output_view);
-        const Halide::Expr width = words_out ? input.dim(0).extent() : word_view::image_width(input, output, input_view);
-        const gaussian::Inputs inputs{input,      width,       input.dim(1).extent(), w0, w1, w2, out.pixels,
-                                      input_view, output_view, out.words};
+        const ImageViews views = image_views("gaussian", input, output, {input_view, output_view, 1});
+        const gaussian::Inputs inputs{input,      views.width, input.dim(1).extent(), w0, w1, w2, views.out.pixels,
+                                      input_view, output_view, views.out.words};
         schedules::build<gaussian::Default>(schedule, point, inputs, get_target(), using_autoscheduler());
         add_requirement(gaussian::contract_weights(w0, w1, w2),
                         "gaussian: the weights must be non-negative and sum to 256");
-        add_requirement(words_out ? word_view::constrain_words_output(input, output, get_target(), 1)
-                                  : word_view::constrain_images(input, output, input_view, get_target()),
-                        words_out ? "gaussian: a words output's width must be a multiple of 4"
-                                  : "gaussian: the words are not the output's row in whole 16-byte groups");
-        word_view::fix_shape(shape, shape_report, input, output, input_view, output_view, 1, get_target());
-        // What the autoschedulers plan for: the bench's image and the contract's defaults.
-        layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
-        layout::estimate(output, layout::kEstimateSide / (words_out ? 4 : 1), layout::kEstimateSide);
+        require_views(views, input, output);
+        // The contract's defaults, for the autoschedulers.
         w0.set_estimate(102);
         w1.set_estimate(63);
         w2.set_estimate(14);

@@ -32,27 +32,15 @@ public:
 
     void generate() {
         using namespace filterlab;
-        const bool words_out = output_view == word_view::OutputView::words;
-        if (words_out && words_width) throw std::invalid_argument("gaussian_maxpool: a words output is written from a bytes input");
-        const word_view::OutputFuncs out = word_view::output_funcs(output, output_view);
-        const Halide::Expr width = words_width ? Halide::Expr(*words_width) : input.dim(0).extent();
-        const gaussian_maxpool::Inputs inputs{input,      width,       input.dim(1).extent(), w0, w1, w2, out.pixels,
-                                              input_view, output_view, out.words};
+        const ImageViews views = image_views("gaussian_maxpool", input, output, {input_view, output_view, 2},
+                                             words_width ? Halide::Expr(*words_width) : input.dim(0).extent());
+        const gaussian_maxpool::Inputs inputs{input,      views.width, input.dim(1).extent(), w0, w1, w2, views.out.pixels,
+                                              input_view, output_view, views.out.words};
         schedules::build<gaussian_maxpool::Default>(schedule, point, inputs, get_target(), using_autoscheduler());
         add_requirement(gaussian::contract_weights(w0, w1, w2),
                         "gaussian_maxpool: the weights must be non-negative and sum to 256");
-        if (words_out) {
-            add_requirement(word_view::constrain_words_output(input, output, get_target(), 2),
-                            "gaussian_maxpool: a words output's width must be a multiple of 4");
-        } else {
-            add_requirement(word_view::constrain_images(input, output, input_view, get_target(), width, 2),
-                            "gaussian_maxpool: on words, the input must be 4 * ceil(width / 16) words a row and the "
-                            "output width / 2 wide");
-        }
-        word_view::fix_shape(shape, shape_report, input, output, input_view, output_view, 2, get_target());
-        // What the autoschedulers plan for: the bench's image and the contract's defaults.
-        layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
-        layout::estimate(output, layout::kEstimateSide / (words_out ? 8 : 2), layout::kEstimateSide / 2);
+        require_views(views, input, output);
+        // The contract's defaults and the bench's width, for the autoschedulers.
         w0.set_estimate(102);
         w1.set_estimate(63);
         w2.set_estimate(14);

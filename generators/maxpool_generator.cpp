@@ -18,21 +18,11 @@ public:
 
     void generate() {
         using namespace filterlab;
-        const bool words_out = output_view == word_view::OutputView::words;
-        const word_view::OutputFuncs out = word_view::output_funcs(output, output_view);
-        schedules::build<maxpool::Default>(schedule, point, maxpool::Inputs{input, out.pixels, output_view, out.words},
+        const ImageViews views = image_views("maxpool", input, output, {std::nullopt, output_view, 2});
+        schedules::build<maxpool::Default>(schedule, point,
+                                           maxpool::Inputs{input, views.out.pixels, output_view, views.out.words},
                                            get_target(), using_autoscheduler());
-        if (words_out) {
-            add_requirement(word_view::constrain_words_output(input, output, get_target(), 2),
-                            "maxpool: a words output's width must be a multiple of 4");
-        } else {
-            layout::constrain(input, output, get_target());
-            layout::half_size(input, output);
-        }
-        word_view::fix_shape(shape, shape_report, input, output, word_view::InputView::bytes, output_view, 2, get_target());
-        // What the autoschedulers plan for: the bench's image and the contract's defaults.
-        layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
-        layout::estimate(output, layout::kEstimateSide / (words_out ? 8 : 2), layout::kEstimateSide / 2);
+        require_views(views, input, output);
     }
 };
 

@@ -34,22 +34,11 @@ public:
         // unpack each lane there, ../shared/HALIDE_GPU.md), 8-bit on CPUs
         // (twice the lanes per vector). The median is the same either way.
         const Halide::Type sample_type = get_target().has_gpu_feature() ? Halide::UInt(16) : Halide::UInt(8);
-        const bool words_out = output_view == word_view::OutputView::words;
-        if (words_out && input_view == word_view::InputView::words)
-            throw std::invalid_argument("median: a words output is written from a bytes input");
-        const word_view::OutputFuncs out = word_view::output_funcs(output, output_view);
-        const Halide::Expr width = words_out ? input.dim(0).extent() : word_view::image_width(input, output, input_view);
-        const median::Inputs inputs{input,       width,      input.dim(1).extent(), size, sample_type, out.pixels,
-                                    input_view,  output_view, out.words};
+        const ImageViews views = image_views("median", input, output, {input_view, output_view, 1});
+        const median::Inputs inputs{input,      views.width, input.dim(1).extent(), size, sample_type, views.out.pixels,
+                                    input_view, output_view, views.out.words};
         schedules::build<median::Default>(schedule, point, inputs, get_target(), using_autoscheduler());
-        add_requirement(words_out ? word_view::constrain_words_output(input, output, get_target(), 1)
-                                  : word_view::constrain_images(input, output, input_view, get_target()),
-                        words_out ? "median: a words output's width must be a multiple of 4"
-                                  : "median: the words are not the output's row in whole 16-byte groups");
-        word_view::fix_shape(shape, shape_report, input, output, input_view, output_view, 1, get_target());
-        // What the autoschedulers plan for: the bench's image and the contract's defaults.
-        layout::estimate(input, layout::kEstimateSide, layout::kEstimateSide);
-        layout::estimate(output, layout::kEstimateSide / (words_out ? 4 : 1), layout::kEstimateSide);
+        require_views(views, input, output);
     }
 };
 
