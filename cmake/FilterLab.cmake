@@ -1,80 +1,7 @@
 # Build helpers: Halide targets, the shared runtime, and the one-line
 # registration of schedules (see generators/schedule_registry.h).
 
-# Explicit targets, never `host`: the build machine and the GPU machine differ.
-# CPU libraries are multi-target: Halide's runtime picks the first entry the
-# running CPU supports, and the last (AVX2) is the baseline.
-set(FILTERLAB_CPU_TARGETS
-    x86-64-linux-avx512_skylake
-    x86-64-linux-avx2
-    CACHE STRING "Halide targets of the CPU libraries, most specific first")
-# PTX for compute capability 8.6 (the newest Halide 21 names); the driver
-# compiles it for the GPU it finds (sm_90 on the H100).
-set(FILTERLAB_CUDA_TARGET x86-64-linux-avx2-cuda-cuda_capability_86
-    CACHE STRING "Halide target of the CUDA libraries")
-# OpenCL C source, compiled by the driver of whatever OpenCL device runs it
-# (NVIDIA's on the H100, PoCL's CPU device in CI).
-set(FILTERLAB_OPENCL_TARGET x86-64-linux-avx2-opencl
-    CACHE STRING "Halide target of the OpenCL libraries")
-
-# The image shapes (WIDTHxHEIGHT, comma-separated) every DSL CUDA variant is
-# also compiled for, beside its generic library, and `aligned`, the class of
-# every image whose width and row pitch are multiples of 64
-# (runtime/base/image_shape.h: kAlignedWidth, kAlignedPitch): Halide's by a
-# twin library whose extents are fixed or constrained (generator parameter
-# shape), TVM's by its function specialised to the shape or class
-# (filterlab_build/tvm_generate.py --shapes). A call of one of these shapes, or in
-# the class, takes that path (compiled_pipeline.h; `list --json`'s "paths",
-# results.csv's "path"). Each adds one library to every library of a CUDA
-# variant (two with a words twin): name the shapes your images have
-# (docs/specialisation.md).
-set(FILTERLAB_SHAPES "1920x1080,aligned" CACHE STRING
-    "Image shapes (WxH) and the aligned class (aligned) every DSL CUDA variant is also compiled for (comma-separated; empty: none)")
-
-# Generated code does not depend on how our own code is compiled: a build
-# configured with FILTERLAB_HALIDE_FROM=<another build folder> links that
-# build's Halide libraries and runtime instead of generating its own. The
-# sanitizer builds do (scripts/sanitize.sh): only host code is instrumented,
-# and generating every library again would double CI's time. That build's
-# sweeps and targets are taken over, so both hold the same variants.
-set(FILTERLAB_HALIDE_FROM "" CACHE PATH "A build folder whose generated Halide libraries this build links")
-
-# Halide's HTML view of a loop nest embeds the library's assembly, which Halide
-# makes by running LLVM's code generation a second time per target, so it
-# roughly doubles the compile time of the CPU libraries, the build's longest
-# steps. The plain loop nest (.stmt), which
-# the report and `filterlab explain` read, is always written.
-option(FILTERLAB_STMT_HTML "Write Halide's HTML view (.stmt.html, with assembly) of every library" OFF)
-
-# Which schedules the build compiles. OFF (the default): the frontier — the
-# schedules and frozen points whose registration says FRONTIER("why"), every
-# autoschedule but those schedules/<filter>/auto/off_frontier.txt names, and
-# the schedules FILTERLAB_SWEEPS names; ON: every
-# schedule in the tree (CI builds them all, so none rots). The manifest's
-# "built" says which (filterlab_build/schedule_manifest.py).
-option(FILTERLAB_ALL_SCHEDULES "Build every Halide schedule, not only the frontier" OFF)
-if (FILTERLAB_HALIDE_FROM)
-    if (NOT EXISTS ${FILTERLAB_HALIDE_FROM}/libfilterlab_halide_runtime.a)
-        message(FATAL_ERROR "FILTERLAB_HALIDE_FROM=${FILTERLAB_HALIDE_FROM}: no Halide runtime there (build it first)")
-    endif ()
-    set(_from_settings FILTERLAB_SWEEPS FILTERLAB_ALL_SCHEDULES FILTERLAB_CPU_TARGETS FILTERLAB_CUDA_TARGET
-                       FILTERLAB_OPENCL_TARGET FILTERLAB_SHAPES)
-    load_cache(${FILTERLAB_HALIDE_FROM} READ_WITH_PREFIX _from_ ${_from_settings})
-    foreach (setting IN LISTS _from_settings)
-        set(${setting} "${_from_${setting}}" CACHE STRING "Taken from FILTERLAB_HALIDE_FROM" FORCE)
-    endforeach ()
-    # Configured again when that build's settings change, so both keep the same variants.
-    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${FILTERLAB_HALIDE_FROM}/CMakeCache.txt)
-    find_package(Threads REQUIRED)
-    add_library(filterlab_halide_runtime STATIC IMPORTED GLOBAL)
-    set_target_properties(filterlab_halide_runtime PROPERTIES
-                          IMPORTED_LOCATION ${FILTERLAB_HALIDE_FROM}/libfilterlab_halide_runtime.a)
-    target_link_libraries(filterlab_halide_runtime INTERFACE Halide::Runtime Threads::Threads ${CMAKE_DL_LIBS})
-else ()
-    # One runtime for every AOT library: it collects the targets of the libraries
-    # that use it (the CUDA device runtime included).
-    add_halide_runtime(filterlab_halide_runtime TARGETS x86-64-linux-avx2)
-endif ()
+include(${CMAKE_CURRENT_LIST_DIR}/HalideSettings.cmake)
 
 # One shape of FILTERLAB_SHAPES as an ImageShape's C++ initializer.
 function(_filterlab_shape_cxx shape out)
@@ -86,8 +13,8 @@ function(_filterlab_shape_cxx shape out)
     endif ()
 endfunction()
 
-# FILTERLAB_SHAPES (its cache entry above; an importing build's is the other
-# build's, set just above) as a list, checked, and as C++ initializers.
+# FILTERLAB_SHAPES (its cache entry: HalideSettings.cmake; an importing build's is the other
+# build's, taken over there) as a list, checked, and as C++ initializers.
 string(REPLACE "," ";" FILTERLAB_SHAPE_LIST "${FILTERLAB_SHAPES}")
 list(REMOVE_ITEM FILTERLAB_SHAPE_LIST "")
 list(REMOVE_DUPLICATES FILTERLAB_SHAPE_LIST)
@@ -416,95 +343,4 @@ function(filterlab_halide_schedules manifest)
     endif ()
 endfunction()
 
-# filterlab_compile_quickly(<targets...>): the targets' C++ at -O1 in a
-# Release build, for code whose speed no measurement sees: the command line,
-# the report, the results' schema and the tests. Most
-# of their compile time is optimising header-only templates (CLI11, fmt,
-# nlohmann-json), which -O1 does in about half the time of -O3. The
-# references, the harness, the timing and the kernels keep -O3.
-function(filterlab_compile_quickly)
-    foreach (target IN LISTS ARGN)
-        target_compile_options(${target} PRIVATE $<$<AND:$<CONFIG:Release>,$<COMPILE_LANGUAGE:CXX>>:-O1>)
-        set_property(TARGET ${target} PROPERTY FILTERLAB_QUICKLY ON)  # filterlab_sanitize reads it
-    endforeach ()
-endfunction()
-
-# filterlab_unity(<targets...>): the targets' sources compiled four to a
-# translation unit. Each of them parses the same heavy headers (nlohmann-json,
-# fmt, CLI11) and instantiates the same templates again; four to a unit, that
-# is done a quarter as often. (So two files of a target never define the same
-# name in an anonymous namespace: a unit would hold both.)
-function(filterlab_unity)
-    set_target_properties(${ARGN} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 4)
-endfunction()
-
-# filterlab_sanitize(<targets...>): with FILTERLAB_SANITIZE, compiles the targets' C++
-# with ASan and UBSan (every UB finding fatal), or TSan, and links with them. CUDA device code, the generators and the Halide-generated
-# libraries are not instrumented. -O1 -g1, as both sanitizers advise: stacks
-# keep their file:line, and an instrumented file compiles much faster than at
-# -O2 -g, which matters on a CI machine of few cores.
-# The targets filterlab_compile_quickly names (the tests, the command line, the
-# report: code that orchestrates, whose work the references and the harness
-# do) at -O0: instrumented code's optimisation is most of their compile time,
-# and nothing there is timed.
-function(filterlab_sanitize)
-    # (filterlab_sanitize_quickly names more: at -O0 under the sanitizers only.)
-    if (FILTERLAB_SANITIZE STREQUAL "address")
-        set(flags -g1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
-        set(link -fsanitize=address,undefined)
-    elseif (FILTERLAB_SANITIZE STREQUAL "thread")
-        set(flags -g1 -fsanitize=thread -fno-omit-frame-pointer)
-        set(link -fsanitize=thread)
-    else ()
-        return()
-    endif ()
-    foreach (target IN LISTS ARGN)
-        get_target_property(quickly ${target} FILTERLAB_QUICKLY)
-        get_target_property(quickly_sanitized ${target} FILTERLAB_QUICKLY_SANITIZED)
-        set(options ${flags})
-        if (quickly OR quickly_sanitized)
-            list(PREPEND options -O0)
-        else ()
-            list(PREPEND options -O1)
-        endif ()
-        target_compile_options(${target} PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:${options}>")
-        get_target_property(type ${target} TYPE)
-        if (type MATCHES "EXECUTABLE|MODULE_LIBRARY|SHARED_LIBRARY")
-            target_link_options(${target} PRIVATE ${link})
-        endif ()
-    endforeach ()
-endfunction()
-
-# filterlab_sanitize_quickly(<targets...>): under the sanitizers only, the
-# targets at -O0 as filterlab_compile_quickly's: the harness around the
-# kernels (timing, checking, streaming, MPI, the API's glue), whose speed is
-# measured in Release builds alone and whose instrumented optimisation is
-# most of the sanitizer builds' compile time. Call it before filterlab_sanitize.
-function(filterlab_sanitize_quickly)
-    foreach (target IN LISTS ARGN)
-        set_property(TARGET ${target} PROPERTY FILTERLAB_QUICKLY_SANITIZED ON)
-    endforeach ()
-endfunction()
-
-# filterlab_kernel_resources(): <build>/kernel_resources.json, the registers,
-# shared memory and spills of every CUDA kernel built: the Halide libraries'
-# PTX, at the register cap each is loaded with, and the handwritten kernels'
-# (filterlab_build/kernel_resources.py, ptxas -v for the H100's sm_90). `filterlab report` shows them beside the timings.
-function(filterlab_kernel_resources)
-    if (FILTERLAB_HALIDE_FROM)
-        return()  # the PTX is the other build's, and so are its resources
-    endif ()
-    get_property(halide_ptx GLOBAL PROPERTY FILTERLAB_HALIDE_PTX)
-    get_property(halide_ptx_capped GLOBAL PROPERTY FILTERLAB_HALIDE_PTX_CAPPED)
-    get_property(libraries GLOBAL PROPERTY FILTERLAB_HALIDE_LIBRARIES)
-    set(out ${PROJECT_BINARY_DIR}/kernel_resources.json)
-    add_custom_command(OUTPUT ${out}
-                       COMMAND ${FILTERLAB_PYTHON} -m filterlab_build.kernel_resources ${out}
-                               ${CUDAToolkit_BIN_DIR}/ptxas sm_90 --halide ${halide_ptx_capped}
-                               --handwritten $<TARGET_OBJECTS:filterlab_kernel_ptx>
-                       DEPENDS ${halide_ptx} $<TARGET_OBJECTS:filterlab_kernel_ptx>
-                               ${PROJECT_SOURCE_DIR}/filterlab_build/kernel_resources.py
-                       COMMENT "Kernel resources (ptxas -v, sm_90)" VERBATIM COMMAND_EXPAND_LISTS)
-    add_custom_target(filterlab_kernel_resources ALL DEPENDS ${out})
-    add_dependencies(filterlab_kernel_resources filterlab_kernel_ptx ${libraries})
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/CompileSettings.cmake)

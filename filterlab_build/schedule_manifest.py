@@ -1,15 +1,12 @@
 """The one reader of the schedule registrations (generators/schedule_registry.h).
 
-Reads every FILTERLAB_SCHEDULE and FILTERLAB_FROZEN call of the schedule
-sources given, and the frozen autoschedules (schedules/<filter>/auto/*.schedule.h),
-and writes one manifest (JSON, format 5) of every schedule: its filter,
-algorithm, backend and targets, name, why it is CUDA only, why it is on the
-frontier, whether this build builds it, what it restricts, axes, the point it
-is built at, source span, and the points of a sweep. The build
-(cmake/FilterLab.cmake) runs it at configure time and declares every library
-and variant from the manifest; nothing else reads the registrations. The
-tokens, the calls' arguments, SUPPORTS, AXES and points are read by
-schedule_grammar, beside it in this package.
+Reads every FILTERLAB_SCHEDULE and FILTERLAB_FROZEN call of the schedule sources given, and the frozen
+autoschedules (schedules/<filter>/auto/*.schedule.h), and writes one manifest (JSON, format 5) of every
+schedule: its filter, algorithm, backend and targets, name, why it is CUDA only, why it is on the frontier,
+whether this build builds it, what it restricts, axes, the point it is built at, source span, and the points
+of a sweep. The build (cmake/FilterLab.cmake) runs it at configure time and declares every library and variant
+from the manifest; nothing else reads the registrations. The tokens, the calls' arguments, SUPPORTS, AXES and
+points are read by schedule_grammar, beside it in this package.
 
 A registration is one macro call, laid out as one likes (spaces and line
 breaks anywhere between its tokens; comments are not read):
@@ -18,24 +15,19 @@ breaks anywhere between its tokens; comments are not read):
                        [, READS("words")][, WRITES("words")][, CUDA_ONLY("<why>")][, FRONTIER("<why>")]) { <body> }
     FILTERLAB_FROZEN(<filter>, cpu|gpu, <name>, <base>, "<axis>=<value>+<axis>=<value>..."[, FRONTIER("<why>")]);
 
-The keywords come in any order, each at most once. <Algorithm> is the type of
-generators/<filter>.h the body schedules ([A-Z][A-Za-z0-9]*, as RunningSums);
-the manifest's "algorithm" (a frozen point: its base's; an autoschedule: null,
-the filter's default) and "algorithm_key", the name the runtime knows it by
-(FilterInfo::algorithms: the type's name in snake_case, running_sums).
-SUPPORTS is what the schedule restricts of the contract ("radius=1",
-"size=3,5", "radius=1..7", several joined by ';'); without it the schedule
-takes the contract's whole domain. AXES declares its space
-("tile_x=16,[32],64 tile_y=2,[8]": values, the default in brackets). READS
-says how the pipeline reads its 8-bit image: "bytes" (the default) or
-"words", a view of the same rows as 32-bit words (4 pixels each), so that
-Halide can load 16 bytes at once (../shared/HALIDE_GPU.md); the build passes
-it to the generator (input_view=words) and to the variant's binding.
-WRITES("words") gives a gpu schedule's CUDA variant a second library per
-compile-time value, its output written as 32-bit words (output_view=words:
-Halide stores a uint8 vector 8 bytes at a time at most, a uint32 one 16),
-which the binding takes for outputs whose width is a multiple of 4 with rows
-on 16-byte boundaries, the bytes library otherwise ("writes").
+The keywords come in any order, each at most once. <Algorithm> is the type of generators/<filter>.h the body
+schedules ([A-Z][A-Za-z0-9]*, as RunningSums); the manifest's "algorithm" (a frozen point: its base's; an
+autoschedule: null, the filter's default) and "algorithm_key", the name the runtime knows it by
+(FilterInfo::algorithms: the type's name in snake_case, running_sums). SUPPORTS is what the schedule restricts
+of the contract ("radius=1", "size=3,5", "radius=1..7", several joined by ';'); without it the schedule takes
+the contract's whole domain. AXES declares its space ("tile_x=16,[32],64 tile_y=2,[8]": values, the default in
+brackets). READS says how the pipeline reads its 8-bit image: "bytes" (the default) or "words", a view of the
+same rows as 32-bit words (4 pixels each), so that Halide can load 16 bytes at once (../shared/HALIDE_GPU.md);
+the build passes it to the generator (input_view=words) and to the variant's binding. WRITES("words") gives a
+gpu schedule's CUDA variant a second library per compile-time value, its output written as 32-bit words
+(output_view=words: Halide stores a uint8 vector 8 bytes at a time at most, a uint32 one 16), which the
+binding takes for outputs whose width is a multiple of 4 with rows on 16-byte boundaries, the bytes library
+otherwise ("writes").
 CUDA_ONLY says why OpenCL cannot have a gpu schedule, or names a reason of
 schedule_grammar.OPENCL_REFUSALS that several share (its targets are then
 ["cuda"], its frozen points' too; the CTest opencl_refusals asks Halide again);

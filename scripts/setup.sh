@@ -13,7 +13,7 @@
 # filterlab_tools, the CLI without the tests). FILTERLAB_CPU_TARGETS, when
 # set, replaces the CPU libraries' Halide targets of a new build/ (CI: AVX2).
 # FILTERLAB_SHAPES, when set, is the image shapes every DSL CUDA variant is
-# also compiled for (cmake/FilterLab.cmake; default 1920x1080,aligned); a build/
+# also compiled for (cmake/HalideSettings.cmake; default 1920x1080,aligned); a build/
 # configured with others is configured again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
