@@ -1,7 +1,8 @@
 // box (mean) filter, FILTERS.md: out = (sum of the (2r+1)^2 window + n/2) / n,
 // clamp border. Three algorithms, each a type holding only its stages
 // (schedules/box/ holds the schedules, each naming the type it schedules):
-//   Direct       each output sums its window, 2(2r+1) adds: the cost grows with r;
+//   Separable    row sums of 2r+1 samples, then 2r+1 of them summed down: 2(2r+1) adds
+//                an output, the cost grows with r;
 //   RunningSums  each sum is the previous one plus the sample entering the
 //                window minus the one leaving it: 4 adds per output whatever r;
 //   LaneRunningSums        RunningSums in a warp's coordinates (box_lanes.h).
@@ -68,10 +69,10 @@ protected:
 
 // Row sums first, so a line buffer of 2r+1 row sums can slide down the image
 // (see cpu_sliding).
-struct Direct : Window {
+struct Separable : Window {
     Halide::Func row_sum{"row_sum"};  // horizontal sum of 2r+1 samples (fits 16 bits)
 
-    explicit Direct(const Inputs &in) : Window(in) {
+    explicit Separable(const Inputs &in) : Window(in) {
         using namespace Halide;
         RDom i(-radius, 2 * radius + 1, "i");
         row_sum(x, y, c) = sum(cast<uint16_t>(clamped(x + i, y, c)));
@@ -150,6 +151,6 @@ struct RunningSums : Window {
 };
 
 // The algorithm an autoscheduler is given (the generator's first).
-using Default = Direct;
+using Default = Separable;
 
 }  // namespace filterlab::box

@@ -1,13 +1,13 @@
 // Named schedules for a filter's generator.
 //
-// A filter's algorithms are types (generators/<filter>.h: box::Direct,
+// A filter's algorithms are types (generators/<filter>.h: box::Separable,
 // box::RunningSums, box::LaneRunningSums, ...), each holding only its stages, defined
 // by its constructor. A schedule is written once, in schedules/<filter>/, for
 // one of them,
 //
-//     FILTERLAB_SCHEDULE(box, Direct, cpu, tiled) { ... }
+//     FILTERLAB_SCHEDULE(box, Separable, cpu, tiled) { ... }
 //
-// which defines the function (its `p` is a box::Direct) and registers it
+// which defines the function (its `p` is a box::Separable) and registers it
 // under "cpu_tiled" for the box generator: a schedule places the stages of
 // its algorithm and defines none. A GPU schedule is declared `gpu`: written
 // with Halide's gpu_* directives, it is built for CUDA and for OpenCL alike
@@ -19,11 +19,11 @@
 // Optional arguments, read by the build only: what the schedule restricts of
 // the filter's contract (without it, the contract's whole domain),
 //
-//     FILTERLAB_SCHEDULE(box, Direct, gpu, rows8, SUPPORTS("radius=1")) {
+//     FILTERLAB_SCHEDULE(box, Separable, gpu, rows8, SUPPORTS("radius=1")) {
 //
 // the axes of its space, each with its values and the default in brackets,
 //
-//     FILTERLAB_SCHEDULE(box, Direct, gpu, tile, AXES("tile_x=16,[32],64 tile_y=2,4,[8],16")) {
+//     FILTERLAB_SCHEDULE(box, Separable, gpu, tile, AXES("tile_x=16,[32],64 tile_y=2,4,[8],16")) {
 //         p.output.gpu_tile(..., point["tile_x"], point["tile_y"], ...);
 //
 // READS("words") (the algorithm reads the image as 32-bit words, word_view.h),

@@ -63,6 +63,7 @@ class Separable(Algorithm):
     it, so that the sums read it at affine indices and a schedule can stage
     a tile of it), `rows`, `columns`, `output`."""
     clamped, rows, columns, output = "clamped", "rows", "columns", "output"
+    contract = "separable"
 
     def __init__(self, radius):
         r, k = radius, 2 * radius + 1

@@ -101,7 +101,9 @@ FilterInfo box() {
             .work_per_sample = [](const ParamValues &p) { return std::pow(2 * p.at("radius") + 1, 2); },
             .reach = [](const ParamValues &p) { return as_int(p, "radius"); },
             .gallery_noise = smoothing_noise(),
-            .algorithms = {{"direct", "window sums (separable or not): the work per pixel grows with r"},
+            .algorithms = {{"direct", "the window summed at once: (2r+1)^2 samples a pixel"},
+                           {"separable", "row sums of 2r+1 samples, then 2r+1 of them summed down: the work per pixel "
+                                         "grows with r"},
                            {"running_sums", "each sum is the last plus the entering sample minus the leaving one: "
                                             "the work per pixel does not grow with r"},
                            {"lane_running_sums", "running_sums in a warp's coordinates: a lane's column sums in "

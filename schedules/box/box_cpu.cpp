@@ -11,14 +11,14 @@ using filterlab::schedules::parallel_strips;
 using filterlab::schedules::Strips;
 
 // Everything at root, serial: the baseline every other schedule is measured against.
-FILTERLAB_SCHEDULE(box, Direct, cpu, naive, FRONTIER("the baseline every CPU schedule is measured against")) {
+FILTERLAB_SCHEDULE(box, Separable, cpu, naive, FRONTIER("the baseline every CPU schedule is measured against")) {
     p.row_sum.compute_root();
     p.output.compute_root();
 }
 
 // Row sums per strip of 32 rows, vectorised over x (16 lanes of u16) and the
 // strips spread over all cores: each input row is read from L1/L2, not memory.
-FILTERLAB_SCHEDULE(box, Direct, cpu, tiled,
+FILTERLAB_SCHEDULE(box, Separable, cpu, tiled,
                    FRONTIER("the classic tiling: row sums per strip, vectorised, strips over the cores")) {
     const Strips s = parallel_strips(p, 32, 2 * target.natural_vector_size<uint16_t>());
     p.row_sum.compute_at(p.output, s.strip)
@@ -28,7 +28,7 @@ FILTERLAB_SCHEDULE(box, Direct, cpu, tiled,
 // Line buffer: within a strip the row sums slide down one row per output row
 // (Halide's sliding window keeps 2r+1), so each sample is summed horizontally once.
 // Its space: rows a strip (taller, less recomputed; shorter, more strips), vectors.
-FILTERLAB_SCHEDULE(box, Direct, cpu, sliding, AXES("rows=16,32,[64],128 vectors=1,[2],4"),
+FILTERLAB_SCHEDULE(box, Separable, cpu, sliding, AXES("rows=16,32,[64],128 vectors=1,[2],4"),
                    FRONTIER("the classic line buffer (sliding window)")) {
     const Strips s = parallel_strips(p, point["rows"], point["vectors"] * target.natural_vector_size<uint16_t>());
     p.row_sum.store_at(p.output, s.strip)
