@@ -15,16 +15,16 @@
 // as Halide would (64, or the caller's HL_CUDA_JIT_MAX_REGISTERS).
 #pragma once
 
+#include "launch_axis.h"
 #include "registry.h"
 
 namespace filterlab::halide_cuda {
 
 // The point's axis that names a CUDA library's register cap.
-inline constexpr const char *kMaxRegistersAxis = "max_registers";
+inline constexpr const char *kMaxRegistersAxis = launch_axis::kName;
 // The cap Halide 21's CUDA runtime loads a module with when nobody names one
-// (runtime/cuda.cpp, compile_kernel): Halide's own choice on the launch's axis
-// (filterlab_build/schedule_grammar.py: LAUNCH_AXIS["own"]).
-inline constexpr int kHalideMaxRegisters = 64;
+// (runtime/cuda.cpp, compile_kernel): Halide's own choice on the launch's axis.
+inline constexpr int kHalideMaxRegisters = launch_axis::kHalideOwn;
 
 struct Launch {
     int max_registers = 0;  // 0: Halide's own

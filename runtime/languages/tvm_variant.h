@@ -9,16 +9,16 @@
 #include <vector>
 
 #include "compiled_pipeline.h"
+#include "launch_axis.h"
 #include "registry.h"
 #include "tvm_call.h"
 
 namespace filterlab {
 
 // A TVM library's register cap when its point does not set one, TVM's own
-// choice on the launch's axis max_registers (filterlab_build/schedule_grammar.py:
-// LAUNCH_AXIS["own"]): 0, none written, TVM's __launch_bounds__(threads) left
-// for ptxas to choose by.
-inline constexpr int kTvmMaxRegisters = 0;
+// choice on the launch's axis: 0, none written, TVM's __launch_bounds__(threads)
+// left for ptxas to choose by.
+inline constexpr int kTvmMaxRegisters = launch_axis::kTvmOwn;
 
 // How a filter's run-time parameters become an algorithm's scalars (in the
 // order its Algorithm.scalars declares them): one function per filter,
