@@ -32,8 +32,40 @@ def cuda_target():
     return Target({"kind": "cuda", "arch": "sm_90"}, host="c")
 
 
-def lower(functions):
-    """{library: scheduled PrimFunc} -> (device CUDA C, {kernel: parameter names}, {library: host TVMScript})."""
+def block_threads(kernel):
+    """The threads of a block of `kernel` (a device PrimFunc): the product of its threadIdx extents."""
+    extents = {}
+
+    def visit(node):  # the statements' tree (TVM 0.27's tirx has no visitor to hand)
+        if isinstance(node, tvm.tirx.AttrStmt) and node.attr_key == "thread_extent":
+            tag = node.node.thread_tag
+            if tag.startswith("threadIdx"):
+                extents[tag] = int(node.value)
+        for child in ("body", "then_case", "else_case"):
+            if getattr(node, child, None) is not None:
+                visit(getattr(node, child))
+        for child in getattr(node, "seq", []):
+            visit(child)
+    visit(kernel.body)
+    threads = 1
+    for extent in extents.values():
+        threads *= extent
+    return threads
+
+
+def with_register_cap(device, cap):
+    """Each kernel of `device` with TVM's register-cap attribute (its codegen writes __maxnreg__(cap) in
+    place of __launch_bounds__(threads)), the cap lowered to what a block of its threads may take (65536
+    registers an SM, allocated to a thread in units of 8). Set on the kernels the host/device split
+    made: an attribute of the scheduled function does not reach them."""
+    def capped(kernel):
+        return kernel.with_attr("tirx.max_registers", min(cap, 65536 // block_threads(kernel) // 8 * 8))
+    return tvm.IRModule({gv: capped(f) for gv, f in device.functions.items()})
+
+
+def lower(functions, cap=0):
+    """{library: scheduled PrimFunc} -> (device CUDA C, {kernel: parameter names}, {library: host TVMScript});
+    cap: each kernel's register cap (0: TVM's own __launch_bounds__(threads), left to ptxas)."""
     target = cuda_target()
     mod = tvm.IRModule({name: f.with_attr("global_symbol", name) for name, f in functions.items()})
     mod = tvm.tirx.transform.BindTarget(target)(mod)
@@ -41,6 +73,8 @@ def lower(functions):
     host, devices = split_host_device_mods(pipeline(mod))
     (device_target, device), = devices.items()
     device = finalize_device()(device)
+    if cap:
+        device = with_register_cap(device, cap)
     source = codegen_build(device, device_target).inspect_source()
     kernels = {gv.name_hint: [p.name for p in f.params] for gv, f in device.functions.items()}
     hosts = {gv.name_hint: f.script() for gv, f in host.functions.items()}
@@ -160,16 +194,17 @@ struct filterlab_image {
 """
 
 
-def cuda_file(functions, origin):
+def cuda_file(functions, origin, cap=0):
     """The whole .cu of one schedule: {library: (scheduled PrimFunc, its
     algorithm, [(path suffix, PrimFunc scheduled for that shape or class, C
     condition, launcher locals)])}, the exact shapes' paths before the
-    aligned class's (call->paths_barred: 1 bars the first, 2 both)."""
+    aligned class's (call->paths_barred: 1 bars the first, 2 both); cap: each kernel's register cap
+    (lower)."""
     everything = {}
     for library, (f, _, shapes) in functions.items():
         everything[library] = f
         everything.update({f"{library}_{suffix}": g for suffix, g, _, _ in shapes})
-    source, kernels, hosts = lower(everything)
+    source, kernels, hosts = lower(everything, cap)
 
     def host_of(library):
         return next(text for name, text in hosts.items() if re.sub(r"^__tvm_ffi_", "", name) == library)

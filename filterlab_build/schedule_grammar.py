@@ -26,14 +26,14 @@ VIEWS = ("bytes", "words")  # how a pipeline reads its 8-bit image (READS) or wr
 # The launch's axis, one for every language's CUDA schedules: each kernel's
 # register cap. A point that sets it caps every kernel of the library: Halide's
 # module is loaded with the cap (runtime/languages/halide_cuda_launch.h; not a
-# generator parameter, the PTX is the same at every value), TVM's kernels are
-# written with __maxnreg__(cap) in place of __launch_bounds__(threads)
-# (tvm_generate). "own" is each language's own choice, what a library gets
-# where its point leaves the axis out: Halide's runtime loads a module with 64
-# registers a thread, one of the caps; TVM writes __launch_bounds__(threads)
-# and ptxas chooses, which no cap says: 0, "none written". The runtime
-# restates both (halide_cuda_launch.h: kHalideMaxRegisters; tvm_variant.h:
-# kTvmMaxRegisters).
+# generator parameter, the PTX is the same at every value), TVM's kernels carry
+# TVM's own attribute tirx.max_registers, which its CUDA C writes as
+# __maxnreg__(cap) in place of __launch_bounds__(threads)
+# (cuda_source.with_register_cap). "own" is each language's own choice, what a
+# library gets where its point leaves the axis out: Halide's runtime loads a
+# module with 64 registers a thread, one of the caps; TVM writes
+# __launch_bounds__(threads) and ptxas chooses, which no cap says: 0, "none
+# written". The runtime reads both from here (launch_axis_header).
 LAUNCH_AXIS = {"name": "max_registers", "caps": [64, 96, 128, 168, 255], "own": {"halide": 64, "tvm": 0}}
 # Why a frozen point that sets it is CUDA only (not a refusal of Halide's: scripts/opencl_refusals.sh skips it).
 LAUNCH_ONLY = f"its point sets the CUDA register cap ({LAUNCH_AXIS['name']}), which OpenCL has not"

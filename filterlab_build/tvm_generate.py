@@ -113,19 +113,6 @@ def shape_condition(alg, height, width):
     return " && ".join(f"call->{name} == {value}" for name, value in fixed_geometry(alg, height, width).items())
 
 
-def capped(text, cap):
-    """Every kernel's __launch_bounds__(threads) as __maxnreg__(cap), the cap
-    lowered to what a block of `threads` may take (65536 registers an SM,
-    allocated to a thread in units of 8)."""
-    def one(m):
-        threads = int(m[1])
-        return f"__maxnreg__({min(cap, 65536 // threads // 8 * 8)})"
-    text, count = re.subn(r"__launch_bounds__\((\d+)\)", one, text)
-    if count == 0:
-        raise ValueError("tvm_generate: no __launch_bounds__ in TVM's CUDA C to replace by the register cap")
-    return text
-
-
 ALIGNED = "aligned"  # FILTERLAB_SHAPES' word for the aligned class
 
 
@@ -226,10 +213,10 @@ def generate(schedule, out, point="", shapes=()):
             paths.append((f"{w}x{h}", scheduled(shaped, specialise(shaped, h, w)), shape_condition(shaped, h, w), []))
         functions[library] = (scheduled(alg, alg.func), alg, paths)
     origin = f"filterlab_build.tvm_generate --schedule {schedule.filter}/{schedule.name}" + (f" --point {point}" if point else "")
-    text = cuda_source.cuda_file(functions, origin)
+    # The register cap through TVM's own attribute (cuda_source.with_register_cap); its default, TVM's
+    # own choice, writes none.
     cap = schedule.point.get(tvm_registry.LAUNCH["name"], tvm_registry.LAUNCH["default"])
-    if cap != tvm_registry.LAUNCH["default"]:
-        text = capped(text, cap)
+    text = cuda_source.cuda_file(functions, origin, cap if cap != tvm_registry.LAUNCH["default"] else 0)
     if Path(out).exists() and Path(out).read_text() == text:
         return  # left as it is: the build's restat then compiles nothing again
     tmp = Path(str(out) + ".tmp")

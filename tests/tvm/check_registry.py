@@ -7,7 +7,7 @@ of a point, the refusals, and the register cap written into TVM's CUDA C.
 import subprocess
 import sys
 
-from filterlab_build import tvm_generate, tvm_registry
+from filterlab_build import cuda_source, tvm_generate, tvm_registry
 
 FAILED = []
 
@@ -61,11 +61,21 @@ def check_launch_sweep(registry):
            f"tvm_running_sums_long is a frozen point ({frozen})")
     expect(caps == [f"{frozen}+max_registers={v}" for v in tvm_registry.LAUNCH["values"]],
            "<filter>/tvm_<name>:max_registers sweeps the register cap alone, at its point")
-    source = ('extern "C" __global__ void __launch_bounds__(128) a(int *p);\n'
-              'extern "C" __global__ void __launch_bounds__(1024) b(int *p);\n')
-    text = tvm_generate.capped(source, 128)
-    expect("__maxnreg__(128) a" in text and "__maxnreg__(64) b" in text and "__launch_bounds__" not in text,
-           "the cap replaces __launch_bounds__, lowered to what 1024 threads allow")
+    text, _, _ = cuda_source.lower({"a": one_thread_a_word(128), "b": one_thread_a_word(1024)}, 128)
+    expect("__maxnreg__(128) a_kernel" in text and "__maxnreg__(64) b_kernel" in text
+           and "__launch_bounds__" not in text,
+           "TVM's attribute writes the cap in place of __launch_bounds__, lowered to what 1024 threads allow")
+
+
+def one_thread_a_word(threads):
+    """A kernel of one block of `threads` threads, each writing its index."""
+    from tvm.script import tirx as T
+
+    @T.prim_func
+    def kernel(a: T.Buffer((threads,), "int32")):
+        for i in T.thread_binding(threads, thread="threadIdx.x"):
+            a[i] = i
+    return kernel
 
 
 def check_refusals(registry):
