@@ -32,9 +32,8 @@ __device__ inline uint32_t shared_address(const void *p) {
 // SLOTS groups of ROWS rows of PITCH bytes and a barrier for each group, in
 // the warp's part of the block's shared memory. Rows travel in groups so that
 // a warp waits, and its lane 0 announces copies, once a group, and its lanes
-// issue a group's copies side by side: what a row costs in instructions
-// beside the filter's own (a wait and a fetch a row cost 2 to 3 instructions
-// a pixel on 8-pixel strips).
+// issue a group's copies side by side: the ring's own instructions, beside the
+// filter's, are paid once a group, not once a row.
 template <int SLOTS, int ROWS, int PITCH>
 class RowRing {
 public:

@@ -40,18 +40,18 @@ constexpr int kAhead = 1;      // groups in flight beyond the window
 
 // The window's 2r + 2 rows (the leaving one with the entering one) span at
 // most (2r + 1) / kGroup + 2 groups.
-template <int R, int AHEAD>
-constexpr int kSlots = (2 * R + 1) / kGroup + 2 + AHEAD;
+template <int R>
+constexpr int kSlots = (2 * R + 1) / kGroup + 2 + kAhead;
 
-template <int R, int AHEAD>
-using Ring = RowRing<kSlots<R, AHEAD>, kGroup, kSegment>;
+template <int R>
+using Ring = RowRing<kSlots<R>, kGroup, kSegment>;
 
 // One warp's strip: output rows top .. top + rows - 1 of the band at `band`.
 // kEdge: some lane's 16 columns are not wholly inside the image, so its reads
 // clamp and its last chunk is stored bytewise.
-template <int R, int AHEAD, bool kEdge>
-__device__ void walk(const Ring<R, AHEAD> &ring, const Plane &p, int band, int lane, int top, int rows) {
-    constexpr int kRingSlots = kSlots<R, AHEAD>;
+template <int R, bool kEdge>
+__device__ void walk(const Ring<R> &ring, const Plane &p, int band, int lane, int top, int rows) {
+    constexpr int kRingSlots = kSlots<R>;
     const int origin = band - 16, x0 = origin + 16 * lane;  // the segment's first column, the lane's
     const int begin = max(origin, 0), end = min(origin + kSegment, (p.width + 15) & ~15);
     const bool inside = !kEdge || (x0 >= 0 && x0 + 16 <= p.width);
@@ -109,42 +109,41 @@ __device__ void walk(const Ring<R, AHEAD> &ring, const Plane &p, int band, int l
     }
 }
 
-template <int R, int AHEAD>
+template <int R>
 __global__ void __launch_bounds__(32 * kWarps) box_staged_rows_kernel(Plane p, int bands, int rows_per_strip) {
     extern __shared__ __align__(128) uint8_t shared[];
     const int lane = static_cast<int>(threadIdx.x) & 31, warp_in_block = static_cast<int>(threadIdx.x) / 32;
     const int warp = static_cast<int>(blockIdx.x) * kWarps + warp_in_block;
     const int band = warp % bands * kBand, top = warp / bands * rows_per_strip;
     if (top >= p.height) return;  // the whole warp
-    const Ring<R, AHEAD> ring(shared + warp_in_block * Ring<R, AHEAD>::kBytes, lane);
+    const Ring<R> ring(shared + warp_in_block * Ring<R>::kBytes, lane);
     const int rows = min(rows_per_strip, p.height - top);
-    if (band >= 16 && band + kBand + 16 <= p.width) walk<R, AHEAD, false>(ring, p, band, lane, top, rows);
-    else walk<R, AHEAD, true>(ring, p, band, lane, top, rows);
+    if (band >= 16 && band + kBand + 16 <= p.width) walk<R, false>(ring, p, band, lane, top, rows);
+    else walk<R, true>(ring, p, band, lane, top, rows);
 }
 
-template <int R, int AHEAD>
+template <int R>
 void launch(const Plane &p) {
-    constexpr std::size_t kShared = kWarps * Ring<R, AHEAD>::kBytes;
-    const auto kernel = box_staged_rows_kernel<R, AHEAD>;
+    constexpr std::size_t kShared = kWarps * Ring<R>::kBytes;
+    const auto kernel = box_staged_rows_kernel<R>;
     const int bands = (p.width + kBand - 1) / kBand;
     const StripGrid grid = strip_grid(kernel, kWarps, kShared, bands, p.height);
     kernel<<<(grid.warps + kWarps - 1) / kWarps, 32 * kWarps, kShared, stream()>>>(p, bands, grid.rows);
 }
 
-template <int AHEAD, std::size_t... Rs>
+template <std::size_t... Rs>
 constexpr auto make_launchers(std::index_sequence<Rs...>) {
-    return std::array<void (*)(const Plane &), sizeof...(Rs)>{&launch<static_cast<int>(Rs) + 1, AHEAD>...};
+    return std::array<void (*)(const Plane &), sizeof...(Rs)>{&launch<static_cast<int>(Rs) + 1>...};
 }
 
-template <int AHEAD>
 void run(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
-    static constexpr auto launchers = make_launchers<AHEAD>(std::make_index_sequence<kBoxMaxRadius>{});
+    static constexpr auto launchers = make_launchers(std::make_index_sequence<kBoxMaxRadius>{});
     const int radius = static_cast<int>(params.at("radius"));
     for_each_plane(in, out, "box_staged_rows_kernel", [&](const Plane &p) { launchers.at(radius - 1)(p); });
 }
 
 const VariantRegistration registration{
-    with_algorithm({"box", "hw_staged_rows", Backend::cuda, Kind::handwritten, {}, run<kAhead>}, "running_sums")};
+    with_algorithm({"box", "hw_staged_rows", Backend::cuda, Kind::handwritten, {}, run}, "running_sums")};
 
 }  // namespace
 }  // namespace filterlab::handwritten
