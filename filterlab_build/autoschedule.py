@@ -117,7 +117,7 @@ def fix_up(scheduler, text):
     # All: the autoschedulers plan for the estimates (8192²), and a split that
     # shifts inwards needs the image to be at least the split's size; the
     # contract needs every size, down to 1x1. Guarded tails keep the schedule
-    # and meet it (a rounded-up tail stays: it only computes past an edge,
+    # and meet it (on the CPU a rounded-up tail stays: it only computes past an edge,
     # which the clamped input allows).
     untailed = re.compile(r"\.split\(([^(),]+),([^(),]+),([^(),]+),\s*(\d+)\)")
     if "TailStrategy::ShiftInwards" in text or untailed.search(text):
@@ -126,6 +126,15 @@ def fix_up(scheduler, text):
         fixes.append("every split that shifted inwards (or took the default tail) now guards its tail, so that "
                      "images smaller than a split are computed (the estimates are 8192 x 8192; the contract starts "
                      "at 1 x 1)")
+    # GPU: a rounded-up tail computes a Func past its region, reading its
+    # producer there; where the producer's update stage guards its own tail,
+    # those rows were allocated but never written (compute-sanitizer's
+    # initcheck: uninitialised global reads, harmless to the output but a read
+    # of memory no stage wrote). Guarded there too.
+    if "-cuda" in text.split("// for target=", 1)[-1].split("\n", 1)[0] and "TailStrategy::RoundUp" in text:
+        text = text.replace("TailStrategy::RoundUp", "TailStrategy::GuardWithIf")
+        fixes.append("every rounded-up split guards its tail too (on the GPU a rounded-up tail read its producer "
+                     "past the rows the producer's update wrote)")
     if fixes:
         note = "".join(f"// Fixed up by filterlab_build/autoschedule.py: {f}.\n" for f in fixes)
         text = text.replace("#include \"Halide.h\"", note + "\n#include \"Halide.h\"", 1)

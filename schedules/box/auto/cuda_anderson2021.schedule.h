@@ -8,6 +8,7 @@
 
 // Fixed up by filterlab_build/autoschedule.py: removed `auto pipeline = get_pipeline();` (it shadows the function's parameter).
 // Fixed up by filterlab_build/autoschedule.py: every split that shifted inwards (or took the default tail) now guards its tail, so that images smaller than a split are computed (the estimates are 8192 x 8192; the contract starts at 1 x 1).
+// Fixed up by filterlab_build/autoschedule.py: every rounded-up split guards its tail too (on the GPU a rounded-up tail read its producer past the rows the producer's update wrote).
 
 #include "Halide.h"
 
@@ -54,7 +55,7 @@ inline void apply_schedule_box_cuda_anderson2021(
         .split(yi, yi_serial_outer, yi, 16, TailStrategy::GuardWithIf)
         .gpu_threads(yi);
     sum_1
-        .split(y, y, yi, 16, TailStrategy::RoundUp)
+        .split(y, y, yi, 16, TailStrategy::GuardWithIf)
         .unroll(yi)
         .compute_at(output, x)
         .reorder(yi, x, y, c)
@@ -63,7 +64,7 @@ inline void apply_schedule_box_cuda_anderson2021(
         .split(y, y_serial_outer, y, 8, TailStrategy::GuardWithIf)
         .gpu_threads(y);
     sum_1.update(0)
-        .split(y, y, yi, 16, TailStrategy::RoundUp)
+        .split(y, y, yi, 16, TailStrategy::GuardWithIf)
         .unroll(yi)
         .reorder(yi, j_x, x, y, c)
         .split(x, x_serial_outer, x, 64, TailStrategy::GuardWithIf)
@@ -71,9 +72,9 @@ inline void apply_schedule_box_cuda_anderson2021(
         .split(y, y_serial_outer, y, 8, TailStrategy::GuardWithIf)
         .gpu_threads(y);
     sum
-        .split(x, x, xi, 32, TailStrategy::RoundUp)
-        .split(y, y, yi, 64, TailStrategy::RoundUp)
-        .split(yi, yi, yii, 8, TailStrategy::RoundUp)
+        .split(x, x, xi, 32, TailStrategy::GuardWithIf)
+        .split(y, y, yi, 64, TailStrategy::GuardWithIf)
+        .split(yi, yi, yii, 8, TailStrategy::GuardWithIf)
         .unroll(yii)
         .compute_root()
         .reorder(yii, xi, yi, x, y, c)

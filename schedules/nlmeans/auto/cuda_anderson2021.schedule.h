@@ -8,6 +8,7 @@
 
 // Fixed up by filterlab_build/autoschedule.py: removed `auto pipeline = get_pipeline();` (it shadows the function's parameter).
 // Fixed up by filterlab_build/autoschedule.py: every split that shifted inwards (or took the default tail) now guards its tail, so that images smaller than a split are computed (the estimates are 8192 x 8192; the contract starts at 1 x 1).
+// Fixed up by filterlab_build/autoschedule.py: every rounded-up split guards its tail too (on the GPU a rounded-up tail read its producer past the rows the producer's update wrote).
 
 #include "Halide.h"
 
@@ -66,8 +67,8 @@ inline void apply_schedule_nlmeans_cuda_anderson2021(
         .split(yi, yi_serial_outer, yi, 16, TailStrategy::GuardWithIf)
         .gpu_threads(yi);
     accum
-        .split(y, y, yi, 8, TailStrategy::RoundUp)
-        .split(c, c, ci, 2, TailStrategy::RoundUp)
+        .split(y, y, yi, 8, TailStrategy::GuardWithIf)
+        .split(c, c, ci, 2, TailStrategy::GuardWithIf)
         .unroll(yi)
         .unroll(ci)
         .compute_at(output, x)
@@ -77,8 +78,8 @@ inline void apply_schedule_nlmeans_cuda_anderson2021(
         .split(y, y_serial_outer, y, 16, TailStrategy::GuardWithIf)
         .gpu_threads(y);
     accum.update(0)
-        .split(y, y, yi, 8, TailStrategy::RoundUp)
-        .split(c, c, ci, 2, TailStrategy::RoundUp)
+        .split(y, y, yi, 8, TailStrategy::GuardWithIf)
+        .split(c, c, ci, 2, TailStrategy::GuardWithIf)
         .unroll(yi)
         .unroll(ci)
         .reorder(yi, ci, offsets_x, offsets_y, x, y, c)
@@ -87,8 +88,8 @@ inline void apply_schedule_nlmeans_cuda_anderson2021(
         .split(y, y_serial_outer, y, 16, TailStrategy::GuardWithIf)
         .gpu_threads(y);
     patch_sum
-        .split(x, x, xi, 16, TailStrategy::RoundUp)
-        .split(y, y, yi, 16, TailStrategy::RoundUp)
+        .split(x, x, xi, 16, TailStrategy::GuardWithIf)
+        .split(y, y, yi, 16, TailStrategy::GuardWithIf)
         .compute_root()
         .reorder(xi, yi, x, y, dx, dy)
         .gpu_blocks(x)
@@ -100,8 +101,8 @@ inline void apply_schedule_nlmeans_cuda_anderson2021(
         .split(yi, yi_serial_outer, yi, 16, TailStrategy::GuardWithIf)
         .gpu_threads(yi);
     patch_sum.update(0)
-        .split(x, x, xi, 16, TailStrategy::RoundUp)
-        .split(y, y, yi, 16, TailStrategy::RoundUp)
+        .split(x, x, xi, 16, TailStrategy::GuardWithIf)
+        .split(y, y, yi, 16, TailStrategy::GuardWithIf)
         .reorder(down_x, xi, yi, x, y, dx, dy)
         .gpu_blocks(x)
         .gpu_blocks(y)
@@ -112,9 +113,9 @@ inline void apply_schedule_nlmeans_cuda_anderson2021(
         .split(yi, yi_serial_outer, yi, 16, TailStrategy::GuardWithIf)
         .gpu_threads(yi);
     patch_rows
-        .split(x, x, xi, 32, TailStrategy::RoundUp)
-        .split(y, y, yi, 4, TailStrategy::RoundUp)
-        .split(yi, yi, yii, 2, TailStrategy::RoundUp)
+        .split(x, x, xi, 32, TailStrategy::GuardWithIf)
+        .split(y, y, yi, 4, TailStrategy::GuardWithIf)
+        .split(yi, yi, yii, 2, TailStrategy::GuardWithIf)
         .unroll(yii)
         .compute_root()
         .reorder(yii, xi, yi, x, y, dx, dy)
@@ -127,8 +128,8 @@ inline void apply_schedule_nlmeans_cuda_anderson2021(
         .split(yi, yi_serial_outer, yi, 2, TailStrategy::GuardWithIf)
         .gpu_threads(yi);
     patch_rows.update(0)
-        .split(x, x, xi, 32, TailStrategy::RoundUp)
-        .split(y, y, yi, 4, TailStrategy::RoundUp)
+        .split(x, x, xi, 32, TailStrategy::GuardWithIf)
+        .split(y, y, yi, 4, TailStrategy::GuardWithIf)
         .split(yi, yi, yii, 2, TailStrategy::GuardWithIf)
         .unroll(yii)
         .reorder(yii, across_x, xi, yi, x, y, dx, dy)
@@ -141,11 +142,11 @@ inline void apply_schedule_nlmeans_cuda_anderson2021(
         .split(yi, yi_serial_outer, yi, 2, TailStrategy::GuardWithIf)
         .gpu_threads(yi);
     sum
-        .split(x, x, xi, 32, TailStrategy::RoundUp)
-        .split(y, y, yi, 4, TailStrategy::RoundUp)
-        .split(dx, dx, dxi, 7, TailStrategy::RoundUp)
-        .split(yi, yi, yii, 2, TailStrategy::RoundUp)
-        .split(dxi, dxi, dxii, 7, TailStrategy::RoundUp)
+        .split(x, x, xi, 32, TailStrategy::GuardWithIf)
+        .split(y, y, yi, 4, TailStrategy::GuardWithIf)
+        .split(dx, dx, dxi, 7, TailStrategy::GuardWithIf)
+        .split(yi, yi, yii, 2, TailStrategy::GuardWithIf)
+        .split(dxi, dxi, dxii, 7, TailStrategy::GuardWithIf)
         .unroll(yii)
         .unroll(dxii)
         .compute_root()
@@ -159,9 +160,9 @@ inline void apply_schedule_nlmeans_cuda_anderson2021(
         .split(yi, yi_serial_outer, yi, 2, TailStrategy::GuardWithIf)
         .gpu_threads(yi);
     sum.update(0)
-        .split(x, x, xi, 32, TailStrategy::RoundUp)
-        .split(y, y, yi, 4, TailStrategy::RoundUp)
-        .split(dx, dx, dxi, 7, TailStrategy::RoundUp)
+        .split(x, x, xi, 32, TailStrategy::GuardWithIf)
+        .split(y, y, yi, 4, TailStrategy::GuardWithIf)
+        .split(dx, dx, dxi, 7, TailStrategy::GuardWithIf)
         .split(yi, yi, yii, 2, TailStrategy::GuardWithIf)
         .split(dxi, dxi, dxii, 7, TailStrategy::GuardWithIf)
         .unroll(yii)
@@ -175,11 +176,11 @@ inline void apply_schedule_nlmeans_cuda_anderson2021(
         .split(yi, yi_serial_outer, yi, 2, TailStrategy::GuardWithIf)
         .gpu_threads(yi);
     sample_or_one
-        .split(x, x, xi, 16, TailStrategy::RoundUp)
-        .split(y, y, yi, 8, TailStrategy::RoundUp)
-        .split(c, c, ci, 2, TailStrategy::RoundUp)
-        .split(yi, yi, yii, 8, TailStrategy::RoundUp)
-        .split(ci, ci, cii, 2, TailStrategy::RoundUp)
+        .split(x, x, xi, 16, TailStrategy::GuardWithIf)
+        .split(y, y, yi, 8, TailStrategy::GuardWithIf)
+        .split(c, c, ci, 2, TailStrategy::GuardWithIf)
+        .split(yi, yi, yii, 8, TailStrategy::GuardWithIf)
+        .split(ci, ci, cii, 2, TailStrategy::GuardWithIf)
         .unroll(yii)
         .unroll(cii)
         .compute_root()
