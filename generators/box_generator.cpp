@@ -6,22 +6,16 @@
 
 namespace {
 
-class BoxGenerator : public filterlab::FilterGenerator<BoxGenerator> {
+class BoxGenerator : public filterlab::FilterGenerator<BoxGenerator>, public filterlab::ReadsWords {
 public:
-    // How the schedule reads the image (its READS; word_view.h): 8-bit samples or 32-bit words.
-    GeneratorParam<filterlab::word_view::InputView> input_view{"input_view", filterlab::word_view::InputView::bytes,
-                                                               filterlab::word_view::kInputViews};
-
     Input<Buffer<void, 3>> input{"input"};  // uint8, or uint32 words (configure)
     // Default and range as in FILTERS.md, so the library's _metadata() tells them.
     Input<int32_t> radius{"radius", 1, filterlab::kBoxMinRadius, filterlab::kBoxMaxRadius};
     Output<Buffer<uint8_t, 3>> output{"output"};
 
-    void configure() { input.set_type(filterlab::word_view::element_type(input_view)); }
-
     void generate() {
         using namespace filterlab;
-        const ImageViews views = image_views("box", input, output, {input_view, word_view::OutputView::bytes, 1});
+        const ImageViews views = image_views("box", input, output, 1);
         const box::Inputs inputs{input, views.width, input.dim(1).extent(), radius, views.out.pixels, input_view};
         schedules::build<box::Default>(schedule, point, inputs, get_target(), using_autoscheduler());
         // The contract's range; the pipeline refuses anything else at run time.

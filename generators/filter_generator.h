@@ -5,10 +5,12 @@
 //
 //     class BoxGenerator : public filterlab::FilterGenerator<BoxGenerator> { ... };
 //
-// It also sets up the image's views (word_view.h) in one place, around the
-// algorithm's construction:
+// It also sets up the image's views (word_view.h) in one place. A generator
+// whose schedules may read 32-bit words derives from ReadsWords too, one that
+// may write them from WritesWords: each adds its generator parameter, and the
+// buffers' types follow it (configure). Around the algorithm's construction:
 //
-//     const auto views = image_views("box", input, output, {input_view, OutputView::bytes, 1});
+//     const auto views = image_views("box", input, output, 1);  // 1: the output's scale
 //     ... build the algorithm on views.width and views.out ...
 //     require_views(views, input, output);  // the buffers' constraints, the shape, the estimates
 #pragma once
@@ -16,6 +18,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "Halide.h"
 #include "layout.h"
@@ -43,6 +46,18 @@ struct ImageViews {
     word_view::InputView input() const { return choice.input.value_or(word_view::InputView::bytes); }
 };
 
+// The view a generator's schedules read the image in (their READS): 8-bit samples or 32-bit words.
+struct ReadsWords {
+    Halide::GeneratorParam<word_view::InputView> input_view{"input_view", word_view::InputView::bytes,
+                                                            word_view::kInputViews};
+};
+
+// The view its CUDA schedules' words twin writes (WRITES("words")): 8-bit samples or 32-bit words.
+struct WritesWords {
+    Halide::GeneratorParam<word_view::OutputView> output_view{"output_view", word_view::OutputView::bytes,
+                                                              word_view::kOutputViews};
+};
+
 template <typename T>
 class FilterGenerator : public Halide::Generator<T> {
 public:
@@ -55,13 +70,32 @@ public:
     // With shape: where to say if Halide took it.
     Halide::GeneratorParam<std::string> shape_report{"shape_report", ""};
 
+    // The buffers' element types as the views say (Halide calls it before
+    // generate(); a generator that adds inputs calls it first in its own).
+    void configure() {
+        T &self = static_cast<T &>(*this);
+        if constexpr (std::is_base_of_v<ReadsWords, T>) self.input.set_type(word_view::element_type(self.input_view));
+        if constexpr (std::is_base_of_v<WritesWords, T>)
+            self.output.set_type(word_view::element_type(self.output_view));
+    }
+
 protected:
+    // The views this generator was configured with, its output `scale` times smaller than its input.
+    ViewChoice view_choice(int scale) const {
+        const T &self = static_cast<const T &>(*this);
+        ViewChoice choice{std::nullopt, word_view::OutputView::bytes, scale};
+        if constexpr (std::is_base_of_v<ReadsWords, T>) choice.input = self.input_view;
+        if constexpr (std::is_base_of_v<WritesWords, T>) choice.output = self.output_view;
+        return choice;
+    }
+
     // Before the algorithm is built: its width and output Funcs. The width is
     // the input's on bytes, the output's on a words input (the output has the
     // image's size), or `width` where neither tells it (a pooled words input).
     template <typename Input, typename Output>
-    ImageViews image_views(const char *filter, Input &input, Output &output, ViewChoice choice,
+    ImageViews image_views(const char *filter, Input &input, Output &output, int scale,
                            Halide::Expr width = Halide::Expr()) {
+        const ViewChoice choice = view_choice(scale);
         const bool words_in = choice.input == word_view::InputView::words;
         if (choice.output == word_view::OutputView::words && words_in)
             throw std::invalid_argument(std::string(filter) + ": a words output is written from a bytes input");

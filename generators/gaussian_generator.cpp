@@ -5,29 +5,19 @@
 
 namespace {
 
-class GaussianGenerator : public filterlab::FilterGenerator<GaussianGenerator> {
+class GaussianGenerator : public filterlab::FilterGenerator<GaussianGenerator>,
+                          public filterlab::ReadsWords,
+                          public filterlab::WritesWords {
 public:
-    // How the schedule reads the image (its READS; word_view.h): 8-bit samples or 32-bit words.
-    GeneratorParam<filterlab::word_view::InputView> input_view{"input_view", filterlab::word_view::InputView::bytes,
-                                                               filterlab::word_view::kInputViews};
-    // How it writes the output (a WRITES("words") schedule's CUDA twin): 8-bit samples or 32-bit words.
-    GeneratorParam<filterlab::word_view::OutputView> output_view{"output_view", filterlab::word_view::OutputView::bytes,
-                                                                 filterlab::word_view::kOutputViews};
-
     Input<Buffer<void, 3>> input{"input"};  // uint8, or uint32 words (configure)
     // The contract's weights for the caller's sigma: w0 the centre, w1 and w2 the sides.
     // The fixed-point weights of sigma (w0 + 2 w1 + 2 w2 = 256); the defaults are sigma = 1's.
     Input<int32_t> w0{"w0", 102, 0, 256}, w1{"w1", 63, 0, 128}, w2{"w2", 14, 0, 128};
     Output<Buffer<void, 3>> output{"output"};  // uint8, or uint32 words (configure)
 
-    void configure() {
-        input.set_type(filterlab::word_view::element_type(input_view));
-        output.set_type(filterlab::word_view::element_type(output_view));
-    }
-
     void generate() {
         using namespace filterlab;
-        const ImageViews views = image_views("gaussian", input, output, {input_view, output_view, 1});
+        const ImageViews views = image_views("gaussian", input, output, 1);
         const gaussian::Inputs inputs{input,      views.width, input.dim(1).extent(), w0, w1, w2, views.out.pixels,
                                       input_view, output_view, views.out.words};
         schedules::build<gaussian::Default>(schedule, point, inputs, get_target(), using_autoscheduler());

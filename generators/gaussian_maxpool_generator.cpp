@@ -5,15 +5,10 @@
 
 namespace {
 
-class GaussianMaxpoolGenerator : public filterlab::FilterGenerator<GaussianMaxpoolGenerator> {
+class GaussianMaxpoolGenerator : public filterlab::FilterGenerator<GaussianMaxpoolGenerator>,
+                                 public filterlab::ReadsWords,
+                                 public filterlab::WritesWords {
 public:
-    // How the schedule reads the image (its READS; word_view.h): 8-bit samples or 32-bit words.
-    GeneratorParam<filterlab::word_view::InputView> input_view{"input_view", filterlab::word_view::InputView::bytes,
-                                                               filterlab::word_view::kInputViews};
-    // How it writes the output (a WRITES("words") schedule's CUDA twin): 8-bit samples or 32-bit words.
-    GeneratorParam<filterlab::word_view::OutputView> output_view{"output_view", filterlab::word_view::OutputView::bytes,
-                                                                 filterlab::word_view::kOutputViews};
-
     Input<Buffer<void, 3>> input{"input"};  // uint8, or uint32 words (configure)
     // The contract's Gaussian weights for the caller's sigma, as for gaussian.
     // The fixed-point weights of sigma (w0 + 2 w1 + 2 w2 = 256); the defaults are sigma = 1's.
@@ -25,14 +20,13 @@ public:
     Input<int32_t> *words_width = nullptr;
 
     void configure() {
-        input.set_type(filterlab::word_view::element_type(input_view));
-        output.set_type(filterlab::word_view::element_type(output_view));
+        FilterGenerator::configure();
         if (input_view == filterlab::word_view::InputView::words) words_width = add_input<int32_t>("width");
     }
 
     void generate() {
         using namespace filterlab;
-        const ImageViews views = image_views("gaussian_maxpool", input, output, {input_view, output_view, 2},
+        const ImageViews views = image_views("gaussian_maxpool", input, output, 2,
                                              words_width ? Halide::Expr(*words_width) : input.dim(0).extent());
         const gaussian_maxpool::Inputs inputs{input,      views.width, input.dim(1).extent(), w0, w1, w2, views.out.pixels,
                                               input_view, output_view, views.out.words};

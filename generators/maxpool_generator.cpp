@@ -5,20 +5,14 @@
 
 namespace {
 
-class MaxpoolGenerator : public filterlab::FilterGenerator<MaxpoolGenerator> {
+class MaxpoolGenerator : public filterlab::FilterGenerator<MaxpoolGenerator>, public filterlab::WritesWords {
 public:
-    // How it writes the output (a WRITES("words") schedule's CUDA twin): 8-bit samples or 32-bit words.
-    GeneratorParam<filterlab::word_view::OutputView> output_view{"output_view", filterlab::word_view::OutputView::bytes,
-                                                                 filterlab::word_view::kOutputViews};
-
     Input<Buffer<uint8_t, 3>> input{"input"};
     Output<Buffer<void, 3>> output{"output"};  // uint8, or uint32 words (configure)
 
-    void configure() { output.set_type(filterlab::word_view::element_type(output_view)); }
-
     void generate() {
         using namespace filterlab;
-        const ImageViews views = image_views("maxpool", input, output, {std::nullopt, output_view, 2});
+        const ImageViews views = image_views("maxpool", input, output, 2);
         schedules::build<maxpool::Default>(schedule, point,
                                            maxpool::Inputs{input, views.out.pixels, output_view, views.out.words},
                                            get_target(), using_autoscheduler());

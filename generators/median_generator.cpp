@@ -8,23 +8,14 @@
 
 namespace {
 
-class MedianGenerator : public filterlab::FilterGenerator<MedianGenerator> {
+class MedianGenerator : public filterlab::FilterGenerator<MedianGenerator>,
+                        public filterlab::ReadsWords,
+                        public filterlab::WritesWords {
 public:
     GeneratorParam<int> size{"size", 3};  // k: one library per k (3, 5 or 7)
-    // How the schedule reads the image (its READS; word_view.h): 8-bit samples or 32-bit words.
-    GeneratorParam<filterlab::word_view::InputView> input_view{"input_view", filterlab::word_view::InputView::bytes,
-                                                               filterlab::word_view::kInputViews};
-    // How it writes the output (a WRITES("words") schedule's CUDA twin): 8-bit samples or 32-bit words.
-    GeneratorParam<filterlab::word_view::OutputView> output_view{"output_view", filterlab::word_view::OutputView::bytes,
-                                                                 filterlab::word_view::kOutputViews};
 
     Input<Buffer<void, 3>> input{"input"};    // uint8, or uint32 words (configure)
     Output<Buffer<void, 3>> output{"output"};  // uint8, or uint32 words (configure)
-
-    void configure() {
-        input.set_type(filterlab::word_view::element_type(input_view));
-        output.set_type(filterlab::word_view::element_type(output_view));
-    }
 
     void generate() {
         using namespace filterlab;
@@ -34,7 +25,7 @@ public:
         // unpack each lane there, ../shared/HALIDE_GPU.md), 8-bit on CPUs
         // (twice the lanes per vector). The median is the same either way.
         const Halide::Type sample_type = get_target().has_gpu_feature() ? Halide::UInt(16) : Halide::UInt(8);
-        const ImageViews views = image_views("median", input, output, {input_view, output_view, 1});
+        const ImageViews views = image_views("median", input, output, 1);
         const median::Inputs inputs{input,      views.width, input.dim(1).extent(), size, sample_type, views.out.pixels,
                                     input_view, output_view, views.out.words};
         schedules::build<median::Default>(schedule, point, inputs, get_target(), using_autoscheduler());
