@@ -82,7 +82,7 @@ function(filterlab_kernel_resources)
     endif ()
     get_property(halide_ptx GLOBAL PROPERTY FILTERLAB_HALIDE_PTX)
     get_property(halide_ptx_capped GLOBAL PROPERTY FILTERLAB_HALIDE_PTX_CAPPED)
-    get_property(libraries GLOBAL PROPERTY FILTERLAB_HALIDE_LIBRARIES)
+    get_property(libraries GLOBAL PROPERTY FILTERLAB_HALIDE_PTX_LIBRARIES)
     set(out ${PROJECT_BINARY_DIR}/kernel_resources.json)
     add_custom_command(OUTPUT ${out}
                        COMMAND ${FILTERLAB_PYTHON} -m filterlab_build.kernel_resources ${out}

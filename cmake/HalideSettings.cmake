@@ -52,8 +52,8 @@ option(FILTERLAB_STMT_HTML "Write Halide's HTML view (.stmt.html, with assembly)
 # autoschedule but those schedules/<filter>/auto/off_frontier.txt names, and
 # the schedules FILTERLAB_SWEEPS names; ON: every
 # schedule in the tree (CI builds them all, so none rots). The manifest's
-# "built" says which (filterlab_build/schedule_manifest.py).
-option(FILTERLAB_ALL_SCHEDULES "Build every Halide schedule, not only the frontier" OFF)
+# "built" says which (filterlab_build/manifest.py, build/variants.json).
+option(FILTERLAB_ALL_SCHEDULES "Build every schedule of both languages, not only the frontier" OFF)
 if (FILTERLAB_HALIDE_FROM)
     if (NOT EXISTS ${FILTERLAB_HALIDE_FROM}/libfilterlab_halide_runtime.a)
         message(FATAL_ERROR "FILTERLAB_HALIDE_FROM=${FILTERLAB_HALIDE_FROM}: no Halide runtime there (build it first)")

@@ -3,7 +3,7 @@
 #   lib/filterlab/lib<schedule>.a      one static library per Halide schedule (FilterLab::<schedule>)
 #   lib/filterlab/libfilterlab_halide_runtime.a   their one Halide runtime (FilterLab::halide_runtime)
 #   lib/filterlab/libfilterlab_<filter>_tvm_<name>.a  one per TVM variant (FilterLab::<filter>_tvm_<name>; a sweep
-#                                      point's <name>__<point tag>; named by filterlab_build/tvm_registry.py):
+#                                      point's <name>__<point tag>; named by filterlab_build/library_names.py):
 #                                      C launchers filterlab_tvm_<...>() declared by filterlab/tvm/tvm_call.h
 #   include/filterlab/                 filterlab.h, filterlab_c.h
 #   include/filterlab/halide/          each schedule's generated header, Halide's runtime headers
@@ -18,15 +18,25 @@ install(TARGETS filterlab_api EXPORT FilterLabTargets
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/api/include/filterlab DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT FilterLabTargets NAMESPACE FilterLab:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/FilterLab)
 
-get_property(FILTERLAB_SCHEDULE_LIBRARIES GLOBAL PROPERTY FILTERLAB_HALIDE_LIBRARIES)
+# Every archive of the variants, as the manifest names it (build/variants.json:
+# "archives"; cmake/Variants.cmake lists each as
+# <language>:<target>:<package target>:<file>:<header>), and the package's
+# imported targets of them (FilterLabConfig.cmake.in), <language>:<package target>:<file> each.
+get_property(archives GLOBAL PROPERTY FILTERLAB_ARCHIVES)
 set(halide_headers ${CMAKE_INSTALL_INCLUDEDIR}/filterlab/halide)
-foreach (lib IN LISTS FILTERLAB_SCHEDULE_LIBRARIES)
-    install(FILES $<TARGET_FILE:${lib}> DESTINATION ${CMAKE_INSTALL_LIBDIR}/filterlab)
-    install(FILES ${PROJECT_BINARY_DIR}/schedules/${lib}.h DESTINATION ${halide_headers})
-endforeach ()
-get_property(FILTERLAB_TVM_LIBRARIES GLOBAL PROPERTY FILTERLAB_TVM_LIBRARIES)
-foreach (lib IN LISTS FILTERLAB_TVM_LIBRARIES)
-    install(FILES $<TARGET_FILE:${lib}> DESTINATION ${CMAKE_INSTALL_LIBDIR}/filterlab)
+set(FILTERLAB_PACKAGE_ARCHIVES "")
+foreach (archive IN LISTS archives)
+    string(REPLACE ":" ";" fields "${archive}")
+    list(GET fields 0 language)
+    list(GET fields 1 target)
+    list(GET fields 2 package_target)
+    list(GET fields 3 file)
+    install(FILES $<TARGET_FILE:${target}> DESTINATION ${CMAKE_INSTALL_LIBDIR}/filterlab)
+    if (language STREQUAL "halide")
+        list(GET fields 4 header)
+        install(FILES ${PROJECT_BINARY_DIR}/schedules/${header} DESTINATION ${halide_headers})
+    endif ()
+    string(APPEND FILTERLAB_PACKAGE_ARCHIVES " ${language}:${package_target}:${file}")
 endforeach ()
 install(FILES ${PROJECT_SOURCE_DIR}/runtime/languages/tvm_call.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/filterlab/tvm)
 install(FILES $<TARGET_FILE:filterlab_halide_runtime> DESTINATION ${CMAKE_INSTALL_LIBDIR}/filterlab
@@ -45,10 +55,8 @@ if (TARGET filterlab_opencv)
     install(TARGETS filterlab_opencv LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/filterlab/plugins)
 endif ()
 
-# The package: the exported API target, then the schedule libraries as
-# imported targets, written from the build's list of them.
-list(JOIN FILTERLAB_SCHEDULE_LIBRARIES " " FILTERLAB_SCHEDULE_LIST)
-list(JOIN FILTERLAB_TVM_LIBRARIES " " FILTERLAB_TVM_LIST)
+# The package: the exported API target, then the archives as imported
+# targets, written from the lists above.
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/package/FilterLabConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/package/FilterLabConfig.cmake
                               INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/FilterLab)

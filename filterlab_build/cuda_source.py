@@ -9,7 +9,7 @@ as a plain C++ launcher per library,
 
     extern "C" int filterlab_<library>(const filterlab_tvm_call *call)
 
-(runtime/languages/tvm_call.h), so no TVM runtime is linked or loaded at run time.
+(runtime/languages/tvm_call.h; the name: library_names.tvm_launcher), so no TVM runtime is linked or loaded at run time.
 A launcher returns cudaGetLastError() of its launches.
 """
 import ast
@@ -18,6 +18,9 @@ import re
 import tvm
 from tvm.target import Target
 from tvm.tirx.build import codegen_build, split_host_device_mods
+
+from .library_names import tvm_launcher
+from .shapes import ALIGNED
 
 # What every launcher has in scope: the call's geometry (plane.py names the
 # algorithm's parameters after these) and its two images.
@@ -155,7 +158,7 @@ def launcher(library, host_script, kernels, scalars, specialised=(), locals_=())
     class (the call's own when the condition holds), unless the call bars
     that path (call->paths_barred >= barred). `locals_`: (name, C expression)
     of parameters a specialised function adds (the aligned class's quotients)."""
-    lines = [f'extern "C" int filterlab_{library}(const filterlab_tvm_call *call) {{\n']
+    lines = [f'extern "C" int {tvm_launcher(library)}(const filterlab_tvm_call *call) {{\n']
     lines += [f"    if (call->paths_barred < {barred} && {condition}) return {name}(call);\n"
               for condition, name, barred in specialised]
     lines += [f"    const int32_t {g} = call->{g};\n" for g in GEOMETRY]
@@ -215,6 +218,6 @@ def cuda_file(functions, origin, cap=0):
             name = f"{library}_{suffix}"
             text = launcher(name, host_of(name), kernels, alg.scalars, locals_=locals_)
             parts.append(text.replace('extern "C" int', "static int", 1))
-            specialised.append((condition, f"filterlab_{name}", 2 if suffix == "aligned" else 1))
+            specialised.append((condition, tvm_launcher(name), 2 if suffix == ALIGNED else 1))
         parts.append(launcher(library, host_of(library), kernels, alg.scalars, specialised))
     return "".join(parts)

@@ -1,7 +1,8 @@
 """The schedule registrations' grammar: tokens, macro calls, SUPPORTS, AXES, points.
 
-Read by schedule_manifest (beside it), the one reader of the registrations
-(its docstring states the grammar); this module only splits a schedule
+Read by halide_registrations (beside it), the one reader of the Halide
+registrations (its docstring states the grammar), and by the TVM registry
+and the manifest; this module only splits a schedule
 source into tokens and reads one call's arguments, a SUPPORTS("...") spec, an
 AXES("...") space and a point. An ill-formed one raises GrammarError
 ("<file>:<line>: <what>").

@@ -1,5 +1,5 @@
-"""The TVM side of the build: lists the TVM schedules (--manifest) and
-writes one schedule's CUDA C with its launchers (--schedule filter/name).
+"""The TVM side of the build: writes one schedule's CUDA C with its launchers (--schedule filter/name), as the
+manifest's recipe of its archive says (filterlab_build.manifest, build/variants.json).
 
 Schedules are registered in schedules/<filter>/tvm_<filter>.py (the registry:
 tvm_registry, beside this module), algorithms live in generators/tvm/. Needs
@@ -7,80 +7,15 @@ the venv's pinned Apache TVM; neither the build's outputs nor the runtime need
 it. Run as `python -m filterlab_build.tvm_generate` (the package's docstring).
 """
 import argparse
-import importlib
-import json
-import os
 import re
 import sys
 from pathlib import Path
 
 from . import tvm_registry
 from .schedule_grammar import GrammarError
+from .shapes import ALIGNED, extents, read_shapes
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def load_registry():
-    """Every TVM registration: each schedules/<filter>/tvm_*.py, found by its
-    name and imported as a module of the schedules' package, registers its
-    schedules in tvm_registry.REGISTRY (in the files' order)."""
-    for path in sorted((ROOT / "schedules").glob("*/tvm_*.py")):
-        importlib.import_module(f"schedules.{path.parent.name}.{path.stem}")
-    return tvm_registry.REGISTRY
-
-
-def swept(registry, sweeps):
-    """{(filter, name): [points]} of the TVM schedules FILTERLAB_SWEEPS names:
-    "all" (every TVM schedule with axes), <filter>/tvm_<name> (its axes) or
-    <filter>/tvm_<name>:max_registers (its register cap alone, at its point);
-    one sweep a schedule."""
-    cap = tvm_registry.LAUNCH["name"]
-    out = {}
-    for item in sweeps:
-        spec, _, axis = item.partition(":")
-        filter, _, variant = spec.partition("/")
-        if not variant.startswith("tvm_"):
-            continue  # Halide's (schedule_manifest)
-        s = next((s for s in registry if (s.filter, f"tvm_{s.name}") == (filter, variant)), None)
-        if s is None:
-            sys.exit(f"tvm_generate: FILTERLAB_SWEEPS {item}: no TVM schedule {spec}")
-        if axis not in ("", cap):
-            sys.exit(f"tvm_generate: FILTERLAB_SWEEPS {item}: {spec} sweeps its axes, or :{cap} (its register cap)")
-        if (s.filter, s.name) in out:
-            sys.exit(f"tvm_generate: FILTERLAB_SWEEPS names {spec} twice (its axes, or :{cap}, not both)")
-        if not axis and s.origin != "schedule":
-            sys.exit(f"tvm_generate: FILTERLAB_SWEEPS {item}: a frozen point sweeps its register cap alone (:{cap})")
-        try:
-            out[(s.filter, s.name)] = s.sweep(launch_only=bool(axis))
-        except ValueError as e:
-            sys.exit(f"tvm_generate: FILTERLAB_SWEEPS {item}: {e}")
-    if "all" in sweeps:
-        for s in registry:
-            if s.axes and s.origin == "schedule":
-                out.setdefault((s.filter, s.name), s.sweep())
-    return out
-
-
-def variant_entry(s, variant):
-    """One variant of a schedule: what CMake declares (its archive, libraries) and registers."""
-    return {"variant": variant, "origin": s.origin, "point": s.point_text(), "archive": s.archive(),
-            "libraries": [{"name": n, "fixed": f} for n, f in s.libraries()]}
-
-
-def manifest(registry, sweeps):
-    points = swept(registry, sweeps)
-    out = []
-    for s in registry:
-        file, first, last = s.source
-        variants = [variant_entry(s, f"tvm_{s.name}")]
-        variants += [variant_entry(p, f"tvm_{s.name}[{p.point_text()}]") for p in points.get((s.filter, s.name), [])]
-        out.append({"filter": s.filter, "name": s.name, "why": s.why,
-                    "algorithm": s.algorithm.contract, "binding": s.algorithm.binding,
-                    "supports": s.supports_text(), "frontier": s.frontier, "origin": s.origin, "base": s.base,
-                    "axes": s.axes if s.origin == "schedule" else [], "swept": len(variants) > 1,
-                    "variants": variants,
-                    "source": {"file": os.path.relpath(file, ROOT), "first_line": first, "last_line": last}})
-    return out
 
 
 def pitch(width):
@@ -113,9 +48,6 @@ def shape_condition(alg, height, width):
     return " && ".join(f"call->{name} == {value}" for name, value in fixed_geometry(alg, height, width).items())
 
 
-ALIGNED = "aligned"  # FILTERLAB_SHAPES' word for the aligned class
-
-
 def aligned_class_numbers():
     """(kAlignedWidth, kAlignedPitch): the aligned class, as its one owner
     (runtime/base/image_shape.h) states it."""
@@ -124,23 +56,6 @@ def aligned_class_numbers():
     if not all(numbers):
         raise ValueError("tvm_generate: runtime/base/image_shape.h states no kAlignedWidth and kAlignedPitch")
     return tuple(int(m[1]) for m in numbers)
-
-
-def read_shapes(text):
-    """FILTERLAB_SHAPES ("3840x2160,aligned", WIDTHxHEIGHT or the aligned
-    class) as [(height, width)], and ALIGNED for the class."""
-    shapes = []
-    for item in filter(None, text.replace(";", ",").split(",")):
-        if item == ALIGNED:
-            shape = ALIGNED
-        else:
-            width, x, height = item.partition("x")
-            if not (x and width.isdigit() and height.isdigit() and int(width) > 0 and int(height) > 0):
-                raise ValueError(f"FILTERLAB_SHAPES: '{item}' is not WIDTHxHEIGHT nor {ALIGNED}")
-            shape = (int(height), int(width))
-        if shape not in shapes:
-            shapes.append(shape)
-    return shapes
 
 
 def aligned_function(alg):
@@ -208,9 +123,9 @@ def generate(schedule, out, point="", shapes=()):
                 f, condition, locals_ = aligned_function(alg)
                 paths.append((ALIGNED, scheduled(alg, f), condition, locals_))
                 continue
-            h, w = shape
+            h, w = extents(shape)
             shaped = shaped_algorithm(schedule, alg, h, w, fixed)
-            paths.append((f"{w}x{h}", scheduled(shaped, specialise(shaped, h, w)), shape_condition(shaped, h, w), []))
+            paths.append((shape, scheduled(shaped, specialise(shaped, h, w)), shape_condition(shaped, h, w), []))
         functions[library] = (scheduled(alg, alg.func), alg, paths)
     origin = f"filterlab_build.tvm_generate --schedule {schedule.filter}/{schedule.name}" + (f" --point {point}" if point else "")
     # The register cap through TVM's own attribute (cuda_source.with_register_cap); its default, TVM's
@@ -226,30 +141,20 @@ def generate(schedule, out, point="", shapes=()):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--manifest", type=Path, help="write the schedules' list as JSON here")
-    parser.add_argument("--schedule", help="filter/name of the schedule to generate")
+    parser.add_argument("--schedule", required=True, help="filter/name of the schedule to generate")
     parser.add_argument("--point", default="", help="the point of its space to generate (\"rows=4+vector=8\")")
-    parser.add_argument("--sweeps", default="", help="FILTERLAB_SWEEPS: all, or <filter>/tvm_<name>[:max_registers],...")
-    parser.add_argument("--out", type=Path, help="the .cu to write (with --schedule)")
+    parser.add_argument("--out", type=Path, required=True, help="the .cu to write")
     parser.add_argument("--shapes", default="", help="FILTERLAB_SHAPES: the image shapes every library is also "
                         "compiled for (WIDTHxHEIGHT,...)")
     args = parser.parse_args()
     try:
-        registry = load_registry()
-    except (ValueError, GrammarError) as e:  # a registration's axes, points or body refused
-        sys.exit(f"tvm_generate: {e}")
-    if args.manifest:
-        text = json.dumps(manifest(registry, [s for s in args.sweeps.replace(";", ",").split(",") if s]), indent=1)
-        if not args.manifest.exists() or args.manifest.read_text() != text:
-            args.manifest.write_text(text)
-    if args.schedule:
+        registry = tvm_registry.load_registry(ROOT)
         chosen = [s for s in registry if f"{s.filter}/{s.name}" == args.schedule]
-        if not chosen or not args.out:
-            sys.exit(f"tvm_generate: no TVM schedule {args.schedule} (or no --out)")
-        try:
-            generate(chosen[0], args.out, args.point, read_shapes(args.shapes))
-        except (ValueError, GrammarError) as e:  # a point outside the schedule's axes, a schedule TVM refuses
-            sys.exit(f"tvm_generate: {e}")
+        if not chosen:
+            sys.exit(f"tvm_generate: no TVM schedule {args.schedule}")
+        generate(chosen[0], args.out, args.point, read_shapes(args.shapes))
+    except (ValueError, GrammarError) as e:  # a registration refused, a point outside its axes, a schedule TVM refuses
+        sys.exit(f"tvm_generate: {e}")
 
 
 if __name__ == "__main__":

@@ -30,13 +30,17 @@ takes the point as a third argument ({axis: value}), and the axes named in
 algorithm's loops are written for). Every TVM schedule also has the launch's
 axis, schedule_grammar.LAUNCH_AXIS: each kernel's register cap. FILTERLAB_SWEEPS names
 <filter>/tvm_<name> (every point of its axes) or
-<filter>/tvm_<name>:max_registers (the cap alone, at its point), each point
-built as the variant tvm_<name>[a=1+b=2]. tvm_frozen names a point.
+<filter>/tvm_<name>:max_registers (the cap alone, at its point; filterlab_build.sweeps
+reads it for both languages), each point built as the variant
+tvm_<name>[a=1+b=2] (sweep_point). tvm_frozen names a point.
 """
+import importlib
 import itertools
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
-from .schedule_grammar import default_point, every_point, launch_axis, point_forms, read_axes, read_point
+from . import library_names
+from .schedule_grammar import default_point, launch_axis, point_forms, read_axes, read_point
 
 # The launch's axis as TVM has it (schedule_grammar.LAUNCH_AXIS): its default,
 # 0, leaves TVM's __launch_bounds__(threads) as it is, and ptxas chooses.
@@ -63,27 +67,16 @@ class TvmSchedule:
 
     def stem(self):
         """`name`, a sweep point's with its point's library tag (name__rows4_vector2): what its
-        archive and libraries are named after."""
-        if self.origin != "sweep_point":
-            return self.name
-        return f"{self.name}__{self.point_forms()['tag']}"
-
-    def archive(self):
-        """The static library every library of this variant is compiled into, named here alone and
-        carried as data after (tvm_manifest.json's "archive"): the build's target and its .cu
-        (cmake/TvmVariants.cmake), and lib<archive>.a, installed and listed by `filterlab list --json`
-        (cmake/tvm_variant.cpp.in)."""
-        return f"filterlab_{self.filter}_tvm_{self.stem()}"
+        archive and libraries are named after (library_names)."""
+        return library_names.stem(self.name, self.point_forms()["tag"] if self.origin == "sweep_point" else "")
 
     def libraries(self):
-        """[(library name, {parameter: value})], one per combination of compiled values; a library's
-        launcher is filterlab_<library name> (cuda_source)."""
+        """[(library name, {parameter: value})], one per combination of compiled values."""
         names = list(self.compiled)
         out = []
         for values in itertools.product(*(self.compiled[n] for n in names)):
             fixed = dict(zip(names, values))
-            suffix = "".join(f"_{n}{v}" for n, v in fixed.items())
-            out.append((f"tvm_{self.filter}_{self.stem()}{suffix}", fixed))
+            out.append((library_names.tvm_library(self.filter, self.stem(), fixed), fixed))
         return out
 
     def at(self, point_text):
@@ -110,16 +103,6 @@ class TvmSchedule:
         """The variant of this schedule's sweep at one point (named after it: stem)."""
         return replace(self.at(point_text), origin="sweep_point")
 
-    def sweep(self, launch_only=False):
-        """The points of this schedule's sweep: every point of its axes, or its register cap alone."""
-        if launch_only:
-            texts = [f"{LAUNCH['name']}={v}" for v in LAUNCH["values"]]
-        elif not self.axes:
-            raise ValueError(f"tvm_{self.name} declares no axes to sweep")
-        else:
-            texts = [p["text"] for p in every_point(self.axes)]
-        return [self.sweep_point(text) for text in texts]
-
     def build_algorithm(self, **fixed):
         return self.algorithm(**fixed, **{a: self.point[a] for a in self.algorithm_axes})
 
@@ -136,6 +119,15 @@ class TvmSchedule:
 
 
 REGISTRY = []
+
+
+def load_registry(source_dir):
+    """Every TVM registration: each schedules/<filter>/tvm_*.py of the source tree (the import root), found by
+    its name and imported as a module of the schedules' package, registers its schedules in REGISTRY (in the
+    files' order)."""
+    for path in sorted((Path(source_dir) / "schedules").glob("*/tvm_*.py")):
+        importlib.import_module(f"schedules.{path.parent.name}.{path.stem}")
+    return REGISTRY
 
 
 def tvm_schedule(filter, algorithm, *, why, compiled=None, supports="", frontier="", name=None, shaped=None, axes="",

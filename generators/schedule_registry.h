@@ -12,7 +12,7 @@
 // its algorithm and defines none. A GPU schedule is declared `gpu`: written
 // with Halide's gpu_* directives, it is built for CUDA and for OpenCL alike
 // (variants cuda_<name> and opencl_<name>). The build reads the same call
-// (filterlab_build/schedule_manifest.py, the grammar's one reader) to compile its
+// (filterlab_build/halide_registrations.py, the grammar's one reader) to compile its
 // static libraries and register its variants: that call is the only
 // registration a new schedule needs.
 //
@@ -170,7 +170,7 @@ void build(const std::string &key, const std::string &point, const typename Defa
 // FILTER is the filter's namespace in generators/<filter>.h; ALGORITHM one
 // of its algorithm types, the body's `p`; BACKEND is cpu or gpu. What follows
 // the name (SUPPORTS, AXES, READS, CUDA_ONLY, FRONTIER) is read by the build
-// only (filterlab_build/schedule_manifest.py).
+// only (filterlab_build/halide_registrations.py).
 #define FILTERLAB_SCHEDULE(FILTER, ALGORITHM, BACKEND, NAME, ...)                                              \
     static void schedule_##BACKEND##_##NAME(filterlab::FILTER::ALGORITHM &p, const Halide::Target &target,     \
                                             const filterlab::schedules::Point &point);                         \

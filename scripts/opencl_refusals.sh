@@ -2,7 +2,7 @@
 # Asks Halide's generators again for each GPU schedule whose registration says
 # CUDA_ONLY("why") (and each frozen point of one; not a point CUDA only for its
 # register cap, schedule_grammar.LAUNCH_ONLY), as the build's manifest
-# (BUILD/schedule_manifest.json) lists them, built by default or not: each
+# (BUILD/variants.json) lists them, built by default or not: each
 # must still be refused by Halide's OpenCL code generator, or by the schedule
 # itself where its OpenCL code is known wrong ("no OpenCL twin", with why).
 # Prints each refusal's message beside the registration's reason; fails,
@@ -17,11 +17,13 @@ trap 'rm -rf "$work"' EXIT
 # One line per refused schedule: <filter> <schedule key> <why> [generator parameters...], tab-separated.
 # Run from the source tree, the import root of the build machinery (python3 - imports from the folder it runs in).
 cd "$(dirname "$0")/.."
-python3 - "$build/schedule_manifest.json" >"$work/refused" <<'PY'
+python3 - "$build/variants.json" >"$work/refused" <<'PY'
 import json, sys
+from filterlab_build.library_names import halide_schedule_key
 from filterlab_build.schedule_grammar import LAUNCH_ONLY  # CUDA only for its register cap: nothing for OpenCL to refuse
 for s in json.load(open(sys.argv[1]))["schedules"]:
-    if s["backend"] != "gpu" or s["origin"] == "autoscheduler" or s.get("cuda_only") in (None, LAUNCH_ONLY):
+    if s["language"] != "halide" or s["backend"] != "gpu" or s["origin"] == "autoscheduler" \
+            or s.get("cuda_only") in (None, LAUNCH_ONLY):
         continue
     params = []
     if s["point"]["parameter"]:
@@ -30,10 +32,10 @@ for s in json.load(open(sys.argv[1]))["schedules"]:
         params.append(f"{s['compile_time']['param']}={s['compile_time']['values'][0]}")
     if s["reads"] == "words":
         params.append("input_view=words")
-    print("\t".join([s["filter"], f"{s['backend']}_{s['name']}", s["cuda_only"], *params]))
+    print("\t".join([s["filter"], halide_schedule_key(s["backend"], s["name"]), s["cuda_only"], *params]))
 PY
 if ! [ -s "$work/refused" ]; then
-    echo "opencl_refusals: no schedule in $build/schedule_manifest.json says CUDA_ONLY: nothing to ask" >&2
+    echo "opencl_refusals: no schedule in $build/variants.json says CUDA_ONLY: nothing to ask" >&2
     exit 1
 fi
 status=0

@@ -170,7 +170,8 @@ TEST_CASE("median: a Halide schedule without restriction has a library for every
         CAPTURE(v.name);
         // Its generic libraries: not a words twin, nor one of a shape (FILTERLAB_SHAPES).
         std::size_t generic = 0;
-        for (const std::string &lib : v.libraries) {
+        for (const VariantLibrary &library : v.libraries) {
+            const std::string &lib = library.name;
             bool twin = lib.ends_with("_words");
             for (const ImageShape &s : v.exact_shapes) twin = twin || lib.find("_" + shape_text(s)) != std::string::npos;
             for (const auto &[s, why] : v.refused_shapes) twin = twin || lib.find("_" + shape_text(s)) != std::string::npos;
@@ -265,8 +266,8 @@ TEST_CASE("schedule points: every variant's point, name and library agree with t
             REQUIRE(bracket != std::string::npos);
             CHECK(v.name.substr(bracket) == "[" + text + "]");
             REQUIRE(!v.libraries.empty());
-            CHECK(v.libraries.front().rfind(v.filter + "_" + v.name.substr(0, bracket) + "__" +
-                                                Point(text).library_tag(), 0) == 0);
+            CHECK(v.libraries.front().name.rfind(v.filter + "_" + v.name.substr(0, bracket) + "__" +
+                                                     Point(text).library_tag(), 0) == 0);
         }
         points++;
     }

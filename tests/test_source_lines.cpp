@@ -169,36 +169,41 @@ TEST_CASE("line counts: a kernel with its helpers, wrapper and registration, not
     fs::remove_all(root);
 }
 
-// The build's reading of the registrations (filterlab_build/schedule_manifest.py) on
-// the real tree: every Halide variant has its schedule's entry in the
-// manifest, with the same facts, and its span is a definition the line
-// counter finds.
-TEST_CASE("line counts: every Halide schedule's span, as the build read it, is its definition") {
-    std::ifstream in(FILTERLAB_SCHEDULE_MANIFEST);
+namespace {
+
+// The build's manifest of its variants (filterlab_build/manifest.py, build/variants.json).
+nlohmann::json variants_manifest() {
+    std::ifstream in(FILTERLAB_VARIANTS_MANIFEST);
     REQUIRE(in);
-    const nlohmann::json manifest = nlohmann::json::parse(in);
+    return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+// The build's reading of the registrations (filterlab_build/manifest.py) on
+// the real tree: every Halide variant is a variant of the manifest, with the
+// same facts, and its span is a definition the line counter finds.
+TEST_CASE("line counts: every Halide schedule's span, as the build read it, is its definition") {
+    const nlohmann::json manifest = variants_manifest();
     int schedules = 0;
     for (const Variant &v : all_variants()) {
         // test_check.cpp's broken stand-ins are registered as Halide variants too.
         if (v.kind != Kind::halide || v.name.rfind("test_", 0) == 0) continue;
         CAPTURE(v.filter);
         CAPTURE(v.name);
-        const std::string target = to_string(v.backend);
         const nlohmann::json *entry = nullptr;
-        for (const nlohmann::json &s : manifest["schedules"]) {
-            const bool built_here = s["filter"] == v.filter && s["source"]["file"] == v.source.file &&
-                                    s["source"]["first_line"] == v.source.first_line &&
-                                    s["source"]["last_line"] == v.source.last_line &&
-                                    std::find(s["targets"].begin(), s["targets"].end(), target) != s["targets"].end();
-            const std::string origin = v.origin == Origin::sweep_point ? "schedule" : to_string(v.origin);
-            if (built_here && s["origin"] == origin && v.name.rfind(target + "_" + s["name"].get<std::string>(), 0) == 0)
-                entry = &s;
-        }
+        for (const nlohmann::json &m : manifest["variants"])
+            if (m["language"] == "halide" && m["filter"] == v.filter && m["variant"] == v.name) entry = &m;
         REQUIRE(entry);
-        // The manifest's algorithm is its type (RunningSums); the runtime knows it by its algorithm_key (running_sums).
+        CHECK((*entry)["origin"] == to_string(v.origin));
+        CHECK((*entry)["source"] == nlohmann::json{{"file", v.source.file}, {"first_line", v.source.first_line},
+                                                   {"last_line", v.source.last_line}});
+        // The manifest's algorithm_key is the name the runtime knows the algorithm by (running_sums); null for an
+        // autoschedule, which schedules the filter's default.
         CHECK(v.algorithm == ((*entry)["algorithm_key"].is_null() ? filter_info(v.filter).algorithms.front().first
                                                                    : (*entry)["algorithm_key"].get<std::string>()));
-        CHECK(v.axes.size() == (v.origin == Origin::frozen_point ? 0 : (*entry)["axes"].size()));
+        CHECK(v.axes.size() == (*entry)["axes"].size());
+        CHECK(v.libraries.size() == (*entry)["libraries"].size());
         if (v.origin == Origin::autoscheduler) {
             // Its lines are the generator's estimates.
             CHECK(v.source.file == "generators/" + v.filter + "_generator.cpp");
@@ -217,21 +222,19 @@ TEST_CASE("line counts: every Halide schedule's span, as the build read it, is i
 }
 
 // The default build is the frontier (FILTERLAB_ALL_SCHEDULES off): the build
-// registers a variant on each target of exactly the schedules the manifest
-// says it builds ("built": FRONTIER schedules and frozen points, every
-// autoschedule but those off_frontier.txt names, sweeps), and
-// none of the others; with the option on, all of them.
+// registers the variants of exactly the schedules of both languages the
+// manifest says it builds ("built": FRONTIER schedules and frozen points,
+// frontier= TVM schedules, every autoschedule but those off_frontier.txt
+// names, sweeps), and none of the others; with the option on, all of them.
 TEST_CASE("the frontier: the variants registered are the schedules the manifest says this build builds") {
-    std::ifstream in(FILTERLAB_SCHEDULE_MANIFEST);
-    REQUIRE(in);
-    const nlohmann::json manifest = nlohmann::json::parse(in);
+    const nlohmann::json manifest = variants_manifest();
     int built = 0, left_out = 0;
     for (const nlohmann::json &s : manifest["schedules"]) {
-        const std::string filter = s["filter"], name = s["name"];
-        for (const std::string target : s["targets"]) {
+        const std::string filter = s["filter"];
+        for (const std::string variant : s["variants"]) {
             CAPTURE(filter);
-            CAPTURE(target + "_" + name);
-            CHECK(is_registered(filter, target + "_" + name) == s["built"].get<bool>());
+            CAPTURE(variant);
+            CHECK(is_registered(filter, variant) == s["built"].get<bool>());
         }
         (s["built"].get<bool>() ? built : left_out)++;
         if (s["origin"] == "autoscheduler" && !s.contains("off_frontier")) CHECK(s["built"].get<bool>());

@@ -53,21 +53,14 @@ namespace {
 
 constexpr int kListJsonFormat = 1;
 
-// A Halide schedule's static libraries as installed (lib/filterlab/lib<name>.a)
-// with their entry points; a TVM schedule's one library (Variant::archive, as
-// the build named it; cmake/Install.cmake) and its C launchers; every variant
-// but a peer is also in libfilterlab.so.
+// A Halide or TVM variant's libraries as installed (lib/filterlab/<archive>,
+// include/<header>; cmake/Install.cmake) with their entry points (a Halide
+// pipeline, a TVM launcher), as the build named them (Variant::libraries);
+// every variant but a peer is also in libfilterlab.so.
 nlohmann::json libraries_json(const Variant &v) {
     nlohmann::json libraries = nlohmann::json::array();
-    if (v.kind == Kind::tvm) {
-        for (const std::string &lib : v.libraries)
-            libraries.push_back({{"library", v.archive},
-                                 {"header", "filterlab/tvm/tvm_call.h"}, {"entry_point", "filterlab_" + lib}});
-        return libraries;
-    }
-    for (const std::string &lib : v.libraries)
-        libraries.push_back({{"library", "lib" + lib + ".a"}, {"header", "filterlab/halide/" + lib + ".h"},
-                             {"entry_point", "filterlab::halide::" + lib}});
+    for (const VariantLibrary &lib : v.libraries)
+        libraries.push_back({{"library", lib.file}, {"header", lib.header}, {"entry_point", lib.entry_point}});
     return libraries;
 }
 

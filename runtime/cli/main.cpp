@@ -261,7 +261,7 @@ int bench_verb(filterlab::BenchOptions &bench, const std::vector<int> &threads) 
 int report_verb(filterlab::ReportOptions &report) {
     for (const filterlab::Variant &v : filterlab::all_variants()) {
         if (!v.source.file.empty()) report.schedule_sources[{v.filter, v.name}] = v.source;
-        if (!v.libraries.empty()) report.libraries[{v.filter, v.name}] = v.libraries;
+        for (const filterlab::VariantLibrary &lib : v.libraries) report.libraries[{v.filter, v.name}].push_back(lib.name);
         report.algorithms[{v.filter, v.name}] = v.algorithm;
         if (const std::string twin = filterlab::cuda_twin(v); !twin.empty()) report.cuda_twins[{v.filter, v.name}] = twin;
     }

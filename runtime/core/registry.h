@@ -43,7 +43,7 @@ std::vector<ParamSupport> parse_supports(const std::string &spec);
 bool restates_contract(const ParamSupport &support, const FilterInfo &filter);
 
 // One axis of a schedule's space, as its registration declares it (Halide's
-// AXES("tile_x=16,[32],64"), schedule_manifest.json; TVM's axes=, tvm_manifest.json).
+// AXES("tile_x=16,[32],64"), TVM's axes=; the build's variants.json).
 struct ScheduleAxis {
     std::string name;
     std::vector<int> values;
@@ -51,6 +51,18 @@ struct ScheduleAxis {
 };
 // One point of a schedule's space: each axis with its value, in the axes' order.
 using SchedulePoint = std::vector<std::pair<std::string, int>>;
+
+// One library a Halide or TVM variant calls, with every name the build gave it
+// (filterlab_build/library_names.py, carried by the build's variants.json and
+// the variant's registration as data, never composed again): its name (its
+// loop nest <name>.stmt and its kernels' resources are named after it), the
+// archive it is in as installed (lib/filterlab/<file>; a TVM variant's
+// launchers share one), the header declaring its entry point as installed
+// (under include/), and the entry point (a Halide pipeline,
+// filterlab::halide::<name>, or a TVM launcher, filterlab_<name>).
+struct VariantLibrary {
+    std::string name, file, header, entry_point;
+};
 
 // A variant computes the filter from `in` into `out`, both planar. For the
 // cpu backend the views are host memory; for cuda they are device memory
@@ -75,17 +87,13 @@ struct Variant {
     // (with_build_facts); for the others register_variant derives it from
     // `kind`. (After the fields above, which registrations give in order.)
     Origin origin = Origin::reference;
-    // Halide schedules: their FILTERLAB_SCHEDULE function, as the build read it
-    // (filterlab_build/schedule_manifest.py; the build's schedule_manifest.json).
+    // Halide and TVM schedules: their registration (a FILTERLAB_SCHEDULE
+    // function, a TVM schedule's body), as the build read it
+    // (filterlab_build/manifest.py; the build's variants.json).
     SourceSpan source;
-    // Halide schedules: their static libraries (one per compile-time value,
-    // such as median's size), each with the entry point filterlab::halide::<library>.
-    std::vector<std::string> libraries;
-    // TVM schedules: the file of the one static library all their launchers
-    // are in (libfilterlab_<filter>_tvm_<name>.a), named by
-    // filterlab_build/tvm_registry.py and carried here as the build made it
-    // (tvm_manifest.json's "archive", cmake/tvm_variant.cpp.in).
-    std::string archive;
+    // Halide and TVM schedules: their libraries, with the names the build gave
+    // them (VariantLibrary).
+    std::vector<VariantLibrary> libraries;
     // Schedules that declare a space (AXES, TVM's axes=, in their registration): its
     // axes, for the schedule's default and each point of its sweep; and the
     // point this variant was built at, a value for every axis (its default,
@@ -132,8 +140,8 @@ const std::vector<Variant> &all_variants();
 const Variant &find_variant(const std::string &filter, const std::string &name);  // throws Error
 
 // What the build knows of a Halide or TVM schedule (cmake/halide_variant.cpp.in,
-// cmake/tvm_variant.cpp.in, from schedule_manifest.json, tvm_manifest.json).
-inline Variant with_build_facts(Variant variant, Origin origin, SourceSpan source, std::vector<std::string> libraries,
+// cmake/tvm_variant.cpp.in, from the build's variants.json).
+inline Variant with_build_facts(Variant variant, Origin origin, SourceSpan source, std::vector<VariantLibrary> libraries,
                                 std::vector<ScheduleAxis> axes, SchedulePoint point, std::string algorithm) {
     variant.origin = origin;
     variant.source = std::move(source);

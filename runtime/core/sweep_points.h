@@ -1,6 +1,6 @@
 // Which variant is a point of which schedule's sweep: the one rule, as the
-// build names the points (cmake/ScheduleManifest.cmake for Halide,
-// cmake/TvmVariants.cmake for TVM): "<schedule>[a=1+b=2]", of the same
+// build names the points of both languages (filterlab_build/library_names.py,
+// the build's variants.json): "<schedule>[a=1+b=2]", of the same
 // filter and backend. Read by `filterlab sweep`.
 #pragma once
 

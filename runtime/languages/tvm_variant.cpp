@@ -51,14 +51,12 @@ filterlab_tvm_call call_of(const PlanarView &in, const PlanarView &out) {
 }  // namespace
 
 Variant tvm_variant(const std::string &filter, const std::string &name, const std::string &supports,
-                    std::vector<CompiledPipeline<filterlab_tvm_launcher>> libraries, TvmScalars scalars,
-                    std::string archive) {
+                    std::vector<CompiledPipeline<filterlab_tvm_launcher>> libraries, TvmScalars scalars) {
     Variant v;
     v.filter = filter;
     v.name = name;
     v.backend = Backend::cuda;
     v.kind = Kind::tvm;
-    v.archive = std::move(archive);
     // A schedule compiled for every value of a parameter (the median's tile at
     // sizes 3, 5 and 7) restricts nothing: the registration names only restrictions.
     for (const ParamSupport &s : parse_supports(supports))

@@ -30,9 +30,7 @@ void nlmeans_h(const ParamValues &, filterlab_tvm_call &);         // floats: h
 }  // namespace tvm_scalars
 using TvmScalars = void (*)(const ParamValues &, filterlab_tvm_call &);
 
-// `archive`: the static library file its launchers are in, as the build named it (Variant::archive).
 Variant tvm_variant(const std::string &filter, const std::string &name, const std::string &supports,
-                    std::vector<CompiledPipeline<filterlab_tvm_launcher>> libraries, TvmScalars scalars,
-                    std::string archive);
+                    std::vector<CompiledPipeline<filterlab_tvm_launcher>> libraries, TvmScalars scalars);
 
 }  // namespace filterlab

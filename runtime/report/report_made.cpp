@@ -64,7 +64,7 @@ std::string library_for(std::vector<std::string> libraries, const std::string &p
 }
 
 // The loop nest of a library: <lib>.stmt (for a CPU library, one object per
-// target, the build copies the AVX2 baseline's there: cmake/FilterLab.cmake).
+// target, the build copies the AVX2 baseline's there: cmake/Variants.cmake).
 fs::path stmt_of(const std::string &build_dir, const std::string &lib) {
     if (build_dir.empty() || lib.empty()) return {};
     const fs::path stmt = fs::path(build_dir) / "schedules" / (lib + ".stmt");

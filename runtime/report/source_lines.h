@@ -2,7 +2,7 @@
 // DSL-versus-hand verdict: non-blank lines that are not only comment.
 //
 // A Halide variant counts the body of its schedule (where the build's reader
-// found it: Variant::source, from schedule_manifest.json) and the helpers it reaches in the
+// found it: Variant::source, from the build's variants.json) and the helpers it reaches in the
 // headers beside it (schedules/<filter>/*.h); a
 // handwritten one counts every top-level definition of its .cu file (and of
 // the headers beside it) reachable from its registration: kernels, device

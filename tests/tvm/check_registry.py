@@ -1,14 +1,17 @@
 """The TVM schedules' spaces without a GPU: what FILTERLAB_SWEEPS makes of a
-registration's axes (filterlab_build/tvm_generate.py --manifest), the one spelling
-of a point, the refusals, and the register cap written into TVM's CUDA C.
+registration's axes (the manifest's variants, filterlab_build/manifest.py), the one
+spelling of a point, the refusals, and the register cap written into TVM's CUDA C.
 
     PYTHONPATH=. .venv/bin/python tests/tvm/check_registry.py      (CTest: tvm_registry)
 """
 import subprocess
 import sys
+from pathlib import Path
 
-from filterlab_build import cuda_source, tvm_generate, tvm_registry
+from filterlab_build import cuda_source, manifest, tvm_registry
+from filterlab_build.schedule_grammar import GrammarError
 
+ROOT = Path(__file__).resolve().parent.parent.parent
 FAILED = []
 
 
@@ -18,45 +21,60 @@ def expect(ok, what):
         FAILED.append(what)
 
 
-def refused(sweeps, registry):
+def tvm_manifest(sweeps):
+    """The TVM schedules of the build's manifest of the real tree with FILTERLAB_SWEEPS `sweeps`, each with its
+    variants, as {(filter, name): entry}."""
+    sources = [str(p) for pattern in ("schedules/*/*.cpp", "schedules/*/auto/*.schedule.h")
+               for p in sorted(ROOT.glob(pattern))]
+    args = manifest.arguments(["--source-dir", str(ROOT), "--out", "/dev/null", "--sweeps", ",".join(sweeps),
+                               "--shapes", "1920x1080,aligned", "--compile-time", "median:size=3,5,7", *sources])
+    result, _ = manifest.manifest(args)
+    entries = {(e["filter"], e["name"]): dict(e) for e in result["schedules"] if e["language"] == "tvm"}
+    for e in entries.values():
+        e["variant_entries"] = [v for v in result["variants"] if (v["language"], v["filter"], v["schedule"]) ==
+                                ("tvm", e["filter"], e["name"])]
+    return entries
+
+
+def refused(sweeps):
     try:
-        tvm_generate.manifest(registry, sweeps)
-    except SystemExit as e:
+        tvm_manifest(sweeps)
+    except GrammarError as e:
         return str(e)
     return ""
 
 
-def check_sweep(registry):
-    entries = {(e["filter"], e["name"]): e for e in tvm_generate.manifest(registry, ["gaussian/tvm_rows8"])}
+def check_sweep():
+    entries = tvm_manifest(["gaussian/tvm_rows8"])
     rows8 = entries[("gaussian", "rows8")]
-    axes = {a["name"]: a for a in rows8["axes"]}
-    points = rows8["variants"][1:]
+    variants = rows8["variant_entries"]
+    points = variants[1:]
     size = 1
-    for a in axes.values():
+    for a in rows8["axes"]:
         size *= len(a["values"])
-    expect(rows8["swept"] and len(points) == size, f"gaussian/tvm_rows8: {len(points)} points, its axes' product")
-    expect(rows8["variants"][0]["variant"] == "tvm_rows8" and rows8["variants"][0]["origin"] == "schedule",
+    expect(len(rows8["sweep"]) == len(points) == size, f"gaussian/tvm_rows8: {len(points)} points, its axes' product")
+    expect(variants[0]["variant"] == "tvm_rows8" and variants[0]["origin"] == "schedule",
            "the registered default comes first, as tvm_rows8")
-    expect(all(p["variant"] == f"tvm_rows8[{p['point']}]" and p["origin"] == "sweep_point" for p in points),
+    expect(all(p["variant"] == f"tvm_rows8[{p['point']['text']}]" and p["origin"] == "sweep_point" for p in points),
            "each point is tvm_rows8[a=1+b=2], origin sweep_point")
-    default = "+".join(f"{n}={a['default']}" for n, a in axes.items())
-    expect(rows8["variants"][0]["point"] == default and default in [p["point"] for p in points],
+    default = "+".join(f"{a['name']}={a['default']}" for a in rows8["axes"])
+    expect(variants[0]["point"]["text"] == default and default in [p["point"]["text"] for p in points],
            f"the default point ({default}) is one of the sweep's")
-    libraries = [lib["name"] for v in rows8["variants"] for lib in v["libraries"]]
-    archives = [v["archive"] for v in rows8["variants"]]
-    expect(len(set(libraries)) == len(libraries) and len(set(archives)) == len(archives),
+    libraries = [lib["name"] for v in variants for lib in v["libraries"]]
+    archives = [a["target"] for v in variants for a in v["archives"]]
+    expect(len(set(libraries)) == len(libraries) and len(set(archives)) == len(archives) == len(variants),
            "every point has its own library and archive")
-    expect(all(lib["name"] == "tvm_" + p["archive"].removeprefix("filterlab_").replace("_tvm_", "_", 1)
+    expect(all(lib["name"] == "tvm_" + lib["archive"].removeprefix("filterlab_").replace("_tvm_", "_", 1)
+               and lib["entry_point"] == "filterlab_" + lib["name"] and lib["file"] == f"lib{lib['archive']}.a"
                for p in points for lib in p["libraries"]),
-           "a point's library is its archive's (one stem names both)")
-    expect(not entries[("gaussian", "interior16")]["swept"], "a schedule not named is not swept")
+           "a point's library is its archive's (one stem names both), its launcher filterlab_<library>")
+    expect("sweep" not in entries[("gaussian", "interior16")], "a schedule not named is not swept")
 
 
-def check_launch_sweep(registry):
-    capped = tvm_generate.manifest(registry, ["box/tvm_running_sums_long:max_registers"])
-    long_runs = next(e for e in capped if e["name"] == "running_sums_long")
-    frozen = long_runs["variants"][0]["point"]
-    caps = [p["point"] for p in long_runs["variants"][1:]]
+def check_launch_sweep():
+    long_runs = tvm_manifest(["box/tvm_running_sums_long:max_registers"])[("box", "running_sums_long")]
+    frozen = long_runs["variant_entries"][0]["point"]["text"]
+    caps = [p["point"]["text"] for p in long_runs["variant_entries"][1:]]
     expect(long_runs["origin"] == "frozen_point" and "run=16" in frozen.split("+"),
            f"tvm_running_sums_long is a frozen point ({frozen})")
     expect(caps == [f"{frozen}+max_registers={v}" for v in tvm_registry.LAUNCH["values"]],
@@ -79,12 +97,14 @@ def one_thread_a_word(threads):
 
 
 def check_refusals(registry):
-    for sweeps, why in ((["gaussian/tvm_no_such"], "no TVM schedule"),
-                        (["gaussian/tvm_rows8:tile"], "sweeps its axes, or :max_registers"),
-                        (["gaussian/tvm_rows8", "gaussian/tvm_rows8:max_registers"], "twice"),
+    for sweeps, why in ((["gaussian/tvm_no_such"], "no such schedule"),
+                        (["gaussian/tvm_rows8:tile"], "not <filter>/<cuda|tvm>_<schedule>:max_registers"),
+                        (["gaussian/tvm_rows8", "gaussian/tvm_rows8:max_registers"], "named twice"),
+                        (["gaussian/tvm_rows8_r128"], "a frozen point sweeps its register cap alone"),
                         (["gaussian/tvm_interior16"], "declares no axes")):
-        expect(why in refused(sweeps, registry), f"FILTERLAB_SWEEPS={','.join(sweeps)} refused ({why})")
-    expect(refused(["box/cpu_sliding", "all"], registry) == "", "Halide's sweeps and 'all' are not TVM's to refuse")
+        expect(why in refused(sweeps), f"FILTERLAB_SWEEPS={','.join(sweeps)} refused ({why})")
+    expect(refused(["box/cpu_sliding", "gaussian/tvm_rows8"]) == "" and refused(["all"]) == "",
+           "one reader takes the names of both languages, and 'all'")
     rows8 = next(s for s in registry if (s.filter, s.name) == ("gaussian", "rows8"))
     for point in ("rows=3", "tile=4", "rows=4,vector=2", "max_registers=100"):
         try:
@@ -105,9 +125,9 @@ def check_refusals(registry):
 
 
 def main():
-    registry = tvm_generate.load_registry()
-    check_sweep(registry)
-    check_launch_sweep(registry)
+    registry = tvm_registry.load_registry(ROOT)
+    check_sweep()
+    check_launch_sweep()
     check_refusals(registry)
     sys.exit(1 if FAILED else 0)
 

@@ -1,12 +1,12 @@
-"""The one reader of the schedule registrations (generators/schedule_registry.h).
+"""The one reader of the Halide schedule registrations (generators/schedule_registry.h).
 
 Reads every FILTERLAB_SCHEDULE and FILTERLAB_FROZEN call of the schedule sources given, and the frozen
-autoschedules (schedules/<filter>/auto/*.schedule.h), and writes one manifest (JSON, format 5) of every
-schedule: its filter, algorithm, backend and targets, name, why it is CUDA only, why it is on the frontier,
-whether this build builds it, what it restricts, axes, the point it is built at, source span, and the points
-of a sweep. The build (cmake/FilterLab.cmake) runs it at configure time and declares every library and variant
-from the manifest; nothing else reads the registrations. The tokens, the calls' arguments, SUPPORTS, AXES and
-points are read by schedule_grammar, beside it in this package.
+autoschedules (schedules/<filter>/auto/*.schedule.h), into one entry per schedule: its filter, algorithm,
+backend and targets, name, why it is CUDA only, why it is on the frontier, what it restricts, axes, the point it
+is built at and source span. The manifest (filterlab_build.manifest, build/variants.json) lists them beside the
+TVM schedules, decides which are built and swept, and derives every variant and library from them; nothing else
+reads the registrations. The tokens, the calls' arguments, SUPPORTS, AXES and points are read by
+schedule_grammar, beside it in this package.
 
 A registration is one macro call, laid out as one likes (spaces and line
 breaks anywhere between its tokens; comments are not read):
@@ -35,7 +35,7 @@ a cpu schedule has nothing to refuse. FRONTIER says why a schedule (or a
 frozen point) is built by default: without FILTERLAB_ALL_SCHEDULES (the
 option --all-schedules) the build builds the FRONTIER schedules and frozen
 points, every autoschedule but those schedules/<filter>/auto/off_frontier.txt
-names, and the schedules FILTERLAB_SWEEPS names ("built").
+names, and the schedules FILTERLAB_SWEEPS names (the manifest's "built").
 
 A frozen point fixes some axes of its base (the rest keep their defaults) in
 the one spelling of a point, "tile_x=64+tile_y=4" (schedule_grammar.read_point;
@@ -46,25 +46,19 @@ takes no '=' in a value) and the library tag, derived from it. A gpu
 schedule's frozen point may also set the launch's axis, the CUDA register cap
 (schedule_grammar.LAUNCH_AXIS, Halide's values of it, "max_registers=128"; CUDA only then), and
 FILTERLAB_SWEEPS may sweep it alone at a schedule's or frozen point's point
-(<filter>/cuda_<name>:max_registers).
+(<filter>/cuda_<name>:max_registers, filterlab_build.sweeps).
 
-usage: python -m filterlab_build.schedule_manifest --source-dir DIR --out FILE [--sweeps LIST] [--all-schedules]
-                                                 [--compile-time FILTER:PARAM=V,V ...] SOURCE...
-A SOURCE is schedules/<filter>/<file> (its filter is its folder's name); one
+A source is schedules/<filter>/<file> (its filter is its folder's name); one
 ending .schedule.h is a frozen autoschedule, <cpu|cuda>_<scheduler>[_<param><value>].schedule.h.
-An ill-formed registration stops it with one line, "<file>:<line>: <what>", status 1.
+An ill-formed registration raises GrammarError, "<file>:<line>: <what>".
 """
-import argparse
-import json
 import os
 import re
-import sys
 
-from .schedule_grammar import (KEYWORDS, LAUNCH_ONLY, MACROS, NAME, OPENCL_REFUSALS, RETIRED, VIEWS, GrammarError, algorithm_key, algorithm_type, body_end,
-                              default_point, every_point, fail, identifier, launch_axis, point_forms, read_axes, read_call,
-                              read_point, read_supports, tokens_of)
+from .schedule_grammar import (KEYWORDS, LAUNCH_ONLY, MACROS, NAME, OPENCL_REFUSALS, RETIRED, VIEWS, algorithm_key,
+                               algorithm_type, body_end, default_point, fail, identifier, launch_axis, point_forms,
+                               read_axes, read_call, read_point, read_supports, tokens_of)
 
-FORMAT_VERSION = 5
 LAUNCH = launch_axis("halide")  # the launch's axis of a Halide gpu schedule
 GPU_TARGETS = ["cuda", "opencl"]  # a GPU schedule's gpu_* directives: every GPU API takes them
 HEAD = "<filter>, <Algorithm>, cpu|gpu, <name>"
@@ -288,53 +282,13 @@ def assign_targets(schedules):
         s["targets"] = gpu_targets if s["backend"] == "gpu" else ["cpu"]
 
 
-def launch_sweep(schedules, name):
-    """<filter>/cuda_<name>:max_registers: the schedule or frozen point at its point, once per register cap."""
-    base_name, _, axis = name.partition(":")
-    s = next((s for s in schedules if s["origin"] in ("schedule", "frozen_point") and s["backend"] == "gpu" and
-              f"{s['filter']}/cuda_{s['name']}" == base_name), None)
-    if s is None or axis != LAUNCH["name"]:
-        fail("FILTERLAB_SWEEPS", f"{name}: not <filter>/cuda_<schedule>:{LAUNCH['name']} of a GPU schedule")
-    fixed = [v for v in s["point"]["values"] if v["axis"] != axis]
-    s["sweep"] = [point_forms(fixed + [{"axis": axis, "value": v}]) for v in LAUNCH["values"]]
-
-
-def assign_sweeps(schedules, sweeps):
-    """The points of each schedule FILTERLAB_SWEEPS names ("all", or <filter>/<target>_<name>), built on its first
-    target; <filter>/cuda_<name>:max_registers its register cap alone (<filter>/tvm_<name>: tvm_generate's)."""
-    for name in sweeps:
-        if name == "all" or name.partition("/")[2].startswith("tvm_"):
-            continue
-        if ":" in name:
-            launch_sweep(schedules, name)
-            continue
-        s = next((s for s in schedules if s["origin"] == "schedule" and
-                  f"{s['filter']}/{s['targets'][0]}_{s['name']}" == name), None)
-        if s is None:
-            fail("FILTERLAB_SWEEPS", f"{name}: no such schedule (<filter>/<backend>_<schedule>)")
-        if not s["axes"]:
-            fail("FILTERLAB_SWEEPS", f"{name} declares no axes")
-    for s in schedules:
-        if "sweep" in s:
-            continue
-        named = f"{s['filter']}/{s['targets'][0]}_{s['name']}" in sweeps
-        if s["origin"] == "schedule" and s["axes"] and ("all" in sweeps or named):
-            s["sweep"] = every_point(s["axes"])
-
-
-def assign_built(schedules, all_schedules):
-    """Whether this build builds a schedule: every one with FILTERLAB_ALL_SCHEDULES; else the frontier (FRONTIER,
-    schedules and frozen points) and the schedules swept (with their points); autoschedules are set with them."""
-    for s in schedules:
-        s["built"] = bool(all_schedules or s["frontier"] or "sweep" in s)
-
-
 def relative(path, source_dir):
     return os.path.relpath(os.path.abspath(path), os.path.abspath(source_dir)).replace(os.sep, "/")
 
 
-def manifest(source_dir, sources, compile_times, sweeps, all_schedules=False):
-    """The manifest of these sources: {"format_version", "schedules": [...]}, schedules in the sources' order."""
+def read_registrations(source_dir, sources, compile_times, all_schedules=False):
+    """Every Halide schedule of these sources, in their order: a filter's registrations (on their targets), then
+    its autoschedules ("built" set: the manifest sets the registrations', which the sweeps decide too)."""
     schedules, filters, autos = [], [], {}
     for source in sources:
         path = relative(source, source_dir)
@@ -350,50 +304,9 @@ def manifest(source_dir, sources, compile_times, sweeps, all_schedules=False):
         with open(os.path.join(source_dir, path)) as f:
             read_source(path, f.read(), filter_name, compile_times.get(filter_name), schedules)
     assign_targets(schedules)
-    assign_sweeps(schedules, sweeps)
-    assign_built(schedules, all_schedules)
     ordered = []
-    for filter_name in filters:  # a filter's registrations, then its autoschedules
+    for filter_name in filters:
         ordered += [s for s in schedules if s["filter"] == filter_name]
         ordered += autoschedules(source_dir, filter_name, autos.get(filter_name, []), compile_times.get(filter_name),
                                  all_schedules)
-    fields = ("filter", "name", "backend", "targets", "origin", "algorithm", "algorithm_key", "reads", "writes", "base",
-              "cuda_only", "frontier", "built", "off_frontier", "supports", "compile_time", "axes", "point", "sweep",
-              "source", "files")
-    return {"format_version": FORMAT_VERSION, "schedules": [{k: s[k] for k in fields if k in s} for s in ordered]}
-
-
-def compile_time_option(text):
-    m = re.fullmatch(r"([a-z][a-z0-9_]*):([a-z][a-z0-9_]*)=([0-9]+(?:,[0-9]+)*)", text)
-    if not m:
-        raise argparse.ArgumentTypeError(f"{text!r} is not FILTER:PARAM=V,V")
-    return m[1], (m[2], [int(v) for v in m[3].split(",")])
-
-
-def main(argv):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--source-dir", required=True)
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--sweeps", default="", help="all, or <filter>/<backend>_<schedule>,...")
-    parser.add_argument("--all-schedules", action="store_true",
-                        help="build every schedule (FILTERLAB_ALL_SCHEDULES), not only the frontier")
-    parser.add_argument("--compile-time", type=compile_time_option, action="append", default=[],
-                        help="FILTER:PARAM=V,V: the filter's compile-time parameter and its values")
-    parser.add_argument("sources", nargs="*")
-    args = parser.parse_args(argv)
-    split = lambda s: [item for item in re.split(r"[,;]", s) if item]
-    try:
-        result = manifest(args.source_dir, args.sources, dict(args.compile_time), split(args.sweeps),
-                          args.all_schedules)
-    except GrammarError as e:
-        print(f"schedule_manifest: {e}", file=sys.stderr)
-        return 1
-    text = json.dumps(result, indent=1) + "\n"
-    if not os.path.exists(args.out) or open(args.out).read() != text:  # unchanged: left untouched
-        with open(args.out, "w") as f:
-            f.write(text)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    return ordered
