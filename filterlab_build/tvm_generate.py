@@ -25,7 +25,7 @@ def pitch(width):
 
 def fixed_geometry(alg, height, width):
     """{parameter: value} of one image shape, its rows pitched as the harness
-    pitches them; a shaped algorithm (tvm_registry) also fixes the planes'
+    pitches them; an algorithm of a fixed shape (its at_shape) may also fix the planes'
     strides, which the harness makes rows x pitch, so that its vector
     accesses are aligned in every plane."""
     out_h, out_w = height // alg.output_scale, width // alg.output_scale
@@ -86,18 +86,15 @@ def aligned_function(alg):
 
 
 def shaped_algorithm(schedule, alg, height, width, fixed):
-    """The algorithm a library compiles for one shape: the schedule's shaped
-    one where it can be built for the shape (an interior with whole tiles),
-    else the library's own, specialised all the same."""
-    if not schedule.shaped:
-        return alg
-    try:
-        shaped = schedule.shaped(height, width, **fixed)
-    except ValueError:
+    """The algorithm a library compiles for one shape: its class's own form
+    for the shape where it has one (at_shape), else the library's `alg`;
+    called as `alg` is: one launcher serves both."""
+    shaped = schedule.build_at_shape(height, width, **fixed)
+    if shaped is None:
         return alg
     if (shaped.scalars, shaped.binding, shaped.output_scale) != (alg.scalars, alg.binding, alg.output_scale):
-        raise ValueError(f"{schedule.filter}/{schedule.name}: its shaped algorithm is called otherwise "
-                         "than its algorithm (scalars, binding, output scale): one launcher serves both")
+        raise ValueError(f"{schedule.filter}/{schedule.name}: its algorithm at a fixed shape is called otherwise "
+                         "than at any shape (scalars, binding, output scale): one launcher serves both")
     return shaped
 
 

@@ -9,19 +9,22 @@ generators/tvm/<filter>.py and receives it built,
         ...
 
 and is built as the CUDA variant tvm_<name> (tvm_generate): one
-library per combination of its compiled values (each constructs the
-algorithm: Separable(radius=3)), which the runtime picks by the call's
-parameters. `supports` narrows a run-time parameter further (the contract's
-syntax, "sigma=0.5..3"). Every library is also compiled for each image
-shape the build names (FILTERLAB_SHAPES, tvm_generate --shapes),
-which its launcher takes when a call has that shape (TVM's native mode: with
-every extent known it drops guards and vectorises); `shaped`, an algorithm
-built for one shape (called with height, width and the library's compiled
-values), replaces the algorithm in those compilations where it can be built
-for the shape (an interior without clamps beside its border: the schedule
-body tells which it is given); `frontier` (why it is built by default) puts it in the
-default build, as FRONTIER does a Halide schedule's; the others are built
-with -DFILTERLAB_ALL_SCHEDULES=ON.
+library per combination of its compiled values, which the runtime picks by
+the call's parameters. An algorithm is shaped one way: its constructor's
+keyword arguments, which come from the registration's `args` (what the
+schedule fixes: median.Direct's tile_x=4, tile_y=4, bits=16), the library's
+`compiled` values (Separable(radius=3)) and the point's `algorithm_axes`
+(below), merged in that order. `supports` narrows a run-time parameter
+further (the contract's syntax, "sigma=0.5..3"). Every library is also
+compiled for each image shape the build names (FILTERLAB_SHAPES,
+tvm_generate --shapes), which its launcher takes when a call has that shape
+(TVM's native mode: with every extent known it drops guards and
+vectorises); where the algorithm's class has a form of its own for a
+fixed shape (its `at_shape`, generators/tvm/plane.py: an interior without
+clamps beside its border), those compilations build that where it can be
+built; `frontier` (why it
+is built by default) puts it in the default build, as FRONTIER does a Halide
+schedule's; the others are built with -DFILTERLAB_ALL_SCHEDULES=ON.
 
 `axes` declares the schedule's space in AXES' grammar
 (schedule_grammar: "rows=4,[8] vector=2,[4],8"); its body then
@@ -58,7 +61,7 @@ class TvmSchedule:
     supports: str = ""
     frontier: str = ""
     source: tuple = ("", 0, 0)  # file, first line, last line of the body
-    shaped: object = None  # a callable (height, width, **compiled values) -> the algorithm of a fixed shape
+    args: dict = field(default_factory=dict)  # the algorithm's constructor arguments the registration fixes
     axes: list = field(default_factory=list)  # [{"name", "values", "default"}] (schedule_grammar.read_axes)
     algorithm_axes: tuple = ()  # the axes the algorithm's constructor takes too
     point: dict = field(default_factory=dict)  # this variant's point: every axis, plus max_registers if set
@@ -103,8 +106,17 @@ class TvmSchedule:
         """The variant of this schedule's sweep at one point (named after it: stem)."""
         return replace(self.at(point_text), origin="sweep_point")
 
+    def algorithm_arguments(self, fixed):
+        """The algorithm's constructor arguments for the library of compiled values `fixed`: the
+        registration's args, the compiled values, the point's algorithm axes, in that order."""
+        return {**self.args, **fixed, **{a: self.point[a] for a in self.algorithm_axes}}
+
     def build_algorithm(self, **fixed):
-        return self.algorithm(**fixed, **{a: self.point[a] for a in self.algorithm_axes})
+        return self.algorithm(**self.algorithm_arguments(fixed))
+
+    def build_at_shape(self, height, width, **fixed):
+        """The algorithm's own form for one image shape (its class's at_shape), or None."""
+        return self.algorithm.at_shape(height, width, **self.algorithm_arguments(fixed))
 
     def schedule(self, sch, alg):
         """Runs the body on `sch` at this point."""
@@ -130,7 +142,7 @@ def load_registry(source_dir):
     return REGISTRY
 
 
-def tvm_schedule(filter, algorithm, *, why, compiled=None, supports="", frontier="", name=None, shaped=None, axes="",
+def tvm_schedule(filter, algorithm, *, why, args=None, compiled=None, supports="", frontier="", name=None, axes="",
                  algorithm_axes=()):
     def register(body):
         import inspect
@@ -144,7 +156,7 @@ def tvm_schedule(filter, algorithm, *, why, compiled=None, supports="", frontier
             raise ValueError(f"{where}: algorithm_axes names an axis the schedule does not declare")
         point = {v["axis"]: v["value"] for v in default_point(space)["values"]} if space else {}
         REGISTRY.append(TvmSchedule(filter, name or body.__name__, algorithm, body, why, dict(compiled or {}),
-                                    supports, frontier, source, shaped, space, tuple(algorithm_axes), point))
+                                    supports, frontier, source, dict(args or {}), space, tuple(algorithm_axes), point))
         return body
     return register
 

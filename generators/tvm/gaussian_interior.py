@@ -24,12 +24,12 @@ its own kernel, that together write every output once:
 The image is read as 32-bit words (pixel 4w + k in byte k of word w), its
 rows and planes whole words apart: the launcher passes the same pointer.
 The tiles' columns must cover the interior exactly, so the shape is fixed:
-width - 32 a multiple of 16 (the constructor refuses others;
-filterlab_build/tvm_registry.py's `shaped` builds it for a schedule's specialised shapes).
+width - 32 a multiple of 16 (the constructor refuses others). RowsFirstWithInterior
+is RowsFirst whose form at such a fixed shape is this one (its at_shape).
 """
 from tvm.script import tirx as T
 
-from .gaussian import SCALARS, rounded, taps
+from .gaussian import SCALARS, RowsFirst, rounded, taps
 from .plane import Algorithm
 
 TILE_X = 16  # outputs a tile across: one 16-byte group
@@ -128,3 +128,14 @@ def interior_function(height, width, rows):
                                        T.max(T.min(x + j, width - 1), 0)), w0, w1, w2)
 
     return gaussian_interior
+
+
+class RowsFirstWithInterior(RowsFirst):
+    """RowsFirst, whose form for a fixed shape with whole tiles is RowsFirstInterior."""
+
+    @classmethod
+    def at_shape(cls, height, width, **args):
+        try:
+            return RowsFirstInterior(height, width, **args)
+        except ValueError:  # no whole tile: RowsFirst, specialised to the shape
+            return None

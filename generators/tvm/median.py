@@ -217,15 +217,14 @@ class Direct(Tiled):
     """Each output's own window sorted (direct_tile); a tile shares its loads and sorted columns."""
     contract = "direct"
 
-    def __init__(self, size, tile=(1, 1), bits=32, strip=1, pairs=None):
-        super().__init__(direct_tile, size, tile, bits, strip, pairs)
+    def __init__(self, size, tile_x=1, tile_y=1, bits=32, strip=1, pairs=None):
+        super().__init__(direct_tile, size, (tile_x, tile_y), bits, strip, pairs)
 
 
 class Separable(Tiled):
     """Adams' tiles (separable_tile): what a tile's windows share sorted once."""
     contract = "separable"
 
-    def __init__(self, size, tile=(2, 2), bits=32, strip=1, pairs=None):
+    def __init__(self, size, tile_x=2, tile_y=2, bits=32, strip=1, pairs=None):
         # Each side at most k, as median.h's (a wider tile shares nothing more).
-        tile = (min(tile[0], size), min(tile[1], size))
-        super().__init__(separable_tile, size, tile, bits, strip, pairs)
+        super().__init__(separable_tile, size, (min(tile_x, size), min(tile_y, size)), bits, strip, pairs)

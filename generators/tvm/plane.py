@@ -42,6 +42,13 @@ class Algorithm:
     # Whether a shape it is compiled for also fixes the planes' strides (filterlab_build/tvm_generate.py).
     fixed_planes = False
 
+    @classmethod
+    def at_shape(cls, height, width, **args):
+        """Its own form for one image shape, built from the same arguments, or
+        None: a library compiled for the shape then specialises the algorithm
+        it compiles for every shape (filterlab_build/tvm_generate.py)."""
+        return None
+
 
 # Larger than any image TVM's 32-bit indexing can address.
 LARGEST_EXTENT = 1 << 30

@@ -30,7 +30,7 @@ tvm_frozen("gaussian", "rows8_r128", "rows8", "max_registers=128",
                "keeps fewer registers than the unrolled tile can use, uncapped it takes so many that occupancy falls")
 
 
-@tvm_schedule("gaussian", gaussian.RowsFirst, shaped=gaussian_interior.RowsFirstInterior,
+@tvm_schedule("gaussian", gaussian_interior.RowsFirstWithInterior,
               why="at a fixed shape with whole tiles, tiles of 4x16 outputs a thread inside the image load each row's group "
                   "as 16 bytes without clamps and store 16 bytes a row (the clamped frame is a second kernel); "
                   "other shapes run rows8")

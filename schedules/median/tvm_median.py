@@ -11,15 +11,6 @@ from filterlab_build.tvm_registry import tvm_frozen, tvm_schedule
 from generators.tvm import median
 
 
-def algorithm(base, tile, bits, strip=1, pairs=None):
-    """`base` (median.Direct or median.Separable) at this tile, sample width
-    and strip, as the class a registration takes (it constructs it with
-    `size`, and a swept schedule's algorithm_axes: tile_x, tile_y, strip)."""
-    def init(self, size, tile_x=tile[0], tile_y=tile[1], strip=strip):
-        base.__init__(self, size, tile=(tile_x, tile_y), bits=bits, strip=strip, pairs=pairs)
-    return type(f"{base.__name__}{tile[0]}x{tile[1]}_u{bits}_s{strip}_{pairs}", (base,), {"__init__": init})
-
-
 def strip_threads(sch, alg, warps):
     """A strip a thread, blocks of 32 x `warps` threads (strips side by side
     in x, tile rows stacked in y), channels on blockIdx.z; the strip's
@@ -40,7 +31,8 @@ def strip_threads(sch, alg, warps):
         sch.set_scope(medians, b, "local")
 
 
-@tvm_schedule("median", algorithm(median.Direct, (1, 1), 32), compiled={"size": list(median.SIZES)},
+@tvm_schedule("median", median.Direct, args={"tile_x": 1, "tile_y": 1, "bits": 32},
+              compiled={"size": list(median.SIZES)},
               frontier="the classic GPU tiling, one thread an output (Halide's cuda_tile)",
               why="one thread an output, 32x8 threads a block: its k columns sorted and merged in registers, "
                   "L1 serves the neighbours' loads")
@@ -48,7 +40,8 @@ def tile(sch, alg):
     strip_threads(sch, alg, warps=8)
 
 
-@tvm_schedule("median", algorithm(median.Direct, (4, 4), 16), compiled={"size": [3]},
+@tvm_schedule("median", median.Direct, args={"tile_x": 4, "tile_y": 4, "bits": 16},
+              compiled={"size": [3]},
               frontier="mirrors Halide's fastest CUDA median at 3x3, cuda_register_block",
               why="Halide's register_block (block=4, warps=8): a 4x4 block a thread, its 6x6 samples loaded once "
                   "and its 6x4 sorted columns made once (16-bit lanes), each shared by up to 3 outputs")
@@ -56,7 +49,8 @@ def register_block(sch, alg):
     strip_threads(sch, alg, warps=8)
 
 
-@tvm_schedule("median", algorithm(median.Separable, (2, 1), 16, strip=4), compiled={"size": [5]},
+@tvm_schedule("median", median.Separable, args={"tile_x": 2, "tile_y": 1, "bits": 16, "strip": 4},
+              compiled={"size": [5]},
               frontier="mirrors Halide's fastest CUDA median at 5x5, cuda_sep_strip (r128)",
               why="Halide's sep_strip (tiles=4, warps=2): a strip of 4 tiles of 2x1 a thread, the strip's "
                   "8 + k - 1 sorted columns made once and shared by its tiles, 16-bit lanes")
@@ -64,7 +58,8 @@ def sep_strip(sch, alg):
     strip_threads(sch, alg, warps=2)
 
 
-@tvm_schedule("median", algorithm(median.Separable, (4, 1), 32), compiled={"size": [7]},
+@tvm_schedule("median", median.Separable, args={"tile_x": 4, "tile_y": 1, "bits": 32},
+              compiled={"size": [7]},
               frontier="mirrors Halide's fastest CUDA median at 7x7, cuda_sep_tile_4x1_u32 (r168)",
               why="Halide's sep_tile_4x1_u32 (warps=2): a 4x1 tile a thread, each column's 7 samples sorted "
                   "once for the 4 outputs and the rows they share sorted once, 32-bit samples")
@@ -74,7 +69,7 @@ def sep_tile(sch, alg):
 
 # TVM's own lever: what Halide's schedules cannot say (its 16-bit samples are
 # one a register), the hand kernel's packing.
-@tvm_schedule("median", algorithm(median.Separable, (2, 1), 16, strip=4, pairs="cuda"),
+@tvm_schedule("median", median.Separable, args={"tile_x": 2, "tile_y": 1, "bits": 16, "strip": 4, "pairs": "cuda"},
               compiled={"size": list(median.SIZES)},
               why="sep_strip on two tile rows at once, one a 16-bit lane of each 32-bit register (hw_row_pairs' "
                   "packing): every min or max is one __vminu2 / __vmaxu2 for two outputs, half sep_strip's "
@@ -84,7 +79,8 @@ def sep_strip_pairs(sch, alg, point):
     strip_threads(sch, alg, warps=point["warps"])
 
 
-@tvm_schedule("median", algorithm(median.Direct, (4, 4), 16, pairs="cuda"), compiled={"size": [3]},
+@tvm_schedule("median", median.Direct, args={"tile_x": 4, "tile_y": 4, "bits": 16, "pairs": "cuda"},
+              compiled={"size": [3]},
               why="register_block with the hand kernel's packing: two 4x4 blocks a thread, one above the other, "
                   "each a 16-bit lane of every 32-bit register: each min or max one __vminu2 / __vmaxu2 for two "
                   "outputs, half register_block's min and max instructions per output",

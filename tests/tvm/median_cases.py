@@ -25,7 +25,7 @@ FEW_SHAPES = [(1, 1, 1), (2, 31, 29)]
 
 def _case(algorithm, k, tile, bits, strip=1, pairs=None):
     name = f"median.{algorithm.__name__} size={k} tile={tile[0]}x{tile[1]} bits={bits} strip={strip} pairs={pairs}"
-    return (name, lambda im: run(algorithm(k, tile, bits, strip, pairs), im, im.shape),
+    return (name, lambda im: run(algorithm(k, tile_x=tile[0], tile_y=tile[1], bits=bits, strip=strip, pairs=pairs), im, im.shape),
             lambda im: median_model(im, k))
 
 
