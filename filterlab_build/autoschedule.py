@@ -99,7 +99,7 @@ def contract_filters(build):
 
 # Halide 21's emitters write a few things that do not compile; each fix-up is
 # mechanical and named in the file it changes.
-def fix_up(scheduler, text):
+def fix_up(scheduler, backend, text):
     fixes = []
     if "    auto pipeline = get_pipeline();\n" in text:  # Anderson2021: shadows the parameter
         text = text.replace("    auto pipeline = get_pipeline();\n", "")
@@ -131,7 +131,7 @@ def fix_up(scheduler, text):
     # those rows were allocated but never written (compute-sanitizer's
     # initcheck: uninitialised global reads, harmless to the output but a read
     # of memory no stage wrote). Guarded there too.
-    if "-cuda" in text.split("// for target=", 1)[-1].split("\n", 1)[0] and "TailStrategy::RoundUp" in text:
+    if backend == "cuda" and "TailStrategy::RoundUp" in text:
         text = text.replace("TailStrategy::RoundUp", "TailStrategy::GuardWithIf")
         fixes.append("every rounded-up split guards its tail too (on the GPU a rounded-up tail read its producer "
                      "past the rows the producer's update wrote)")
@@ -205,7 +205,7 @@ def run(build, plugins, filter_, param, value, backend, scheduler, plugin, param
         produced = Path(out) / f"{function}.schedule.h"
         if not message and produced.exists():
             text = re.sub(r"// for target=.*", f"// for target={target}", produced.read_text())
-            text = fix_up(scheduler, text)
+            text = fix_up(scheduler, backend, text)
             if scheduler in DESCRIBED_ONLY:
                 return name, DESCRIBED_ONLY_NOTE + text, DESCRIBED_ONLY_WHY, False
             if error := compile_error(text, plugins.parent / "include"):

@@ -8,7 +8,7 @@ the shape. Each library is its own archive, made by the filter's generator (add_
 cmake/Variants.cmake) with the recipe given here.
 """
 from . import library_names as names
-from .registrations import registration, supports_spec
+from .registrations import fixed_cxx, registration, supports_spec
 from .schedule_grammar import launch_axis
 from .shapes import shape_cxx
 
@@ -73,11 +73,6 @@ def libraries(entry, target, stem, point, options):
                 out.append(lib)
                 archives.append(archive)
     return out, archives
-
-
-def fixed_cxx(fixed):
-    """CompiledPipeline::fixed's initializer: {{"size", 3}}, {} for none."""
-    return "{" + ", ".join(f'{{"{p}", {v}}}' for p, v in fixed.items()) + "}"
 
 
 def pipeline_cxx(group, shape=None):

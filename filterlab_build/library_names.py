@@ -84,6 +84,6 @@ def tvm_launcher(library):
     return f"filterlab_{library}"
 
 
-def registration(stem_name):
+def registration_names(stem_name):
     """The registration source of a variant and the C++ object in it."""
     return f"{stem_name}_variant.cpp", f"{stem_name}_registration"

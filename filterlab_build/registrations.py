@@ -34,6 +34,11 @@ def axes_cxx(axes):
                      for a in axes)
 
 
+def fixed_cxx(fixed):
+    """A library's compile-time values as their initializer: {{"size", 3}}, {} for none."""
+    return "{" + ", ".join(f'{{{cxx_string(p)}, {v}}}' for p, v in fixed.items()) + "}"
+
+
 def libraries_cxx(libraries):
     """Variant::libraries' initializer: {name, archive file, header, entry point} of each library."""
     return ", ".join("{" + ", ".join(cxx_string(lib[k]) for k in ("name", "file", "header", "entry_point")) + "}"
@@ -44,7 +49,7 @@ def registration(variant, stem, unity_group, values):
     """The registration of one variant (its fields as the manifest lists them): its template, the source
     configured from it (<stem>_variant.cpp, the C++ object <stem>_registration), the unity batch it compiles
     in, and its template's values, the common ones and its language's `values`."""
-    source, name = library_names.registration(stem)
+    source, name = library_names.registration_names(stem)
     span = variant["source"]
     common = {"REGISTRATION": name, "FILTER": variant["filter"], "VARIANT_NAME": variant["variant"],
               "SUPPORTS": variant["supports"], "ORIGIN": variant["origin"], "SOURCE_FILE": span["file"],

@@ -154,6 +154,14 @@ def tvm_schedule(filter, algorithm, *, why, args=None, compiled=None, supports="
             raise ValueError(f"{where}: a schedule's body takes (sch, alg), and (sch, alg, point) with axes")
         if set(algorithm_axes) - {a["name"] for a in space}:
             raise ValueError(f"{where}: algorithm_axes names an axis the schedule does not declare")
+        given_twice = set(args or {}) & (set(compiled or {}) | set(algorithm_axes))
+        if given_twice:
+            raise ValueError(f"{where}: args= names {sorted(given_twice)}, which compiled= or algorithm_axes= gives")
+        try:  # every argument one the algorithm's constructor takes
+            inspect.signature(algorithm).bind_partial(**(args or {}), **dict.fromkeys(compiled or {}),
+                                                      **dict.fromkeys(algorithm_axes))
+        except TypeError as e:
+            raise ValueError(f"{where}: {algorithm.__name__} is not built so ({e})") from None
         point = {v["axis"]: v["value"] for v in default_point(space)["values"]} if space else {}
         REGISTRY.append(TvmSchedule(filter, name or body.__name__, algorithm, body, why, dict(compiled or {}),
                                     supports, frontier, source, dict(args or {}), space, tuple(algorithm_axes), point))

@@ -9,7 +9,7 @@ function for every shape of FILTERLAB_SHAPES.
 import os
 
 from . import library_names as names
-from .registrations import registration
+from .registrations import fixed_cxx, registration
 from .schedule_grammar import read_supports
 from .shapes import shape_cxx
 
@@ -43,14 +43,10 @@ def variant(s, entry, options):
          "point": s.point_forms(), "source": entry["source"], "shapes": options["shapes"], "libraries": libs,
          "archives": [{k: archive[k] for k in ("target", "file", "package_target")} | {"header": None, "recipe": recipe}]}
     values = {"DECLARATIONS": "".join(f"int {lib['entry_point']}(const filterlab_tvm_call *);\n" for lib in libs),
-              "ENTRIES": "".join(f"{{{{{fixed_cxx(lib['fixed'])}}}, &{lib['entry_point']}}}, " for lib in libs),
+              "ENTRIES": "".join(f"{{{fixed_cxx(lib['fixed'])}, &{lib['entry_point']}}}, " for lib in libs),
               "BINDING": s.algorithm.binding, "EXACT_SHAPES": ", ".join(map(shape_cxx, options["shapes"]))}
     v["registration"] = registration(v, archive["target"], f"{s.filter}_{names.TVM_TARGET}", values)
     return v
-
-
-def fixed_cxx(fixed):
-    return "".join(f'{{"{param}", {value}}}, ' for param, value in fixed.items())
 
 
 def variants(s, entry, options):

@@ -58,6 +58,11 @@ struct WritesWords {
                                                               word_view::kOutputViews};
 };
 
+// Halide finds a generator's parameters among the objects inside it, whatever
+// base they sit in: the mixins hold nothing else, and are not polymorphic, so
+// the generator's polymorphic base stays first.
+static_assert(!std::is_polymorphic_v<ReadsWords> && !std::is_polymorphic_v<WritesWords>);
+
 template <typename T>
 class FilterGenerator : public Halide::Generator<T> {
 public:

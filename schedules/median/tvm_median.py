@@ -69,7 +69,7 @@ def sep_tile(sch, alg):
 
 # TVM's own lever: what Halide's schedules cannot say (its 16-bit samples are
 # one a register), the hand kernel's packing.
-@tvm_schedule("median", median.Separable, args={"tile_x": 2, "tile_y": 1, "bits": 16, "strip": 4, "pairs": "cuda"},
+@tvm_schedule("median", median.Separable, args={"tile_x": 2, "tile_y": 1, "bits": 16, "pairs": "cuda"},
               compiled={"size": list(median.SIZES)},
               why="sep_strip on two tile rows at once, one a 16-bit lane of each 32-bit register (hw_row_pairs' "
                   "packing): every min or max is one __vminu2 / __vmaxu2 for two outputs, half sep_strip's "
@@ -79,7 +79,7 @@ def sep_strip_pairs(sch, alg, point):
     strip_threads(sch, alg, warps=point["warps"])
 
 
-@tvm_schedule("median", median.Direct, args={"tile_x": 4, "tile_y": 4, "bits": 16, "pairs": "cuda"},
+@tvm_schedule("median", median.Direct, args={"bits": 16, "pairs": "cuda"},
               compiled={"size": [3]},
               why="register_block with the hand kernel's packing: two 4x4 blocks a thread, one above the other, "
                   "each a 16-bit lane of every 32-bit register: each min or max one __vminu2 / __vmaxu2 for two "
