@@ -117,11 +117,35 @@ def check_refusals(registry):
         expect(False, "tvm_frozen of an unknown base refused")
     except ValueError:
         expect(True, "tvm_frozen of an unknown base refused")
+    check_algorithm_arguments(registry)
     run = subprocess.run([sys.executable, "-m", "filterlab_build.tvm_generate", "--schedule", "gaussian/rows8",
                           "--point", "rows=3", "--out", "/dev/null"], capture_output=True, text=True)
     lines = run.stderr.strip().splitlines()
     expect(run.returncode != 0 and len(lines) == 1 and lines[0].startswith("tvm_generate: "),
            "tvm_generate --point outside the axes: one error line, non-zero status")
+
+
+def check_algorithm_arguments(registry):
+    """An algorithm's constructor arguments: the registration's args, the library's compiled values, the point's
+    algorithm axes, in that order; a registration that names an argument twice, or one its algorithm does not
+    take, is refused where it is written."""
+    from generators.tvm import median
+    pairs = next(s for s in registry if (s.filter, s.name) == ("median", "register_block_pairs_2x4"))
+    expect(pairs.algorithm_arguments({"size": 3}) == {"bits": 16, "pairs": "cuda", "size": 3, "tile_x": 2,
+                                                       "tile_y": 4},
+           "register_block_pairs_2x4's arguments: its args, its compiled size, its point's tile")
+    before = len(tvm_registry.REGISTRY)
+
+    def body(sch, alg):
+        pass
+    for kwargs, why in (({"args": {"size": 3}, "compiled": {"size": [3]}}, "which compiled= or algorithm_axes= gives"),
+                        ({"args": {"tyle_x": 4}}, "Direct is not built so")):
+        try:
+            tvm_registry.tvm_schedule("median", median.Direct, why="a test", **kwargs)(body)
+            expect(False, f"registration with {kwargs} refused")
+        except ValueError as e:
+            expect(why in str(e) and "check_registry.py" in str(e), f"registration with {kwargs} refused: {e}")
+    expect(len(tvm_registry.REGISTRY) == before, "a refused registration registers nothing")
 
 
 def main():
