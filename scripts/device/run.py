@@ -7,6 +7,7 @@ scripts/device_bundle.sh carried there; the runner unpacks it):
     python3 scripts/device/run.py EXPERIMENT OUT [--only STEP[,STEP...]]
                                   [--set STEP.KEY=VALUE]... [--dry-run]
     python3 scripts/device/run.py --list
+    eval "$(python3 scripts/device/run.py --shell-env)"    (a call's own commands)
 
 Every experiment first writes OUT/machine.txt (GPU, clocks, CPU, MPI, the
 build's `filterlab info`, libraries the binary cannot find), then runs its
@@ -33,6 +34,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 from scripts.device.runner.core import Runner  # noqa: E402
 from scripts.device.runner.experiment import list_experiments  # noqa: E402
+from scripts.device.runner.machine import shell_env  # noqa: E402
 
 
 def main(argv):
@@ -45,9 +47,15 @@ def main(argv):
                     help="set a key of a step (or experiment.KEY) for this run")
     ap.add_argument("--dry-run", action="store_true", help="write the commands to the logs without running them")
     ap.add_argument("--list", action="store_true", help="the experiments, their steps and what they are for")
+    ap.add_argument("--shell-env", action="store_true",
+                    help="unpack the bundle (once) and print the exports a call's own commands need: "
+                         "eval \"$(python3 scripts/device/run.py --shell-env)\" gives $fl, $san and the libraries")
     a = ap.parse_intermixed_args(argv)
     if a.list:
         list_experiments()
+        return 0
+    if a.shell_env:
+        print(shell_env())
         return 0
     if not (a.experiment and a.out):
         ap.error("EXPERIMENT and OUT are needed (or --list)")

@@ -13,7 +13,7 @@ import traceback
 
 from . import experiment, kinds_filterlab, kinds_runs, kinds_stream, kinds_tools, machine
 from .experiment import words
-from .paths import BIN, ROOT
+from .paths import BIN, ROOT, filterlab_exe
 
 KINDS = {**kinds_filterlab.KINDS, **kinds_tools.KINDS, **kinds_runs.KINDS, **kinds_stream.KINDS}  # kind -> function(runner, step, log)
 
@@ -24,7 +24,7 @@ class Runner:
         self.conf = experiment.load(name, settings)
         self.exp = experiment.header(self.conf)
         self.steps = experiment.chosen_steps(self.conf, name, only)
-        self.fl = os.environ.get("FILTERLAB_EXE") or os.path.join(BIN, "filterlab")
+        self.fl = filterlab_exe()
         self.listing = None
         self.tarred = set()
         self.reported = set()  # the variants a step said it left out

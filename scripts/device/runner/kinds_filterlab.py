@@ -4,7 +4,6 @@ Each is function(runner, step, log) -> (ok, what)."""
 import concurrent.futures
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -12,12 +11,12 @@ import time
 
 from . import selection as sel
 from .experiment import per_filter, words
-from .paths import ROOT
+from .paths import ROOT, sanitizer_exe
 
 
 def sanitizer(tool, print_limit):
     """compute-sanitizer's command line for `tool` (memcheck with the leak check), up to the program."""
-    path = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
+    path = sanitizer_exe()
     extra = ["--leak-check", "full"] if tool == "memcheck" else []
     return [path, "--tool", tool, *extra, "--error-exitcode", "99", "--print-limit", print_limit]
 

@@ -114,7 +114,7 @@ def ptx(r, step, log):
     folder = os.path.join(r.out, "cuda")
     os.makedirs(folder, exist_ok=True)
     cuobjdump = shutil.which("cuobjdump") or "/usr/local/cuda/bin/cuobjdump"
-    log.write(f"$ cuobjdump -ptx filterlab\n")
+    log.write("$ cuobjdump -ptx filterlab\n")
     if r.dry:
         return True, "dry run"
     text = subprocess.run([cuobjdump, "-ptx", r.fl], capture_output=True, text=True).stdout

@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 
-from .paths import BIN, ROOT
+from .paths import BIN, ROOT, filterlab_exe, sanitizer_exe
 
 
 def unpack_bundle(dry):
@@ -18,7 +18,7 @@ def unpack_bundle(dry):
     if os.path.isfile(bundle):
         stamp = f"{os.path.getsize(bundle)} {os.path.getmtime(bundle)}"
         if not os.path.isfile(marker) or open(marker).read() != stamp:
-            print(f"unpacking {os.path.relpath(bundle, ROOT)}", flush=True)
+            print(f"unpacking {os.path.relpath(bundle, ROOT)}", file=sys.stderr, flush=True)
             if not dry:
                 subprocess.run(["tar", "-xJf", bundle, "-C", BIN], check=True)
                 with open(marker, "w") as f:
@@ -28,9 +28,7 @@ def unpack_bundle(dry):
 def environment(r):
     """Sets r.env: the images, the binary, its libraries, an OpenCL vendors folder
     (`opencl_icd`) and the experiment's `env`."""
-    r.env.update(FILTERLAB_IMAGES=os.path.join(ROOT, "tests", "images"), FILTERLAB_EXE=r.fl,
-                 LD_LIBRARY_PATH=":".join(p for p in (os.path.join(BIN, "lib"),
-                                                      os.environ.get("LD_LIBRARY_PATH")) if p))
+    r.env.update(base_env(r.fl))
     icd = r.exp.get("opencl_icd")
     if icd:  # NVIDIA's OpenCL through a vendors folder of our own (the machine's lists only PoCL)
         folder = os.path.join(r.out, "icd")
@@ -39,6 +37,21 @@ def environment(r):
             f.write(icd + "\n")
         r.env["OCL_ICD_VENDORS"] = folder
     r.env.update(r.pairs(r.exp.get("env")))
+
+
+def base_env(fl):
+    """What every command on the machine gets: the images, the binary and its libraries."""
+    return {"FILTERLAB_IMAGES": os.path.join(ROOT, "tests", "images"), "FILTERLAB_EXE": fl,
+            "LD_LIBRARY_PATH": ":".join(p for p in (os.path.join(BIN, "lib"), os.environ.get("LD_LIBRARY_PATH")) if p)}
+
+
+def shell_env():
+    """The bundle unpacked, and the exports that give a call script's own commands what the
+    runner's commands get (base_env), $fl the binary and $san compute-sanitizer."""
+    unpack_bundle(False)
+    fl = filterlab_exe()
+    values = {**base_env(fl), "fl": fl, "san": sanitizer_exe()}
+    return "export " + " ".join(f"{k}={shlex.quote(v)}" for k, v in values.items())
 
 
 def listing(fl, env):
