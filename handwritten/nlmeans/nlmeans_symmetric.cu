@@ -11,7 +11,8 @@
 // per offset: phase 1 (column_sums, nlmeans_common.cuh) writes the vertical
 // patch sums V to shared memory; in phase 2 a thread owns a run of 16 sources
 // of one row, reads its V with 16-byte loads, takes horizontal running sums
-// and ex2. Then
+// and ex2 (one channel: its partners' samples J(x + d) from a window loaded
+// once for a group of offsets, load_there). Then
 //   - forward terms (x gets w·J(x + d)) go into the thread's registers;
 //   - backward terms (x + d gets w·J(x)) land, over the dx of one dy, on a
 //     run that slides right with dx. The thread keeps a window of 16 + K - 1
@@ -101,7 +102,7 @@ struct Run {
 // Phase 2 of offset (dx, dy), the j-th of its group of K, for the run of
 // sources u0 .. u0 + 15 (tile columns) of row r: source k's backward target
 // is window entry j + k.
-template <int P, int C, int K, bool WINDOW>
+template <int P, int C, int K>
 __device__ __forceinline__ void row_sums(const Input<C> &in, const float *v, int r, int u0, int s, int dx, int dy, int j,
                                          float scale, const float (&there_window)[kRun + K - 1], Run<C, K> &run) {
     float row[4 * Shape<P>::chunks];
@@ -117,7 +118,7 @@ __device__ __forceinline__ void row_sums(const Input<C> &in, const float *v, int
         run.out_weight[j + k] += w;
 #pragma unroll
         for (int c = 0; c < C; c++) {
-            const float there = WINDOW ? there_window[j + k] : sample(in, c, r + P + dy, u0 + k + P + s + dx);
+            const float there = C == 1 ? there_window[j + k] : sample(in, c, r + P + dy, u0 + k + P + s + dx);
             run.sum[k][c] = fmaf(w, there, run.sum[k][c]);
             float here;
             if constexpr (C == 1) here = run.here[k];
@@ -187,11 +188,12 @@ __device__ __forceinline__ void start_run(const Input<C> &in, int r, int u0, int
     }
 }
 
-// WINDOW (one channel): the samples J(x + d) of phase 2 for a group of K
-// offsets. From one offset of the group to the next the run's partners move
-// one column right, so kRun + K - 1 loads serve the group's K x kRun terms
-// (shared memory's load pipe is the kernel's busiest). Columns past the
-// staged row belong to offsets past s: clamped, never used.
+// One channel: the samples J(x + d) of phase 2 for a group of K offsets.
+// From one offset of the group to the next the run's partners move one column
+// right, so kRun + K - 1 loads serve the group's K x kRun terms, issued
+// together ahead of them. Columns past the staged row belong to offsets past
+// s: clamped, never used. (Three channels load each where used: a window a
+// channel would take the registers of another block.)
 template <int K>
 __device__ __forceinline__ void load_there(const StagedFloats &in, int row, int column0, int last,
                                            float (&there)[kRun + K - 1]) {
@@ -201,8 +203,7 @@ __device__ __forceinline__ void load_there(const StagedFloats &in, int row, int 
 
 // Both phases for every offset of the block's rows dy (dy <= split if upper,
 // else dy > split), flushing the backward window into the accumulators.
-
-template <int P, int C, int K, bool WINDOW>
+template <int P, int C, int K>
 __device__ __forceinline__ void offsets(const Input<C> &in, const float (&center)[C == 1 ? kRows + 2 * P : 1],
                                         const Layout &at, int t, int r, int u0, int s, int split, bool upper,
                                         float scale, float *v_buffers, float *acc, Run<C, K> &run) {
@@ -211,7 +212,7 @@ __device__ __forceinline__ void offsets(const Input<C> &in, const float (&center
         int first = dy == 0 ? 1 : -s;  // the group's first dx
         for (; first <= s; first += K) {
             float there[kRun + K - 1];
-            if constexpr (WINDOW) load_there<K>(in, r + P + dy, u0 + P + s + first, at.staged_pitch - 1, there);
+            if constexpr (C == 1) load_there<K>(in, r + P + dy, u0 + P + s + first, at.staged_pitch - 1, there);
 #pragma unroll
             for (int j = 0; j < K; j++) {
                 const int dx = first + j;
@@ -219,7 +220,7 @@ __device__ __forceinline__ void offsets(const Input<C> &in, const float (&center
                     float *v = v_buffers + parity * Shape<P>::v_floats;
                     column_sums<P, C, kRows, Shape<P>::v_pitch>(in, center, t, 0, s, dx, dy, v);
                     __syncthreads();
-                    row_sums<P, C, K, WINDOW>(in, v, r, u0, s, dx, dy, j, scale, there, run);
+                    row_sums<P, C, K>(in, v, r, u0, s, dx, dy, j, scale, there, run);
                     parity ^= 1;
                 }
             }
@@ -245,7 +246,7 @@ __device__ __forceinline__ void add_forward(const Layout &at, int r, int u0, int
     }
 }
 
-template <int P, int C, int K, bool WINDOW>
+template <int P, int C, int K>
 __global__ void __launch_bounds__(kThreads, C == 1 ? 3 : 1)
     symmetric_kernel(Planes img, int s, int split, float scale, float *sums) {
     extern __shared__ float4 shared[];
@@ -273,7 +274,7 @@ __global__ void __launch_bounds__(kThreads, C == 1 ? 3 : 1)
     const bool upper = blockIdx.z == 0;
     Run<C, K> run;
     start_run<P>(in, r, u0, s, upper, run);
-    offsets<P, C, K, WINDOW>(in, center, at, t, r, u0, s, split, upper, scale, v_buffers, acc, run);
+    offsets<P>(in, center, at, t, r, u0, s, split, upper, scale, v_buffers, acc, run);
     __syncthreads();
     add_forward<P>(at, r, u0, s, acc, run);
     __syncthreads();
@@ -292,13 +293,13 @@ __global__ void __launch_bounds__(kThreads, C == 1 ? 3 : 1)
     }
 }
 
-// K: offsets per window flush; WINDOW: phase 2's samples J(x + d) from a window a group (one channel).
-template <int P, int C, int K, bool WINDOW>
+template <int P, int C>
 void launch(const Planes &img, const Params &prm, float *sums) {
+    constexpr int K = C == 1 ? 4 : 2;  // offsets per window flush
     const Layout at(P, prm.search, K, C);
     const std::size_t bytes = (2 * Shape<P>::v_floats + std::size_t(C + 1) * at.acc_plane) * sizeof(float) +
                               std::size_t(C) * at.staged_plane * (C == 1 ? sizeof(float) : 1);
-    cuda_check(cudaFuncSetAttribute(symmetric_kernel<P, C, K, WINDOW>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
+    cuda_check(cudaFuncSetAttribute(symmetric_kernel<P, C, K>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
                "cudaFuncSetAttribute (nlmeans symmetric_kernel)");
     // Sources from (-s, -s): backward terms reach s right and s down. Two
     // blocks per tile: rows dy <= split (s + split (2s + 1) offsets) and the
@@ -310,18 +311,17 @@ void launch(const Planes &img, const Params &prm, float *sums) {
                     split < s ? 2 : 1);
     // exp(-S * k) = 2^(-S * k * log2(e)): the prescaled argument of ex2.
     const float scale = static_cast<float>(-prm.inverse_scale * 1.4426950408889634);
-    symmetric_kernel<P, C, K, WINDOW><<<grid, kThreads, bytes, stream()>>>(img, s, split, scale, sums);
+    symmetric_kernel<P, C, K><<<grid, kThreads, bytes, stream()>>>(img, s, split, scale, sums);
     check_launch("nlmeans symmetric_kernel");
 }
 
-template <int K, bool WINDOW, int... P>
+template <int... P>
 void dispatch(const Planes &img, const Params &prm, float *sums, std::integer_sequence<int, P...>) {
     using Launch = void (*)(const Planes &, const Params &, float *);
-    static constexpr Launch gray[] = {&launch<P, 1, K, WINDOW>...}, rgb[] = {&launch<P, 3, 2, false>...};
+    static constexpr Launch gray[] = {&launch<P, 1>...}, rgb[] = {&launch<P, 3>...};
     (img.channels == 1 ? gray : rgb)[prm.patch](img, prm, sums);
 }
 
-template <int K, bool WINDOW>
 void run(const PlanarView &in, const PlanarView &out, const ParamValues &values) {
     const Planes img = planes(in, out);
     const Params prm = params(values, in.channels);
@@ -330,17 +330,13 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &values)
         throw Error("nlmeans hw_symmetric takes patch " + std::to_string(kNlmeansMinPatch) + " to " +
                     std::to_string(kMaxPatch));
     Scratch<float> sums(std::size_t(img.channels + 1) * img.width * img.height);  // zeroed
-    dispatch<K, WINDOW>(img, prm, sums.get(), std::make_integer_sequence<int, kMaxPatch + 1>());
+    dispatch(img, prm, sums.get(), std::make_integer_sequence<int, kMaxPatch + 1>());
     normalise(img, sums.get());
     sums.release();
 }
 
 const VariantRegistration symmetric{
-    with_algorithm({"nlmeans", "hw_symmetric", Backend::cuda, Kind::handwritten, {}, run<4, false>}, "symmetric")};
-const VariantRegistration symmetric_window{
-    with_algorithm({"nlmeans", "hw_symmetric_window", Backend::cuda, Kind::handwritten, {}, run<4, true>}, "symmetric")};
-const VariantRegistration symmetric_window_k2{
-    with_algorithm({"nlmeans", "hw_symmetric_window_k2", Backend::cuda, Kind::handwritten, {}, run<2, true>}, "symmetric")};
+    with_algorithm({"nlmeans", "hw_symmetric", Backend::cuda, Kind::handwritten, {}, run}, "symmetric")};
 
 }  // namespace
 }  // namespace filterlab::handwritten::nlmeans
