@@ -4,7 +4,8 @@
 // run exits 77, and without an OpenCL device the OpenCL run, which CTest
 // reports as skipped (CI has PoCL's CPU device: OpenCL runs there). --sanitizer-matrix takes check's smaller
 // matrix for sanitizer builds (every parameter value, odd sizes); --quick-matrix, `check --quick`'s;
-// --filter=NAME, one filter's variants.
+// --filter=NAME, one filter's variants. The CUDA and OpenCL runs check the
+// backend's device image first, whose layout the harness's guards rely on.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -15,6 +16,7 @@
 #include "check.h"
 #include "plugins.h"
 #include "cuda_support.h"
+#include "device_image_checks.h"
 #include "opencl_support.h"
 #include "registry.h"
 #include "test_paths.h"
@@ -26,6 +28,11 @@ Backend selected = Backend::cpu;
 bool sanitizer_matrix = false;
 bool quick_matrix = false;
 std::string only_filter;  // --filter=NAME: this filter's variants alone
+}
+
+TEST_CASE("device image of the backend: guards, pitched rows and planes") {
+    if (selected == Backend::cuda) device_image_checks::check_layouts<cuda::DeviceImage>();
+    if (selected == Backend::opencl) device_image_checks::check_layouts<opencl::DeviceImage>();
 }
 
 TEST_CASE("every variant of the backend matches the reference on the whole matrix") {
@@ -74,5 +81,6 @@ int main(int argc, char **argv) {
     }
     load_plugins();  // the peers, as the CLI loads them
     context.applyCommandLine(argc, argv);
+    if (selected == Backend::cpu) context.addFilter("test-case-exclude", "device image*");  // host memory: test_core's
     return context.run();
 }

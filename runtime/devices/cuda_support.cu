@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -178,35 +179,45 @@ PinnedBuffer::PinnedBuffer(std::size_t bytes) : bytes_(bytes) {
 
 PinnedBuffer::~PinnedBuffer() { cudaFreeHost(data_); }
 
-DeviceImage::DeviceImage(int width, int height, int channels) : DeviceImageLayout(width, height, channels) {
-    require_gpu();
-    cuda_check(cudaMalloc(&base_, allocation_bytes()), "cudaMalloc");
-    data_ = base_ + kGuardBytes;
+namespace {
+
+// A DeviceImage's memory: one cudaMalloc, the image an address in it; pitched
+// rows move in one cudaMemcpy2D each way.
+class ImageMemory final : public DeviceImageMemory {
+public:
+    ImageMemory(std::size_t allocation_bytes, std::size_t image_offset) {
+        require_gpu();
+        cuda_check(cudaMalloc(&base_, allocation_bytes), "cudaMalloc");
+        image_ = base_ + image_offset;
+    }
+    ~ImageMemory() override { cudaFree(base_); }
+
+    void write_rows(std::size_t offset, std::size_t pitch, const uint8_t *host, std::size_t width,
+                    std::size_t rows) override {
+        cuda_check(cudaMemcpy2D(base_ + offset, pitch, host, width, width, rows, cudaMemcpyHostToDevice), "upload");
+    }
+    void read_rows(std::size_t offset, std::size_t pitch, uint8_t *host, std::size_t width,
+                   std::size_t rows) const override {
+        cuda_check(cudaMemcpy2D(host, width, base_ + offset, pitch, width, rows, cudaMemcpyDeviceToHost), "download");
+    }
+    void read(uint8_t *host, std::size_t bytes) const override {
+        cuda_check(cudaMemcpy(host, base_, bytes, cudaMemcpyDeviceToHost), "download");
+    }
+    void fill(uint8_t value, std::size_t bytes) override { cuda_check(cudaMemset(base_, value, bytes), "cudaMemset"); }
+
+private:
+    uint8_t *base_ = nullptr;  // the allocation
+};
+
+std::unique_ptr<DeviceImageMemory> make_image_memory(std::size_t allocation_bytes, std::size_t image_offset,
+                                                     std::size_t) {
+    return std::make_unique<ImageMemory>(allocation_bytes, image_offset);
 }
 
-DeviceImage::~DeviceImage() { cudaFree(base_); }
+}  // namespace
 
-void DeviceImage::upload(const Image &image) {
-    cuda_check(cudaMemcpy2D(data_, pitch_, image.data(), image.width(), image.width(),
-                       static_cast<std::size_t>(image.height()) * image.channels(), cudaMemcpyHostToDevice),
-          "upload");
-}
-
-Image DeviceImage::download() const {
-    Image image(width_, height_, channels_);
-    cuda_check(cudaMemcpy2D(image.data(), width_, data_, pitch_, width_, static_cast<std::size_t>(height_) * channels_,
-                       cudaMemcpyDeviceToHost),
-          "download");
-    return image;
-}
-
-void DeviceImage::fill(uint8_t value) { cuda_check(cudaMemset(base_, value, allocation_bytes()), "cudaMemset"); }
-
-std::vector<uint8_t> DeviceImage::download_all() const {
-    std::vector<uint8_t> bytes(allocation_bytes());
-    cuda_check(cudaMemcpy(bytes.data(), base_, bytes.size(), cudaMemcpyDeviceToHost), "download");
-    return bytes;
-}
+DeviceImage::DeviceImage(int width, int height, int channels)
+    : DeviceImageBase(width, height, channels, make_image_memory) {}
 
 }  // namespace filterlab::cuda
 

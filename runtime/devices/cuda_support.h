@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "image.h"
+#include "device_image.h"
 
 namespace filterlab::cuda {
 
@@ -91,23 +91,11 @@ private:
     std::size_t bytes_;
 };
 
-// An image in CUDA device memory, laid out as DeviceLayout says (image.h).
-class DeviceImage : public DeviceImageLayout {
+// An image in CUDA device memory (device_image.h): one cudaMalloc; its view's
+// `data` is the image's device address, kGuardBytes into the allocation.
+class DeviceImage : public DeviceImageBase {
 public:
     DeviceImage(int width, int height, int channels);
-    ~DeviceImage();
-    DeviceImage(const DeviceImage &) = delete;
-    DeviceImage &operator=(const DeviceImage &) = delete;
-
-    PlanarView view() const { return view_at(data_); }
-    void upload(const Image &image);
-    Image download() const;
-    void fill(uint8_t value);  // the whole allocation, padding and guards included
-    std::vector<uint8_t> download_all() const;  // guard, image rows with their padding, guard
-
-private:
-    uint8_t *base_ = nullptr;  // the allocation
-    uint8_t *data_ = nullptr;  // the image, kGuardBytes in
 };
 
 }  // namespace filterlab::cuda

@@ -172,56 +172,73 @@ void require_device() {
 
 void finish(const char *what) { check(clFinish(queue()), what); }
 
-DeviceImage::DeviceImage(int width, int height, int channels) : DeviceImageLayout(width, height, channels) {
-    require_device();
-    cl_int status = CL_SUCCESS;
-    allocation_ = clCreateBuffer(state().context, CL_MEM_READ_WRITE, allocation_bytes(), nullptr, &status);
-    check(status, "clCreateBuffer", true);
-    const cl_buffer_region region{kGuardBytes, image_bytes()};
-    image_ = clCreateSubBuffer(static_cast<cl_mem>(allocation_), CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION,
-                               &region, &status);
-    if (status != CL_SUCCESS) {
-        clReleaseMemObject(static_cast<cl_mem>(allocation_));
-        check(status, "clCreateSubBuffer", true);
+namespace {
+
+// A DeviceImage's memory: one buffer, and the image a sub-buffer of it (which
+// is why the guard keeps the image at the device's sub-buffer alignment);
+// pitched rows move in one rectangular read or write each way.
+class ImageMemory final : public DeviceImageMemory {
+public:
+    ImageMemory(std::size_t allocation_bytes, std::size_t image_offset, std::size_t image_bytes) {
+        require_device();
+        cl_int status = CL_SUCCESS;
+        allocation_ = clCreateBuffer(state().context, CL_MEM_READ_WRITE, allocation_bytes, nullptr, &status);
+        check(status, "clCreateBuffer", true);
+        const cl_buffer_region region{image_offset, image_bytes};
+        cl_mem image = clCreateSubBuffer(allocation_, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &status);
+        if (status != CL_SUCCESS) {
+            clReleaseMemObject(allocation_);
+            check(status, "clCreateSubBuffer", true);
+        }
+        image_ = reinterpret_cast<uint8_t *>(image);
     }
+    ~ImageMemory() override {
+        clReleaseMemObject(reinterpret_cast<cl_mem>(image_));
+        clReleaseMemObject(allocation_);
+    }
+
+    void write_rows(std::size_t offset, std::size_t pitch, const uint8_t *host, std::size_t width,
+                    std::size_t rows) override {
+        copy_rect(clEnqueueWriteBufferRect, "clEnqueueWriteBufferRect", offset, pitch, host, width, rows);
+    }
+    void read_rows(std::size_t offset, std::size_t pitch, uint8_t *host, std::size_t width,
+                   std::size_t rows) const override {
+        copy_rect(clEnqueueReadBufferRect, "clEnqueueReadBufferRect", offset, pitch, host, width, rows);
+    }
+    void read(uint8_t *host, std::size_t bytes) const override {
+        check(clEnqueueReadBuffer(queue(), allocation_, CL_TRUE, 0, bytes, host, 0, nullptr, nullptr),
+              "clEnqueueReadBuffer");
+    }
+    void fill(uint8_t value, std::size_t bytes) override {
+        check(clEnqueueFillBuffer(queue(), allocation_, &value, 1, 0, bytes, 0, nullptr, nullptr),
+              "clEnqueueFillBuffer");
+        finish("after clEnqueueFillBuffer");
+    }
+
+private:
+    // Either rectangular copy (their arguments are alike), blocking: rows of
+    // `width` bytes, packed on the host, `pitch` apart in the buffer from `offset`.
+    template <typename Copy, typename Host>
+    void copy_rect(Copy copy, const char *what, std::size_t offset, std::size_t pitch, Host *host, std::size_t width,
+                   std::size_t rows) const {
+        const std::size_t device_origin[3] = {offset, 0, 0}, host_origin[3] = {0, 0, 0}, region[3] = {width, rows, 1};
+        check(copy(queue(), allocation_, CL_TRUE, device_origin, host_origin, region, pitch, 0, width, 0, host, 0,
+                   nullptr, nullptr),
+              what);
+    }
+
+    cl_mem allocation_ = nullptr;
+};
+
+std::unique_ptr<DeviceImageMemory> make_image_memory(std::size_t allocation_bytes, std::size_t image_offset,
+                                                     std::size_t image_bytes) {
+    return std::make_unique<ImageMemory>(allocation_bytes, image_offset, image_bytes);
 }
 
-DeviceImage::~DeviceImage() {
-    clReleaseMemObject(static_cast<cl_mem>(image_));
-    clReleaseMemObject(static_cast<cl_mem>(allocation_));
-}
+}  // namespace
 
-void DeviceImage::upload(const Image &image) {
-    const std::size_t host_row[3] = {0, 0, 0}, region[3] = {static_cast<std::size_t>(width_),
-                                                            static_cast<std::size_t>(height_) * channels_, 1};
-    const std::size_t device_origin[3] = {kGuardBytes, 0, 0};
-    check(clEnqueueWriteBufferRect(queue(), static_cast<cl_mem>(allocation_), CL_TRUE, device_origin, host_row, region,
-                                   pitch_, 0, static_cast<std::size_t>(width_), 0, image.data(), 0, nullptr, nullptr),
-          "clEnqueueWriteBufferRect");
-}
-
-Image DeviceImage::download() const {
-    const std::vector<uint8_t> all = download_all();
-    Image image(width_, height_, channels_);
-    for (int row = 0; row < height_ * channels_; row++)
-        std::memcpy(image.data() + static_cast<std::size_t>(row) * width_, &all[kGuardBytes + row * pitch_], width_);
-    return image;
-}
-
-void DeviceImage::fill(uint8_t value) {
-    check(clEnqueueFillBuffer(queue(), static_cast<cl_mem>(allocation_), &value, 1, 0, allocation_bytes(), 0, nullptr,
-                              nullptr),
-          "clEnqueueFillBuffer");
-    finish("after clEnqueueFillBuffer");
-}
-
-std::vector<uint8_t> DeviceImage::download_all() const {
-    std::vector<uint8_t> bytes(allocation_bytes());
-    check(clEnqueueReadBuffer(queue(), static_cast<cl_mem>(allocation_), CL_TRUE, 0, bytes.size(), bytes.data(), 0,
-                              nullptr, nullptr),
-          "clEnqueueReadBuffer");
-    return bytes;
-}
+DeviceImage::DeviceImage(int width, int height, int channels)
+    : DeviceImageBase(width, height, channels, make_image_memory) {}
 
 Kernel::Kernel(const char *source, const std::string &options, const char *name) : name_(name) {
     cl_int status = CL_SUCCESS;

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "image.h"
+#include "device_image.h"
 
 namespace filterlab::opencl {
 
@@ -34,27 +34,13 @@ const DeviceInfo &device_info();
 void require_device();
 void finish(const char *what);  // clFinish on the queue + error check
 
-// An image in OpenCL device memory, laid out as DeviceLayout says (image.h),
-// with the interface of cuda::DeviceImage. Its view's
+// An image in OpenCL device memory (device_image.h): one buffer. Its view's
 // `data` is not an address but the cl_mem of the image itself (a sub-buffer
 // of the allocation, starting after the front guard): what the OpenCL
 // variants take.
-class DeviceImage : public DeviceImageLayout {
+class DeviceImage : public DeviceImageBase {
 public:
     DeviceImage(int width, int height, int channels);
-    ~DeviceImage();
-    DeviceImage(const DeviceImage &) = delete;
-    DeviceImage &operator=(const DeviceImage &) = delete;
-
-    PlanarView view() const { return view_at(static_cast<uint8_t *>(image_)); }
-    void upload(const Image &image);
-    Image download() const;
-    void fill(uint8_t value);                   // the whole allocation, padding and guards included
-    std::vector<uint8_t> download_all() const;  // guard, image rows with their padding, guard
-
-private:
-    void *allocation_ = nullptr;  // cl_mem
-    void *image_ = nullptr;       // cl_mem, the sub-buffer view() hands out
 };
 
 // The cl_mem a view of a DeviceImage carries.

@@ -38,29 +38,6 @@ struct DeviceLayout {
     }
 };
 
-// What an image in device memory is on either API: its extents laid out as
-// DeviceLayout says. cuda::DeviceImage and opencl::DeviceImage derive from it
-// and add their memory.
-class DeviceImageLayout {
-public:
-    static constexpr std::size_t kGuardBytes = DeviceLayout::kGuardBytes;
-    std::size_t row_pitch() const { return pitch_; }
-
-protected:
-    DeviceImageLayout(int width, int height, int channels)
-        : width_(width), height_(height), channels_(channels), pitch_(DeviceLayout::row_pitch(width)) {}
-    // The view of the image whose first sample is at `data` (an address, or an API's handle).
-    PlanarView view_at(uint8_t *data) const {
-        return {data, width_, height_, channels_, static_cast<std::ptrdiff_t>(pitch_),
-                static_cast<std::ptrdiff_t>(pitch_ * height_)};
-    }
-    std::size_t image_bytes() const { return pitch_ * height_ * channels_; }
-    std::size_t allocation_bytes() const { return DeviceLayout::allocation_bytes(width_, height_, channels_); }
-
-    int width_, height_, channels_;
-    std::size_t pitch_;
-};
-
 class Image {
 public:
     Image() = default;
