@@ -19,8 +19,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def pitch(width):
-    """A device row's pitch for `width` bytes: the harness pads rows to 64 bytes (DeviceLayout)."""
-    return (width + 63) // 64 * 64
+    """A device row's pitch for `width` bytes: the harness pads rows to the aligned
+    class's pitch (DeviceLayout::row_pitch, image_shape.h's kAlignedPitch)."""
+    unit = aligned_class_numbers()[1]
+    return (width + unit - 1) // unit * unit
 
 
 def fixed_geometry(alg, height, width):
