@@ -137,6 +137,20 @@ def _launches(host_script):
     return launches
 
 
+def _host_lets(host_script):
+    """(name, C++ expression) of each int32 the host function binds in its compute scope, in order: TVM's
+    common subexpressions of its launches' grids and arguments (a symbolic tile count, say), which the
+    launcher computes as the host function would."""
+    lets, inside = [], False
+    for line in host_script.splitlines():
+        line = line.strip()
+        inside = inside or '"compute_scope"' in line
+        m = re.fullmatch(r"(\w+): T\.let\[T\.int32\] = (.+)", line)
+        if inside and m:
+            lets.append((m[1], _Expr().text(ast.parse(m[2], mode="eval").body)))
+    return lets
+
+
 def _launch_text(kernel, arguments, extents, params):
     expr = _Expr()
     values = []
@@ -169,6 +183,7 @@ def launcher(library, host_script, kernels, scalars, specialised=(), locals_=())
         lines.append(f"    const {'int32_t' if dtype == 'int32' else 'float'} {name} = call->{field}[{counts[dtype]}];\n")
         counts[dtype] += 1
     lines += [f"    (void){g};\n" for g in GEOMETRY]
+    lines += [f"    const int32_t {name} = {value};\n" for name, value in _host_lets(host_script)]
     for kernel, arguments, extents in _launches(host_script):
         lines.append(_launch_text(kernel, arguments, extents, kernels[kernel]))
     lines.append("    return static_cast<int>(cudaGetLastError());\n}\n")

@@ -4,7 +4,7 @@ Every stage before the output is computed inside the kernel (inlined): the
 launcher allocates nothing (filterlab_build/cuda_source.py).
 The weights are the run-time scalars w0, w1, w2 (binding gaussian_weights)."""
 from filterlab_build.tvm_registry import tvm_frozen, tvm_schedule
-from generators.tvm import gaussian, gaussian_interior
+from generators.tvm import gaussian, gaussian_framed, gaussian_interior
 from schedules.tvm_helpers import grid_stride, register_block, thread_tile
 
 
@@ -28,6 +28,35 @@ tvm_frozen("gaussian", "rows8_r128", "rows8", "max_registers=128",
            frontier="the best point of rows8's register caps",
            why="rows8 with each kernel capped at 128 registers (__maxnreg__): under TVM's __launch_bounds__ ptxas "
                "keeps fewer registers than the unrolled tile can use, uncapped it takes so many that occupancy falls")
+
+
+@tvm_schedule("gaussian", gaussian_framed.RowsFirstFramed, args={"rows": 8, "lanes": 4},
+              frontier="the interior without clamps at any shape: the lever against symbolic sizes' clamps and guards",
+              why="rows8's register block (4x8 outputs a thread, 128x32 blocks, unrolled) on the outputs whose window "
+                  "stays inside the image, at any shape: byte loads at affine indices, no clamp, one guard a thread, "
+                  "so nvcc keeps each input byte a thread shares; the clamped frame is a second kernel")
+def rows8_interior(sch, alg):
+    """The interior's tiles a thread each, 4 x 32 threads a block (rows8's
+    block), a tile's outputs unrolled: one `if` a thread (the tiles' predicate
+    and the partial blocks' guards), its 25 byte loads an output left for nvcc
+    to share. Not vectorised, unlike rows8: the interior starts at column 2
+    and TVM writes a vector store without proving its alignment (a 4-byte
+    store at column 2 + 4t), and with symbolic pitches none is provable. The
+    frame's pixels 256 threads a block."""
+    c, ty, tx = sch.get_loops(sch.get_sblock(alg.tile))
+    by, ty = sch.split(ty, [None, 4])
+    bx, tx = sch.split(tx, [None, 32])
+    sch.reorder(c, by, bx, ty, tx)
+    for loop, axis in ((c, "blockIdx.z"), (by, "blockIdx.y"), (bx, "blockIdx.x"), (ty, "threadIdx.y"),
+                       (tx, "threadIdx.x")):
+        sch.bind(loop, axis)
+    for loop in sch.get_loops(sch.get_sblock(alg.interior))[-2:]:  # the tile's rows and lanes
+        sch.unroll(loop)
+    c, n = sch.get_loops(sch.get_sblock(alg.frame))
+    blocks, threads = sch.split(n, [None, 256])
+    sch.bind(c, "blockIdx.y")
+    sch.bind(blocks, "blockIdx.x")
+    sch.bind(threads, "threadIdx.x")
 
 
 @tvm_schedule("gaussian", gaussian_interior.RowsFirstWithInterior,

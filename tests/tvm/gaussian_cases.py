@@ -62,3 +62,18 @@ def interior_case(sigma, rows):
 
 
 CASES += [interior_case(1.0, 4), interior_case(0.6, 8)]
+
+
+def framed_case(sigma, rows, lanes):
+    """gaussian_framed.RowsFirstFramed: the interior (whole tiles of rows x lanes) and its frame, on the shared
+    shapes (most without a whole tile) and on shapes with one tile, several, rows and columns beside the last."""
+    from generators.tvm import gaussian_framed
+
+    shapes = [(1, 1, 1), (1, 2, 2), (1, 7, 13), (3, 17, 5), (2, 31, 29), (1, 4 + rows, 4 + lanes), (1, 3 + rows, 40),
+              (1, 40, 3 + lanes), (2, 45, 70), (1, 4, 100), (1, 100, 4)]
+    return (f"gaussian_framed.RowsFirstFramed rows={rows} lanes={lanes} sigma={sigma}",
+            lambda im: run(gaussian_framed.RowsFirstFramed(rows=rows, lanes=lanes), im, im.shape, scalars(sigma)),
+            lambda im: gaussian_model(im, sigma), shapes)
+
+
+CASES += [framed_case(1.0, 8, 4), framed_case(0.6, 4, 2)]

@@ -23,6 +23,7 @@ inline void __syncthreads() { g_bar->arrive_and_wait(); }
 #define __host__
 #define __device__
 #define __launch_bounds__(n)
+#define __maxnreg__(n)
 struct uint4 { unsigned x, y, z, w; };  // the vector stores' types
 struct uint2 { unsigned x, y; };
 #define __restrict__ __restrict

@@ -1,0 +1,64 @@
+"""A TVM Gaussian schedule's generated CUDA, run on this machine's CPU: each
+library's launcher and kernels compiled with g++ against the emulation of
+emulate_box_cuda.py (emulate/shim.h) and compared with FILTERS.md's Gaussian
+on awkward shapes (emulate/gaussian_main.cpp), each output stored exactly
+once (emulate/counted_output.h), and, with --specialised, on each shape it is
+compiled for and the aligned class. It checks what the schedule made of the
+algorithm (tiles, guards, the kernels' split of the image), not the GPU's
+speed. A schedule that stores vectors through a cast pointer is refused.
+
+    PYTHONPATH=. .venv/bin/python tests/tvm/emulate_gaussian_cuda.py gaussian/rows8_interior [--specialised]
+"""
+import argparse
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from emulate_box_cuda import HERE, SHAPES, emulated
+from gaussian_cases import contract_weights
+
+# The box's shapes, shapes with one thread tile of 8 x 4 inside its frame and a few beside it, and RGB.
+GAUSSIAN_SHAPES = SHAPES + [(1, 12, 8), (1, 13, 9), (1, 11, 40), (1, 40, 7), (2, 45, 70), (1, 4, 100), (1, 100, 4),
+                            (3, 67, 301)]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("schedule", help="filter/name, a Gaussian schedule (filterlab_build.tvm_generate --schedule)")
+    parser.add_argument("--specialised", action="store_true", help="also run each library at its specialised shape")
+    parser.add_argument("--shapes", default="1920x1080", help="the shapes it is specialised for (FILTERLAB_SHAPES)")
+    args = parser.parse_args()
+    failed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        cu, cpp = Path(tmp) / "gen.cu", Path(tmp) / "emu.cpp"
+        shapes = ",".join(([args.shapes] if args.specialised else []) + ["aligned"] * args.specialised)
+        subprocess.run([sys.executable, "-m", "filterlab_build.tvm_generate", "--schedule", args.schedule,
+                        "--shapes", shapes, "--out", cu], check=True)
+        text = emulated(cu)
+        if re.search(r"\*\(\w+\*\)\(output_ptr", text):
+            sys.exit(f"emulate_gaussian_cuda: {args.schedule} stores vectors through a cast pointer: not counted")
+        text = text.replace("uchar* __restrict__ output_ptr", "counted_output output_ptr")
+        cpp.write_text(f'#include "{HERE / "emulate" / "shim.h"}"\n#include "{HERE / "emulate" / "counted_output.h"}"\n'
+                       + text.split("\n", 1)[1])
+        source = cu.read_text()
+        for launcher in re.findall(r'^extern "C" int (filterlab_\w+)\(', source, re.M):
+            exe = Path(tmp) / launcher
+            subprocess.run(["g++", "-std=c++20", "-O2", "-pthread", "-w", f"-DLAUNCHER={launcher}", "-include", cpp,
+                            HERE / "emulate" / "gaussian_main.cpp", "-o", exe], check=True)
+            exact = [(1, int(h), int(w)) for w, h in re.findall(rf"static int {launcher}_(\d+)x(\d+)\(", source)]
+            aligned = [(1, 61, 1088), (3, 7, 64)] if re.search(rf"static int {launcher}_aligned\(", source) else []
+            for sigma in (1.0, 0.6):
+                w = contract_weights(sigma)
+                for c, h, wd in GAUSSIAN_SHAPES + (exact + aligned) * args.specialised:
+                    run = subprocess.run([exe, str(w[2]), str(w[3]), str(w[4]), str(c), str(h), str(wd)],
+                                         capture_output=True, text=True)
+                    *details, summary = run.stdout.strip().replace(str(exe), launcher).splitlines() or [""]
+                    print("\n".join([f"{summary} sigma={sigma}"] + details), flush=True)
+                    failed += run.returncode != 0
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
