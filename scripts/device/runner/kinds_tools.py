@@ -78,7 +78,7 @@ def profile(r, step, log, case, v, folder, images):
     if r.dry:
         return 0
     if not os.path.isfile(image):
-        sel.noise_pgm(image, int(case["size"]))
+        sel.noise_pgm(image, case["size"])
     try:
         with open(os.path.join(r.out, folder, tag + ".csv"), "w") as out:
             status = subprocess.run(cmd, stdout=out, stderr=log, env={**r.env, **r.pairs(step.get("env"))},

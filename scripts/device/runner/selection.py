@@ -11,12 +11,15 @@ from .paths import ROOT
 
 
 def noise_pgm(path, size, seed=1):
-    """A size x size gray PGM of uniform noise (the same pixels for the same seed)."""
+    """A gray PGM of uniform noise, `size` as the CLI spells it ("8192", "1920x1080"; the
+    same pixels for the same seed)."""
+    width, _, height = str(size).partition("x")
+    width, height = int(width), int(height or width)
     rng = random.Random(seed)
     with open(path, "wb") as f:
-        f.write(b"P5\n%d %d\n255\n" % (size, size))
-        for _ in range(size):  # a row at a time: randbytes of a whole large image overflows
-            f.write(rng.randbytes(size))
+        f.write(b"P5\n%d %d\n255\n" % (width, height))
+        for _ in range(height):  # a row at a time: randbytes of a whole large image overflows
+            f.write(rng.randbytes(width))
 
 
 def param_args(params):
