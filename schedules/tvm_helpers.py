@@ -1,5 +1,5 @@
 """What several TVM schedules share (the twin of schedule_helpers.h): the
-thread blocks of an output and unrolled loops."""
+thread blocks of an output, unrolled loops, an interior's tiles and its frame."""
 
 
 def thread_tile(sch, block, tile_y, tile_x, rows, vector):
@@ -47,3 +47,27 @@ def grid_stride(sch, block, blocks=256, threads=1024):
     sch.reorder(b, t, stride)
     sch.bind(b, "blockIdx.x")
     sch.bind(t, "threadIdx.x")
+
+
+def framed_tiles(sch, alg, warps=4, frame_threads=256):
+    """An algorithm cut into `tile` (its `interior` a thread's tile of
+    outputs) and `frame` (gaussian_framed and its kin): the tiles a thread
+    each, `warps` x 32 threads a block, a tile's outputs unrolled, one `if` a
+    thread (the tiles' predicate and the partial blocks' guards), its loads
+    left for nvcc to share; the frame's outputs `frame_threads` a block. Not
+    vectorised: the interior starts past the frame, off any alignment TVM
+    could prove with symbolic pitches, and TVM writes a vector store without
+    proving it."""
+    c, ty, tx = sch.get_loops(sch.get_sblock(alg.tile))
+    by, ty = sch.split(ty, [None, warps])
+    bx, tx = sch.split(tx, [None, 32])
+    sch.reorder(c, by, bx, ty, tx)
+    for loop, axis in ((c, "blockIdx.z"), (by, "blockIdx.y"), (bx, "blockIdx.x"), (ty, "threadIdx.y"),
+                       (tx, "threadIdx.x")):
+        sch.bind(loop, axis)
+    unrolled(sch, sch.get_sblock(alg.interior), 2)  # the tile's rows and lanes
+    c, n = sch.get_loops(sch.get_sblock(alg.frame))
+    blocks, threads = sch.split(n, [None, frame_threads])
+    sch.bind(c, "blockIdx.y")
+    sch.bind(blocks, "blockIdx.x")
+    sch.bind(threads, "threadIdx.x")

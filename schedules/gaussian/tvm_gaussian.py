@@ -5,7 +5,7 @@ launcher allocates nothing (filterlab_build/cuda_source.py).
 The weights are the run-time scalars w0, w1, w2 (binding gaussian_weights)."""
 from filterlab_build.tvm_registry import tvm_frozen, tvm_schedule
 from generators.tvm import gaussian, gaussian_framed, gaussian_interior
-from schedules.tvm_helpers import grid_stride, register_block, thread_tile
+from schedules.tvm_helpers import framed_tiles, grid_stride, register_block, thread_tile
 
 
 @tvm_schedule("gaussian", gaussian.RowsFirst, frontier="the classic GPU tiling, one thread an output",
@@ -37,26 +37,11 @@ tvm_frozen("gaussian", "rows8_r128", "rows8", "max_registers=128",
                   "so nvcc keeps each input byte a thread shares; the clamped frame is a second kernel")
 def rows8_interior(sch, alg):
     """The interior's tiles a thread each, 4 x 32 threads a block (rows8's
-    block), a tile's outputs unrolled: one `if` a thread (the tiles' predicate
-    and the partial blocks' guards), its 25 byte loads an output left for nvcc
-    to share. Not vectorised, unlike rows8: the interior starts at column 2
-    and TVM writes a vector store without proving its alignment (a 4-byte
-    store at column 2 + 4t), and with symbolic pitches none is provable. The
-    frame's pixels 256 threads a block."""
-    c, ty, tx = sch.get_loops(sch.get_sblock(alg.tile))
-    by, ty = sch.split(ty, [None, 4])
-    bx, tx = sch.split(tx, [None, 32])
-    sch.reorder(c, by, bx, ty, tx)
-    for loop, axis in ((c, "blockIdx.z"), (by, "blockIdx.y"), (bx, "blockIdx.x"), (ty, "threadIdx.y"),
-                       (tx, "threadIdx.x")):
-        sch.bind(loop, axis)
-    for loop in sch.get_loops(sch.get_sblock(alg.interior))[-2:]:  # the tile's rows and lanes
-        sch.unroll(loop)
-    c, n = sch.get_loops(sch.get_sblock(alg.frame))
-    blocks, threads = sch.split(n, [None, 256])
-    sch.bind(c, "blockIdx.y")
-    sch.bind(blocks, "blockIdx.x")
-    sch.bind(threads, "threadIdx.x")
+    block), a tile's outputs unrolled, its 25 byte loads an output left for
+    nvcc to share. Not vectorised, unlike rows8: the interior starts at
+    column 2 (a 4-byte store at column 2 + 4t). The frame's pixels 256
+    threads a block."""
+    framed_tiles(sch, alg, warps=4)
 
 
 @tvm_schedule("gaussian", gaussian_interior.RowsFirstWithInterior,

@@ -1,13 +1,17 @@
 """A TVM Gaussian schedule's generated CUDA, run on this machine's CPU: each
 library's launcher and kernels compiled with g++ against the emulation of
 emulate_box_cuda.py (emulate/shim.h) and compared with FILTERS.md's Gaussian
-on awkward shapes (emulate/gaussian_main.cpp), each output stored exactly
-once (emulate/counted_output.h), and, with --specialised, on each shape it is
-compiled for and the aligned class. It checks what the schedule made of the
+(a gaussian_maxpool schedule: its 2x2 max pool) on awkward shapes
+(emulate/gaussian_main.cpp), each output stored exactly once
+(emulate/counted_output.h), and, with --specialised, on each shape it is
+compiled for and the aligned class. Each kernel's clamps (min, max) and
+guards (if) are counted first, for the reader: a pooling's own maxes are 3
+an output. It checks what the schedule made of the
 algorithm (tiles, guards, the kernels' split of the image), not the GPU's
 speed. A schedule that stores vectors through a cast pointer is refused.
 
     PYTHONPATH=. .venv/bin/python tests/tvm/emulate_gaussian_cuda.py gaussian/rows8_interior [--specialised]
+    PYTHONPATH=. .venv/bin/python tests/tvm/emulate_gaussian_cuda.py gaussian_maxpool/fused_interior
 """
 import argparse
 import re
@@ -22,6 +26,19 @@ from gaussian_cases import contract_weights
 # The box's shapes, shapes with one thread tile of 8 x 4 inside its frame and a few beside it, and RGB.
 GAUSSIAN_SHAPES = SHAPES + [(1, 12, 8), (1, 13, 9), (1, 11, 40), (1, 40, 7), (2, 45, 70), (1, 4, 100), (1, 100, 4),
                             (3, 67, 301)]
+# For the pooled: the same, and shapes with one thread tile of 4 x 2 pooled outputs inside its frame of 1
+# (12 x 8, odd 13 x 9), a tile short of it, 1 pooled row or column, primes, one block's width and a bit more.
+POOLED_SHAPES = GAUSSIAN_SHAPES + [(1, 11, 7), (1, 2, 97), (1, 97, 3), (2, 23, 131), (1, 36, 132), (1, 37, 137),
+                                   (1, 3, 3), (1, 5, 5)]
+
+
+def census(source):
+    """Each kernel's name and its count of min( and max( calls and of ifs, one line a kernel."""
+    kernels = re.findall(r'^extern "C" __global__ void (?:__launch_bounds__\(\d+\) )?(\w+)\([^\n]*\{\n(.*?)^\}\n',
+                         source, re.S | re.M)
+    counts = {"min": r"\bmin\(", "max": r"\bmax\(", "if": r"\bif \("}
+    return "\n".join(name + ": " + ", ".join(f"{len(re.findall(p, body))} {what}" for what, p in counts.items())
+                     for name, body in kernels)
 
 
 def main():
@@ -43,15 +60,18 @@ def main():
         cpp.write_text(f'#include "{HERE / "emulate" / "shim.h"}"\n#include "{HERE / "emulate" / "counted_output.h"}"\n'
                        + text.split("\n", 1)[1])
         source = cu.read_text()
+        print(census(source), flush=True)
+        pool = 2 if args.schedule.startswith("gaussian_maxpool/") else 1
         for launcher in re.findall(r'^extern "C" int (filterlab_\w+)\(', source, re.M):
             exe = Path(tmp) / launcher
-            subprocess.run(["g++", "-std=c++20", "-O2", "-pthread", "-w", f"-DLAUNCHER={launcher}", "-include", cpp,
-                            HERE / "emulate" / "gaussian_main.cpp", "-o", exe], check=True)
+            subprocess.run(["g++", "-std=c++20", "-O2", "-pthread", "-w", f"-DLAUNCHER={launcher}", f"-DPOOL={pool}",
+                            "-include", cpp, HERE / "emulate" / "gaussian_main.cpp", "-o", exe], check=True)
             exact = [(1, int(h), int(w)) for w, h in re.findall(rf"static int {launcher}_(\d+)x(\d+)\(", source)]
             aligned = [(1, 61, 1088), (3, 7, 64)] if re.search(rf"static int {launcher}_aligned\(", source) else []
             for sigma in (1.0, 0.6):
                 w = contract_weights(sigma)
-                for c, h, wd in GAUSSIAN_SHAPES + (exact + aligned) * args.specialised:
+                shapes = POOLED_SHAPES if pool == 2 else GAUSSIAN_SHAPES
+                for c, h, wd in shapes + (exact + aligned) * args.specialised:
                     run = subprocess.run([exe, str(w[2]), str(w[3]), str(w[4]), str(c), str(h), str(wd)],
                                          capture_output=True, text=True)
                     *details, summary = run.stdout.strip().replace(str(exe), launcher).splitlines() or [""]
