@@ -33,27 +33,43 @@ def emulated(cu):
     return f'#include "{HERE / "emulate" / "shim.h"}"\n' + prelude + kernels + launchers
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("schedule", help="filter/name, a box schedule (filterlab_build.tvm_generate --schedule)")
+def parse_arguments(doc, what):
+    """The emulators' command line: a schedule of `what`, and whether to run its specialised twins too."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("schedule", help=f"filter/name, a {what} schedule (filterlab_build.tvm_generate --schedule)")
     parser.add_argument("--specialised", action="store_true", help="also run each library at its specialised shape")
     parser.add_argument("--shapes", default="1920x1080", help="the shapes it is specialised for (FILTERLAB_SHAPES)")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def generate(schedule, shapes, cu):
+    """The schedule's generated CUDA for `shapes` (FILTERLAB_SHAPES' spelling) into cu; its text."""
+    subprocess.run([sys.executable, "-m", "filterlab_build.tvm_generate", "--schedule", schedule,
+                    "--shapes", shapes, "--out", cu], check=True)
+    return cu.read_text()
+
+
+def specialised_shapes(source, launcher, aligned_channels):
+    """(channels, height, width) at which the launcher's specialised twins run: its exact shapes (named
+    WxH) and, where it has the aligned class's, two images in the class (widths a multiple of 64)."""
+    exact = [(1, int(h), int(w)) for w, h in re.findall(rf"static int {launcher}_(\d+)x(\d+)\(", source)]
+    in_class = re.search(rf"static int {launcher}_aligned\(", source)
+    return exact + ([(1, 61, 1088), (aligned_channels, 7, 64)] if in_class else [])
+
+
+def main():
+    args = parse_arguments(__doc__, "box")
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         cu, cpp = Path(tmp) / "gen.cu", Path(tmp) / "emu.cpp"
-        subprocess.run([sys.executable, "-m", "filterlab_build.tvm_generate", "--schedule", args.schedule,
-                        "--shapes", args.shapes if args.specialised else "", "--out", cu], check=True)
+        source = generate(args.schedule, args.shapes if args.specialised else "", cu)
         cpp.write_text(emulated(cu))
-        for launcher in re.findall(r'^extern "C" int (filterlab_\w+)\(', cu.read_text(), re.M):
+        for launcher in re.findall(r'^extern "C" int (filterlab_\w+)\(', source, re.M):
             radius = int(re.search(r"_radius(\d+)$", launcher).group(1))
             exe = Path(tmp) / launcher
             subprocess.run(["g++", "-std=c++20", "-O2", "-pthread", "-w", f"-DLAUNCHER={launcher}", "-include", cpp,
                             HERE / "emulate" / "box_main.cpp", "-o", exe], check=True)
-            # The exact shapes' launchers are named WxH; the aligned class's takes widths a multiple of 64.
-            exact = [(1, int(h), int(w)) for w, h in re.findall(rf"static int {launcher}_(\d+)x(\d+)\(", cu.read_text())]
-            aligned = [(1, 61, 1088), (2, 7, 64)] if re.search(rf"static int {launcher}_aligned\(", cu.read_text()) else []
-            shapes = SHAPES + (exact + aligned) * args.specialised
+            shapes = SHAPES + specialised_shapes(source, launcher, 2) * args.specialised
             for c, h, w in shapes:
                 run = subprocess.run([exe, str(radius), str(c), str(h), str(w)], capture_output=True, text=True)
                 print(run.stdout.strip().replace(str(exe), launcher), flush=True)

@@ -13,14 +13,13 @@ speed. A schedule that stores vectors through a cast pointer is refused.
     PYTHONPATH=. .venv/bin/python tests/tvm/emulate_gaussian_cuda.py gaussian/rows8_interior [--specialised]
     PYTHONPATH=. .venv/bin/python tests/tvm/emulate_gaussian_cuda.py gaussian_maxpool/fused_interior
 """
-import argparse
 import re
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from emulate_box_cuda import HERE, SHAPES, emulated
+from emulate_box_cuda import HERE, SHAPES, emulated, generate, parse_arguments, specialised_shapes
 from gaussian_cases import contract_weights
 
 # The box's shapes, shapes with one thread tile of 8 x 4 inside its frame and a few beside it, and RGB.
@@ -42,36 +41,29 @@ def census(source):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("schedule", help="filter/name, a Gaussian schedule (filterlab_build.tvm_generate --schedule)")
-    parser.add_argument("--specialised", action="store_true", help="also run each library at its specialised shape")
-    parser.add_argument("--shapes", default="1920x1080", help="the shapes it is specialised for (FILTERLAB_SHAPES)")
-    args = parser.parse_args()
+    args = parse_arguments(__doc__, "Gaussian")
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         cu, cpp = Path(tmp) / "gen.cu", Path(tmp) / "emu.cpp"
         shapes = ",".join(([args.shapes] if args.specialised else []) + ["aligned"] * args.specialised)
-        subprocess.run([sys.executable, "-m", "filterlab_build.tvm_generate", "--schedule", args.schedule,
-                        "--shapes", shapes, "--out", cu], check=True)
+        source = generate(args.schedule, shapes, cu)
         text = emulated(cu)
         if re.search(r"\*\(\w+\*\)\(output_ptr", text):
             sys.exit(f"emulate_gaussian_cuda: {args.schedule} stores vectors through a cast pointer: not counted")
         text = text.replace("uchar* __restrict__ output_ptr", "counted_output output_ptr")
         cpp.write_text(f'#include "{HERE / "emulate" / "shim.h"}"\n#include "{HERE / "emulate" / "counted_output.h"}"\n'
                        + text.split("\n", 1)[1])
-        source = cu.read_text()
         print(census(source), flush=True)
         pool = 2 if args.schedule.startswith("gaussian_maxpool/") else 1
         for launcher in re.findall(r'^extern "C" int (filterlab_\w+)\(', source, re.M):
             exe = Path(tmp) / launcher
             subprocess.run(["g++", "-std=c++20", "-O2", "-pthread", "-w", f"-DLAUNCHER={launcher}", f"-DPOOL={pool}",
                             "-include", cpp, HERE / "emulate" / "gaussian_main.cpp", "-o", exe], check=True)
-            exact = [(1, int(h), int(w)) for w, h in re.findall(rf"static int {launcher}_(\d+)x(\d+)\(", source)]
-            aligned = [(1, 61, 1088), (3, 7, 64)] if re.search(rf"static int {launcher}_aligned\(", source) else []
+            specialised = specialised_shapes(source, launcher, 3) * args.specialised
             for sigma in (1.0, 0.6):
                 w = contract_weights(sigma)
                 shapes = POOLED_SHAPES if pool == 2 else GAUSSIAN_SHAPES
-                for c, h, wd in shapes + (exact + aligned) * args.specialised:
+                for c, h, wd in shapes + specialised:
                     run = subprocess.run([exe, str(w[2]), str(w[3]), str(w[4]), str(c), str(h), str(wd)],
                                          capture_output=True, text=True)
                     *details, summary = run.stdout.strip().replace(str(exe), launcher).splitlines() or [""]
