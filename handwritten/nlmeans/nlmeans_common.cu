@@ -5,8 +5,8 @@ namespace filterlab::handwritten::nlmeans {
 namespace {
 
 // C a template argument: p.out[c] indexed by a loop counter the compiler
-// cannot unroll would copy the whole parameter struct to local memory in every
-// thread (80 bytes written a pixel, more than the pixel's own traffic).
+// cannot unroll makes every thread copy the whole parameter struct to local
+// memory, more bytes than the pixel's own.
 template <int C>
 __global__ void normalise_kernel(Planes p, const float *accum) {
     const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;

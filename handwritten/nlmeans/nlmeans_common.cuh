@@ -28,7 +28,7 @@ struct Planes {
 };
 
 inline Planes planes(const PlanarView &in, const PlanarView &out) {
-    if (in.channels > kMaxChannels) throw Error("nlmeans kernels take 1 to 3 channels");
+    if (in.channels < 1 || in.channels > kMaxChannels) throw Error("nlmeans kernels take 1 to 3 channels");
     Planes p{};
     for (int c = 0; c < in.channels; c++) {
         p.in[c] = in.data + c * in.plane_stride;

@@ -26,13 +26,13 @@ struct PlanarView {
 };
 
 // An image in device memory, CUDA or OpenCL alike: planar, each row padded to
-// a multiple of kAlignedPitch, 64 bytes (so rows start 16-byte aligned), kGuardBytes of guard
+// a multiple of kAlignedPitch (image_shape.h; rows start 16-byte aligned), kGuardBytes of guard
 // before and after the image (256: the image stays 256-byte aligned, as an
 // OpenCL sub-buffer's origin must be). Padding and guards are part of the
 // allocation, which lets the harness detect writes outside the image.
 struct DeviceLayout {
     static constexpr std::size_t kGuardBytes = 256;
-    static std::size_t row_pitch(int width) {  // the aligned class's pitch (image_shape.h): every image is in it
+    static std::size_t row_pitch(int width) {  // every device image's rows pitched as the aligned class's
         constexpr std::size_t unit = kAlignedPitch;
         return (static_cast<std::size_t>(width) + unit - 1) / unit * unit;
     }
