@@ -7,6 +7,7 @@ the venv's pinned Apache TVM; neither the build's outputs nor the runtime need
 it. Run as `python -m filterlab_build.tvm_generate` (the package's docstring).
 """
 import argparse
+import functools
 import re
 import sys
 from pathlib import Path
@@ -50,6 +51,7 @@ def shape_condition(alg, height, width):
     return " && ".join(f"call->{name} == {value}" for name, value in fixed_geometry(alg, height, width).items())
 
 
+@functools.cache  # read once a process: every shape's pitches ask for it
 def aligned_class_numbers():
     """(kAlignedWidth, kAlignedPitch): the aligned class, as its one owner
     (runtime/base/image_shape.h) states it."""

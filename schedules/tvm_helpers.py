@@ -2,6 +2,23 @@
 thread blocks of an output, unrolled loops, an interior's tiles and its frame."""
 
 
+def bind_blocks(sch, c, by, bx, ty, tx):
+    """Channels, a plane's rows and columns of blocks on blockIdx.z, y, x; a block's threads on threadIdx.y, x."""
+    for loop, axis in ((c, "blockIdx.z"), (by, "blockIdx.y"), (bx, "blockIdx.x"), (ty, "threadIdx.y"),
+                       (tx, "threadIdx.x")):
+        sch.bind(loop, axis)
+
+
+def pixel_list_threads(sch, block, threads=256):
+    """A block over (channel, pixel of a list), such as a frame's: the pixels `threads` a block, channels
+    on blockIdx.y."""
+    c, n = sch.get_loops(block)
+    blocks, thread = sch.split(n, [None, threads])
+    sch.bind(c, "blockIdx.y")
+    sch.bind(blocks, "blockIdx.x")
+    sch.bind(thread, "threadIdx.x")
+
+
 def thread_tile(sch, block, tile_y, tile_x, rows, vector):
     """Blocks of tile_y x tile_x outputs a plane, each thread `rows` rows of
     `vector` adjacent outputs; channels on blockIdx.z. Returns the loops
@@ -10,9 +27,7 @@ def thread_tile(sch, block, tile_y, tile_x, rows, vector):
     by, ty, yr = sch.split(y, [None, tile_y // rows, rows])
     bx, tx, xv = sch.split(x, [None, tile_x // vector, vector])
     sch.reorder(c, by, bx, ty, tx, yr, xv)
-    for loop, axis in ((c, "blockIdx.z"), (by, "blockIdx.y"), (bx, "blockIdx.x"), (ty, "threadIdx.y"),
-                       (tx, "threadIdx.x")):
-        sch.bind(loop, axis)
+    bind_blocks(sch, c, by, bx, ty, tx)
     return c, by, bx, ty, tx, yr, xv
 
 
@@ -62,12 +77,6 @@ def framed_tiles(sch, alg, warps=4, frame_threads=256):
     by, ty = sch.split(ty, [None, warps])
     bx, tx = sch.split(tx, [None, 32])
     sch.reorder(c, by, bx, ty, tx)
-    for loop, axis in ((c, "blockIdx.z"), (by, "blockIdx.y"), (bx, "blockIdx.x"), (ty, "threadIdx.y"),
-                       (tx, "threadIdx.x")):
-        sch.bind(loop, axis)
+    bind_blocks(sch, c, by, bx, ty, tx)
     unrolled(sch, sch.get_sblock(alg.interior), 2)  # the tile's rows and lanes
-    c, n = sch.get_loops(sch.get_sblock(alg.frame))
-    blocks, threads = sch.split(n, [None, frame_threads])
-    sch.bind(c, "blockIdx.y")
-    sch.bind(blocks, "blockIdx.x")
-    sch.bind(threads, "threadIdx.x")
+    pixel_list_threads(sch, sch.get_sblock(alg.frame), frame_threads)

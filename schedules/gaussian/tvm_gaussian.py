@@ -5,7 +5,8 @@ launcher allocates nothing (filterlab_build/cuda_source.py).
 The weights are the run-time scalars w0, w1, w2 (binding gaussian_weights)."""
 from filterlab_build.tvm_registry import tvm_frozen, tvm_schedule
 from generators.tvm import gaussian, gaussian_framed, gaussian_interior
-from schedules.tvm_helpers import framed_tiles, grid_stride, register_block, thread_tile
+from schedules.tvm_helpers import (bind_blocks, framed_tiles, grid_stride, pixel_list_threads, register_block,
+                                   thread_tile)
 
 
 @tvm_schedule("gaussian", gaussian.RowsFirst, frontier="the classic GPU tiling, one thread an output",
@@ -62,9 +63,7 @@ def interior16(sch, alg):
     by, yt = sch.split(ty, [None, 4])
     bx, xt = sch.split(tx, [None, 32])
     sch.reorder(c, by, bx, yt, xt, r, v)
-    for loop, axis in ((c, "blockIdx.z"), (by, "blockIdx.y"), (bx, "blockIdx.x"), (yt, "threadIdx.y"),
-                       (xt, "threadIdx.x")):
-        sch.bind(loop, axis)
+    bind_blocks(sch, c, by, bx, yt, xt)
     sch.unroll(r)
     sch.vectorize(v)  # a tile's row: one 16-byte store
     for stage in (alg.interior, alg.row, alg.pixels):
@@ -81,12 +80,7 @@ def interior16(sch, alg):
     sch.unroll(row)
     sch.unroll(group)
     sch.vectorize(lane)  # one 16-byte load a group
-    frame = sch.get_sblock(alg.frame)
-    c, n = sch.get_loops(frame)
-    blocks, threads = sch.split(n, [None, 256])
-    sch.bind(c, "blockIdx.y")
-    sch.bind(blocks, "blockIdx.x")
-    sch.bind(threads, "threadIdx.x")
+    pixel_list_threads(sch, sch.get_sblock(alg.frame))
 
 
 @tvm_schedule("gaussian", gaussian.ColumnsFirst, why="Halide's columns_rows8 tile, 4x8 outputs a thread, every stage inlined and unrolled: the "

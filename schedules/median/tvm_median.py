@@ -9,6 +9,7 @@ guarded (the outputs run to the exact width) and every load clamped.
 """
 from filterlab_build.tvm_registry import tvm_frozen, tvm_schedule
 from generators.tvm import median
+from schedules.tvm_helpers import bind_blocks
 
 
 def strip_threads(sch, alg, warps):
@@ -20,9 +21,7 @@ def strip_threads(sch, alg, warps):
     xb, xt = sch.split(ts, [None, 32])
     yb, yt = sch.split(ty, [None, warps])
     sch.reorder(c, yb, xb, yt, xt, s, t, i)
-    for loop, axis in ((c, "blockIdx.z"), (yb, "blockIdx.y"), (xb, "blockIdx.x"), (yt, "threadIdx.y"),
-                       (xt, "threadIdx.x")):
-        sch.bind(loop, axis)
+    bind_blocks(sch, c, yb, xb, yt, xt)
     for loop in (s, t, i):
         sch.unroll(loop)
     medians = sch.get_sblock(alg.medians)
