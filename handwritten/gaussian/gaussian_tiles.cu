@@ -1,0 +1,45 @@
+// The Gaussian columns first (gaussian_columns_first.cuh's arithmetic) on
+// tiles that the copy engine brings into shared memory (tile_pipeline.cuh):
+// hw_columns_first waits on its loads with 3 rows of 8 bytes in flight a
+// thread; here a block's next tiles are in flight while it filters one, and
+// the filter reads shared memory, clamped already, with no halo shuffle and
+// no edge branch. A thread blurs 16 columns over ROWS_EACH rows of a tile.
+// Gold: reference::gaussian.
+#include "gaussian_columns_first.cuh"
+#include "gaussian_tiles.cuh"
+#include "registry.h"
+
+namespace filterlab::handwritten {
+namespace {
+
+using namespace tiles;
+
+template <typename SHAPE, int ROWS_EACH>
+void run(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
+    const ColumnWeights k = column_weights(params);
+    for_each_plane(in, out, "gaussian tiles_kernel", [&](const Plane &p) {
+        if (k.identity)
+            launch_tiles<BlurTile<SHAPE, ROWS_EACH, true, StoreBlurred>>(p, k, p.width, p.height);
+        else
+            launch_tiles<BlurTile<SHAPE, ROWS_EACH, false, StoreBlurred>>(p, k, p.width, p.height);
+    });
+}
+
+// Why 256 x 32 tiles, 8 rows a thread, 4 in flight a block: a tile's copy is
+// one instruction for 10 KB; 4 stages of them keep about 40 KB in flight a
+// block with 5 blocks an SM. 8 rows a thread re-read 4 halo rows for 8 outputs.
+const VariantRegistration tiles_256x32{with_algorithm(
+    {"gaussian", "hw_tiles", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 32, 2, 4, 64>, 8>},
+    "columns_first")};
+const VariantRegistration tiles_256x64{with_algorithm(
+    {"gaussian", "hw_tiles_r64", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 64, 2, 3, 128>, 8>},
+    "columns_first")};
+const VariantRegistration tiles_256x32_4{with_algorithm(
+    {"gaussian", "hw_tiles_t4", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 32, 2, 4, 128>, 4>},
+    "columns_first")};
+const VariantRegistration tiles_512x32{with_algorithm(
+    {"gaussian", "hw_tiles_w512", Backend::cuda, Kind::handwritten, {}, run<TileShape<512, 32, 2, 3, 128>, 8>},
+    "columns_first")};
+
+}  // namespace
+}  // namespace filterlab::handwritten
