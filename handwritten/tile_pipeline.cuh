@@ -1,33 +1,29 @@
-// A block's pipeline of 2-D image tiles in shared memory, each filled by one
-// tensor copy of the copy engine (TMA, sm_90): how a stencil kernel keeps tens
-// of kilobytes in flight an SM without spending registers, or warps, on
-// waiting loads, and without a serial chain of rows.
+// A block's pipeline of 2-D image tiles in shared memory, each filled by the
+// copy engine (TMA tensor copies, sm_90): how a stencil kernel keeps tens of
+// kilobytes in flight an SM without spending registers, or warps, on waiting
+// loads, and without a serial chain of rows.
 //
 // Blocks are persistent: block b filters tiles b, b + grid, b + 2 grid, ...
-// (row-major), STAGES of them in flight. One thread issues each tile's copy
-// (one instruction for the whole tile with its halo) and the block waits on
-// the tile's barrier before the filter reads it; when every thread is done
-// with a stage, the tile STAGES further on is copied into it. The tiles in
-// flight across the GPU are a contiguous run, so a tile's halo rows are its
-// neighbours' rows, read from the L2 rather than DRAM a second time.
+// (row-major), STAGES of them in flight. A tile is three copies: its columns
+// (rows of COLUMNS bytes, at most 256: a copy's box) and the 16 columns on
+// each side of them (the halo's columns, in their own small arrays), all with
+// HALO rows above and below. The block's warps wait on the tile's barrier and
+// filter it; the last warp done with a stage copies the tile STAGES further on
+// into it, so no warp waits for another between tiles. The tiles in flight
+// across the GPU are a contiguous run, so a tile's halo is its neighbours'
+// pixels, read from the L2 rather than DRAM a second time.
 //
-// The tensor copy fills what lies outside the image with zeros; a tile that
+// A tensor copy fills what lies outside the image with zeros; a tile that
 // reaches past an edge is clamped in shared memory (FILTERS.md's border rule)
-// before it is filtered, so the filter itself never clamps.
-//
-// The plane is seen as 16-byte chunks (a 3-D tensor: 16 bytes x chunks a row
-// x rows), so that a tile's row is 16 + COLUMNS + 16 bytes: the chunk left of
-// its columns, its columns, the chunk right of them, with COLUMNS up to 3824
-// (a copy's box is at most 256 in each dimension). A filter's horizontal reach
-// is at most 16 columns.
+// before it is filtered, so the filters never clamp.
 #pragma once
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <atomic>
+#include <cstdint>
 #include <string>
 
 #include "error.h"
@@ -36,19 +32,22 @@
 
 namespace filterlab::handwritten::tiles {
 
-// A filter's tile: COLUMNS x ROWS outputs (COLUMNS a multiple of 16), HALO
-// rows above and below them, STAGES tiles in flight a block of THREADS.
+// A filter's tile: COLUMNS x ROWS outputs (COLUMNS a multiple of 16, at most
+// 256), HALO rows above and below them, STAGES tiles in flight a block of THREADS.
 template <int COLUMNS, int ROWS, int HALO, int STAGES, int THREADS>
 struct TileShape {
-    static_assert(COLUMNS % 16 == 0 && COLUMNS / 16 + 2 <= 256, "whole chunks, a copy's box at most 256 of them");
+    static_assert(COLUMNS % 16 == 0 && COLUMNS <= 256, "a copy's box is at most 256 bytes wide");
     static_assert(ROWS + 2 * HALO <= 256, "a copy's box is at most 256 rows");
+    static_assert(THREADS % 32 == 0, "whole warps");
     static constexpr int kColumns = COLUMNS, kRows = ROWS, kHalo = HALO, kStages = STAGES, kThreads = THREADS;
-    static constexpr int kChunks = COLUMNS / 16 + 2;
-    static constexpr int kPitch = 16 * kChunks;        // bytes a row in shared memory
+    static constexpr int kWarps = THREADS / 32;
     static constexpr int kInputRows = ROWS + 2 * HALO;  // a tile's rows with its halo
-    // Rounded to 128 bytes: each stage starts where a tensor copy may land.
-    static constexpr int kStageBytes = (kPitch * kInputRows + 127) / 128 * 128;
-    static constexpr int kSharedBytes = STAGES * kStageBytes + STAGES * 8;
+    // A stage: the columns, then the left and the right side's 16 columns,
+    // each array starting on 128 bytes, where a tensor copy may land.
+    static constexpr int kSideOffset = (COLUMNS * kInputRows + 127) / 128 * 128;
+    static constexpr int kSideBytes = (16 * kInputRows + 127) / 128 * 128;
+    static constexpr int kStageBytes = kSideOffset + 2 * kSideBytes;
+    static constexpr int kSharedBytes = STAGES * kStageBytes + STAGES * (8 + 4);  // barriers, warps done
 };
 
 // Where a tile lies: its first output column and row.
@@ -63,6 +62,57 @@ struct TileGrid {
     int across, count;  // tiles a row of tiles, tiles in all
 };
 
+// The copies' descriptions of the plane: its columns in boxes a tile wide,
+// and in boxes 16 columns wide (the sides).
+struct TileMaps {
+    CUtensorMap columns, side;
+};
+
+// A shared tile's byte at row r (image row y0 - HALO + r) and column c
+// (image column x0 - 16 + c), 0 <= c < COLUMNS + 32.
+template <typename Shape>
+__device__ inline uint8_t *tile_byte(uint8_t *stage, int r, int c) {
+    if (c < 16) return stage + Shape::kSideOffset + 16 * r + c;
+    if (c < 16 + Shape::kColumns) return stage + Shape::kColumns * r + (c - 16);
+    return stage + Shape::kSideOffset + Shape::kSideBytes + 16 * r + (c - 16 - Shape::kColumns);
+}
+
+// A thread's view of a tile: rows of its 16 columns (mid) and of the 4
+// columns before and after them (before, after), which lie in the columns'
+// array or, at the tile's sides, in a side's.
+struct Strip {
+    const uint8_t *mid, *before, *after;
+    int before_pitch, after_pitch;
+};
+
+// The strip of columns x .. x + 15 (cx = (x - x0) / 16), from tile row `row`.
+template <typename Shape>
+__device__ inline Strip strip(const uint8_t *stage, int cx, int row) {
+    constexpr int C = Shape::kColumns;
+    const uint8_t *left = stage + Shape::kSideOffset, *right = left + Shape::kSideBytes;
+    const uint8_t *mid = stage + C * row + 16 * cx;
+    const bool first = cx == 0, last = cx == C / 16 - 1;
+    return {mid, first ? left + 16 * row + 12 : mid - 4, last ? right + 16 * row : mid + 16, first ? 16 : C,
+            last ? 16 : C};
+}
+
+// Strip row r as ten pairs of pixels in 16-bit lanes: (-2, -1), (0, 1), ..
+// (14, 15), (16, 17). One 16-byte and two 4-byte reads.
+template <typename Shape>
+__device__ inline void row_pairs(const Strip &s, int r, uint32_t (&pairs)[10]) {
+    const uint32_t before = *reinterpret_cast<const uint32_t *>(s.before + r * s.before_pitch);
+    const uint4 mid = *reinterpret_cast<const uint4 *>(s.mid + r * Shape::kColumns);
+    const uint32_t after = *reinterpret_cast<const uint32_t *>(s.after + r * s.after_pitch);
+    const uint32_t w[4] = {mid.x, mid.y, mid.z, mid.w};
+    pairs[0] = __byte_perm(before, 0, 0x4342);
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        pairs[1 + 2 * j] = __byte_perm(w[j], 0, 0x4140);
+        pairs[2 + 2 * j] = __byte_perm(w[j], 0, 0x4342);
+    }
+    pairs[9] = __byte_perm(after, 0, 0x4140);
+}
+
 __device__ inline void wait_parity(uint32_t bar, uint32_t parity) {
     asm volatile(
         "{\n"
@@ -75,17 +125,24 @@ __device__ inline void wait_parity(uint32_t bar, uint32_t parity) {
         : "memory");
 }
 
+__device__ inline void copy_box(uint8_t *to, const CUtensorMap &map, int x, int y, uint32_t bar) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::
+            "r"(shared_address(to)),
+        "l"(&map), "r"(x), "r"(y), "r"(bar)
+        : "memory");
+}
+
 // One thread: the tile at `origin` with its halo into `stage`, announced on `bar`.
 template <typename Shape>
-__device__ inline void copy_tile(const CUtensorMap &map, uint8_t *stage, uint32_t bar, TileOrigin origin) {
+__device__ inline void copy_tile(const TileMaps &maps, uint8_t *stage, uint32_t bar, TileOrigin o) {
     asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], %1;" ::"r"(bar),
-                 "r"(Shape::kPitch * Shape::kInputRows)
+                 "r"((Shape::kColumns + 32) * Shape::kInputRows)
                  : "memory");
-    asm volatile(
-        "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], "
-        "[%5];" ::"r"(shared_address(stage)),
-        "l"(&map), "r"(0), "r"(origin.x0 / 16 - 1), "r"(origin.y0 - Shape::kHalo), "r"(bar)
-        : "memory");
+    const int y = o.y0 - Shape::kHalo;
+    copy_box(stage, maps.columns, o.x0, y, bar);
+    copy_box(stage + Shape::kSideOffset, maps.side, o.x0 - 16, y, bar);
+    copy_box(stage + Shape::kSideOffset + Shape::kSideBytes, maps.side, o.x0 + Shape::kColumns, y, bar);
 }
 
 // Whether the tile's shared copy reaches past an edge of the image.
@@ -99,82 +156,72 @@ __device__ inline bool at_edge(const Plane &p, TileOrigin o) {
 // outside the image becomes the nearest edge byte. Columns first, in the rows
 // inside the image; then whole rows above or below it.
 template <typename Shape>
-__device__ void clamp_tile(uint8_t *tile, const Plane &p, TileOrigin o) {
-    constexpr int P = Shape::kPitch;
-    const int left = o.x0 == 0 ? 16 : 0;                              // columns x < 0: the first 16
-    const int right = min(P, max(0, p.width - o.x0 + 16));  // the first column x >= width
-    const int first = max(0, Shape::kHalo - o.y0);               // the first row inside
+__device__ void clamp_tile(uint8_t *stage, const Plane &p, TileOrigin o) {
+    constexpr int kWidth = Shape::kColumns + 32;
+    const int left = o.x0 == 0 ? 16 : 0;                                // columns x < 0: the first 16
+    const int right = min(kWidth, max(0, p.width - o.x0 + 16));         // the first column x >= width
+    const int first = max(0, Shape::kHalo - o.y0);                      // the first row inside
     const int last = min(Shape::kInputRows, p.height - o.y0 + Shape::kHalo);  // past the last row inside
-    const int outside = left + (P - right), span = last - first;
+    const int outside = left + (kWidth - right), span = last - first;
     for (int i = threadIdx.x; i < outside * span; i += Shape::kThreads) {
         const int r = first + i / outside, k = i % outside;
         const int c = k < left ? k : right + (k - left);
-        tile[r * P + c] = tile[r * P + (c < left ? 16 : right - 1)];
+        *tile_byte<Shape>(stage, r, c) = *tile_byte<Shape>(stage, r, c < left ? 16 : right - 1);
     }
     __syncthreads();
-    constexpr int kWords = P / 16;
     const int below = Shape::kInputRows - last;
-    for (int i = threadIdx.x; i < (first + below) * kWords; i += Shape::kThreads) {
-        const int k = i / kWords, r = k < first ? k : last + (k - first), w = i % kWords;
-        const int from = r < first ? first : last - 1;
-        reinterpret_cast<uint4 *>(tile + r * P)[w] = reinterpret_cast<const uint4 *>(tile + from * P)[w];
+    for (int i = threadIdx.x; i < (first + below) * kWidth; i += Shape::kThreads) {
+        const int k = i / kWidth, r = k < first ? k : last + (k - first), c = i % kWidth;
+        *tile_byte<Shape>(stage, r, c) = *tile_byte<Shape>(stage, r < first ? first : last - 1, c);
     }
     __syncthreads();
 }
 
-// The persistent loop. FILTER::filter(tile, p, args, origin, grid) filters one
-// tile from shared memory (row r of `tile` is image row y0 - HALO + r, its
-// byte c column x0 - 16 + c, every one clamped) and stores its outputs.
+// The persistent loop. FILTER::filter(stage, p, args, origin, grid) filters
+// one tile from shared memory (tile_byte and strip say where its bytes lie,
+// every one clamped) and stores its outputs.
 template <typename Filter>
 __global__ void __launch_bounds__(Filter::Shape::kThreads)
-    tiles_kernel(const __grid_constant__ CUtensorMap map, const Plane p, const typename Filter::Args args,
+    tiles_kernel(const __grid_constant__ TileMaps maps, const Plane p, const typename Filter::Args args,
                  const TileGrid grid) {
     using Shape = typename Filter::Shape;
     extern __shared__ __align__(128) uint8_t shared[];
     uint64_t *bars = reinterpret_cast<uint64_t *>(shared + Shape::kStages * Shape::kStageBytes);
+    uint32_t *done = reinterpret_cast<uint32_t *>(bars + Shape::kStages);  // warps done with each stage
     auto origin = [&](int t) { return TileOrigin{t % grid.across * Shape::kColumns, t / grid.across * Shape::kRows}; };
-    const int step = static_cast<int>(gridDim.x);
+    const int step = static_cast<int>(gridDim.x), lane = static_cast<int>(threadIdx.x) & 31;
     if (threadIdx.x == 0) {
-        for (int s = 0; s < Shape::kStages; s++)
+        for (int s = 0; s < Shape::kStages; s++) {
             asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(&bars[s])) : "memory");
+            done[s] = 0;
+        }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
         for (int s = 0, t = blockIdx.x; s < Shape::kStages && t < grid.count; s++, t += step)
-            copy_tile<Shape>(map, shared + s * Shape::kStageBytes, shared_address(&bars[s]), origin(t));
+            copy_tile<Shape>(maps, shared + s * Shape::kStageBytes, shared_address(&bars[s]), origin(t));
     }
     __syncthreads();
     int slot = 0;
     uint32_t parity = 0;
     for (int t = blockIdx.x; t < grid.count; t += step) {
-        uint8_t *tile = shared + slot * Shape::kStageBytes;
+        uint8_t *stage = shared + slot * Shape::kStageBytes;
         wait_parity(shared_address(&bars[slot]), parity);
         const TileOrigin o = origin(t);
-        if (at_edge<Shape>(p, o)) clamp_tile<Shape>(tile, p, o);  // the same for the whole block
-        Filter::filter(tile, p, args, o, grid);
-        // The block's reads and writes of the stage (generic proxy) before the next copy into it (async proxy).
+        if (at_edge<Shape>(p, o)) clamp_tile<Shape>(stage, p, o);  // the same for the whole block
+        Filter::filter(stage, p, args, o, grid);
+        // The warp's reads and writes of the stage (generic proxy) before the next copy into it (async proxy).
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-        __syncthreads();
-        const int next = t + Shape::kStages * step;
-        if (threadIdx.x == 0 && next < grid.count)
-            copy_tile<Shape>(map, tile, shared_address(&bars[slot]), origin(next));
+        __syncwarp();
+        if (lane == 0) {
+            __threadfence_block();
+            if (atomicAdd(&done[slot], 1u) == Shape::kWarps - 1) {  // the last warp: the stage is free
+                done[slot] = 0;
+                __threadfence_block();
+                const int next = t + Shape::kStages * step;
+                if (next < grid.count) copy_tile<Shape>(maps, stage, shared_address(&bars[slot]), origin(next));
+            }
+        }
         if (++slot == Shape::kStages) slot = 0, parity ^= 1;
     }
-}
-
-// A thread's 16 columns of a tile row (`at`: its first column) and the two
-// beside them on each side, as ten pairs of pixels in 16-bit lanes: (-2, -1),
-// (0, 1), .. (14, 15), (16, 17). One 16-byte and two 4-byte reads.
-__device__ inline void row_pairs(const uint8_t *at, uint32_t (&pairs)[10]) {
-    const uint32_t before = *reinterpret_cast<const uint32_t *>(at - 4);
-    const uint4 mid = *reinterpret_cast<const uint4 *>(at);
-    const uint32_t after = *reinterpret_cast<const uint32_t *>(at + 16);
-    const uint32_t w[4] = {mid.x, mid.y, mid.z, mid.w};
-    pairs[0] = __byte_perm(before, 0, 0x4342);
-#pragma unroll
-    for (int j = 0; j < 4; j++) {
-        pairs[1 + 2 * j] = __byte_perm(w[j], 0, 0x4140);
-        pairs[2 + 2 * j] = __byte_perm(w[j], 0, 0x4342);
-    }
-    pairs[9] = __byte_perm(after, 0, 0x4140);
 }
 
 // The driver's tensor-map encoder, looked up once a process (the runtime
@@ -192,21 +239,20 @@ inline PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
     return encode;
 }
 
-// The plane's input as 16-byte chunks, copied a Shape's tile at a time. The
-// device images' rows are padded to 64 bytes (DeviceLayout), which a tensor
-// copy needs (16-byte aligned rows, a pitch of whole chunks).
-template <typename Shape>
-CUtensorMap tile_map(const Plane &p) {
+// The plane's input as a 2-D tensor copied in boxes of `box_columns` x
+// `box_rows`. The device images' rows are padded to 64 bytes (DeviceLayout),
+// which a tensor copy needs (16-byte aligned rows).
+inline CUtensorMap plane_map(const Plane &p, int box_columns, int box_rows) {
     const auto address = reinterpret_cast<std::uintptr_t>(p.in);
-    const int chunks = (p.width + 15) / 16;
-    if (address % 16 != 0 || p.in_pitch % 16 != 0 || p.in_pitch < 16 * chunks)
-        throw Error("tiled kernel: a plane's rows must start 16-byte aligned and span whole 16-byte chunks");
-    const cuuint64_t dims[3] = {16, static_cast<cuuint64_t>(chunks), static_cast<cuuint64_t>(p.height)};
-    const cuuint64_t strides[2] = {16, static_cast<cuuint64_t>(p.in_pitch)};  // bytes, of dimensions 1 and 2
-    const cuuint32_t box[3] = {16, Shape::kChunks, Shape::kInputRows}, unit[3] = {1, 1, 1};
+    if (address % 16 != 0 || p.in_pitch % 16 != 0)
+        throw Error("tiled kernel: a plane's rows must start 16-byte aligned");
+    const cuuint64_t dims[2] = {static_cast<cuuint64_t>(p.width), static_cast<cuuint64_t>(p.height)};
+    const cuuint64_t strides[1] = {static_cast<cuuint64_t>(p.in_pitch)};  // bytes, of dimension 1
+    const cuuint32_t box[2] = {static_cast<cuuint32_t>(box_columns), static_cast<cuuint32_t>(box_rows)};
+    const cuuint32_t unit[2] = {1, 1};
     CUtensorMap map;
     const CUresult status = tensor_map_encoder()(
-        &map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 3, const_cast<uint8_t *>(p.in), dims, strides, box, unit,
+        &map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, const_cast<uint8_t *>(p.in), dims, strides, box, unit,
         CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (status != CUDA_SUCCESS) throw Error("cuTensorMapEncodeTiled failed: error " + std::to_string(status));
@@ -243,8 +289,8 @@ void launch_tiles(const Plane &p, const typename Filter::Args &args, int columns
     const int resident = resident_blocks<Shape>(kernel);
     const int across = (columns + Shape::kColumns - 1) / Shape::kColumns;
     const TileGrid grid{columns, rows, across, across * ((rows + Shape::kRows - 1) / Shape::kRows)};
-    const CUtensorMap map = tile_map<Shape>(p);
-    kernel<<<std::min(grid.count, resident), Shape::kThreads, Shape::kSharedBytes, stream()>>>(map, p, args, grid);
+    const TileMaps maps{plane_map(p, Shape::kColumns, Shape::kInputRows), plane_map(p, 16, Shape::kInputRows)};
+    kernel<<<std::min(grid.count, resident), Shape::kThreads, Shape::kSharedBytes, stream()>>>(maps, p, args, grid);
 }
 
 }  // namespace filterlab::handwritten::tiles

@@ -31,12 +31,11 @@ struct Box3Tile {
     static constexpr int kAcross = SHAPE::kColumns / 16;  // threads across a tile
     static_assert(SHAPE::kThreads * ROWS_EACH == kAcross * SHAPE::kRows, "a thread a strip of the tile");
 
-    __device__ static void filter(const uint8_t *tile, const Plane &p, NoArgs, TileOrigin o, const TileGrid &g) {
+    __device__ static void filter(const uint8_t *stage, const Plane &p, NoArgs, TileOrigin o, const TileGrid &g) {
         const int cx = static_cast<int>(threadIdx.x) % kAcross, gy = static_cast<int>(threadIdx.x) / kAcross;
         const int x = o.x0 + 16 * cx, y0 = o.y0 + gy * ROWS_EACH;
         if (x >= g.columns || y0 >= g.rows) return;
-        // Row r of the strip is image row y0 - 1 + r; `at` is its column x.
-        const uint8_t *at = tile + gy * ROWS_EACH * SHAPE::kPitch + 16 + 16 * cx;
+        const Strip strip = tiles::strip<SHAPE>(stage, cx, gy * ROWS_EACH);  // row r: image row y0 - 1 + r
         uint32_t win[3][10] = {};  // rows y-1..y+1 as row_pairs gives them
 #pragma unroll
         for (int r = 0; r < ROWS_EACH + 2; r++) {
@@ -44,7 +43,7 @@ struct Box3Tile {
             for (int i = 0; i < 2; i++)
 #pragma unroll
                 for (int j = 0; j < 10; j++) win[i][j] = win[i + 1][j];
-            row_pairs(at + r * SHAPE::kPitch, win[2]);
+            row_pairs<SHAPE>(strip, r, win[2]);
             if (r < 2) continue;
             const int y = y0 + r - 2;
             if (y >= g.rows) break;
@@ -75,13 +74,13 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &) {
     });
 }
 
-// Why 256 x 32 tiles, 8 rows a thread, 4 in flight a block: as the Gaussian's
-// (gaussian_tiles.cu); a thread re-reads 2 halo rows for 8 outputs.
-const VariantRegistration tiles_256x32{with_algorithm(
-    {"box", "hw_tiles", Backend::cuda, Kind::handwritten, parse_supports("radius=1"), run<TileShape<256, 32, 1, 4, 64>, 8>},
+// Why 256 x 64 tiles, 8 rows a thread, 3 in flight a block: as the
+// Gaussian's (gaussian_tiles.cu); a thread re-reads 2 halo rows for 8 outputs.
+const VariantRegistration tiles_256x64{with_algorithm(
+    {"box", "hw_tiles", Backend::cuda, Kind::handwritten, parse_supports("radius=1"), run<TileShape<256, 64, 1, 3, 128>, 8>},
     "separable")};
-const VariantRegistration tiles_512x32{with_algorithm(
-    {"box", "hw_tiles_w512", Backend::cuda, Kind::handwritten, parse_supports("radius=1"), run<TileShape<512, 32, 1, 3, 128>, 8>},
+const VariantRegistration tiles_256x32{with_algorithm(
+    {"box", "hw_tiles_t4", Backend::cuda, Kind::handwritten, parse_supports("radius=1"), run<TileShape<256, 32, 1, 4, 128>, 4>},
     "separable")};
 
 }  // namespace

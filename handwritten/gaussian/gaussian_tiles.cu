@@ -25,20 +25,20 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &params)
     });
 }
 
-// Why 256 x 32 tiles, 8 rows a thread, 4 in flight a block: a tile's copy is
-// one instruction for 10 KB; 4 stages of them keep about 40 KB in flight a
-// block with 5 blocks an SM. 8 rows a thread re-read 4 halo rows for 8 outputs.
-const VariantRegistration tiles_256x32{with_algorithm(
-    {"gaussian", "hw_tiles", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 32, 2, 4, 64>, 8>},
-    "columns_first")};
+// Why 256 x 64 tiles, 8 rows a thread, 3 in flight a block of 4 warps: a
+// tile's copies bring 19 KB; 3 stages of them keep up to 40 KB in flight a
+// block, 3 blocks an SM. 8 rows a thread re-read 4 halo rows for 8 outputs.
 const VariantRegistration tiles_256x64{with_algorithm(
-    {"gaussian", "hw_tiles_r64", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 64, 2, 3, 128>, 8>},
+    {"gaussian", "hw_tiles", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 64, 2, 3, 128>, 8>},
     "columns_first")};
 const VariantRegistration tiles_256x32_4{with_algorithm(
     {"gaussian", "hw_tiles_t4", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 32, 2, 4, 128>, 4>},
     "columns_first")};
-const VariantRegistration tiles_512x32{with_algorithm(
-    {"gaussian", "hw_tiles_w512", Backend::cuda, Kind::handwritten, {}, run<TileShape<512, 32, 2, 3, 128>, 8>},
+const VariantRegistration tiles_256x128{with_algorithm(
+    {"gaussian", "hw_tiles_s2", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 128, 2, 2, 256>, 8>},
+    "columns_first")};
+const VariantRegistration tiles_256x16{with_algorithm(
+    {"gaussian", "hw_tiles_r16", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 16, 2, 4, 64>, 4>},
     "columns_first")};
 
 }  // namespace

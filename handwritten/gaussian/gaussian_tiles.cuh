@@ -2,9 +2,9 @@
 // tile in shared memory (tile_pipeline.cuh), for the tiled kernels: the blur
 // alone (gaussian_tiles.cu) and the blur pooled (gaussian_maxpool_tiles.cu).
 // A thread blurs 16 columns over ROWS_EACH rows of the tile: each of its
-// ROWS_EACH + 4 input rows is one 16-byte and two 4-byte reads of shared
-// memory (its columns, and the two beside them on each side), spread into
-// ten pairs of 16-bit lanes; the last five rows' pairs stay in registers.
+// ROWS_EACH + 4 input rows is ten pairs of pixels in 16-bit lanes
+// (tiles::row_pairs: its columns and the two beside them on each side); the
+// last five rows' pairs stay in registers.
 // Gold: reference::gaussian.
 #pragma once
 
@@ -24,13 +24,12 @@ struct BlurTile {
     static constexpr int kAcross = SHAPE::kColumns / 16;  // threads across a tile
     static_assert(SHAPE::kThreads * ROWS_EACH == kAcross * SHAPE::kRows, "a thread a strip of the tile");
 
-    __device__ static void filter(const uint8_t *tile, const Plane &p, const ColumnWeights &k, tiles::TileOrigin o,
+    __device__ static void filter(const uint8_t *stage, const Plane &p, const ColumnWeights &k, tiles::TileOrigin o,
                                   const tiles::TileGrid &g) {
         const int cx = static_cast<int>(threadIdx.x) % kAcross, gy = static_cast<int>(threadIdx.x) / kAcross;
         const int x = o.x0 + 16 * cx, y0 = o.y0 + gy * ROWS_EACH;
         if (x >= g.columns || y0 >= g.rows) return;
-        // Row r of the strip is image row y0 - 2 + r; `at` is its column x.
-        const uint8_t *at = tile + gy * ROWS_EACH * SHAPE::kPitch + 16 + 16 * cx;
+        const tiles::Strip strip = tiles::strip<SHAPE>(stage, cx, gy * ROWS_EACH);  // row r: image row y0 - 2 + r
         STORE store;
         uint32_t win[5][10] = {};  // rows y-2..y+2: pairs (-2, -1), (0, 1) .. (14, 15), (16, 17) of the strip
 #pragma unroll
@@ -39,7 +38,7 @@ struct BlurTile {
             for (int i = 0; i < 4; i++)
 #pragma unroll
                 for (int j = 0; j < 10; j++) win[i][j] = win[i + 1][j];
-            tiles::row_pairs(at + r * SHAPE::kPitch, win[4]);
+            tiles::row_pairs<SHAPE>(strip, r, win[4]);
             if (r < 4) continue;
             const int y = y0 + r - 4;
             if (y >= g.rows) break;

@@ -51,11 +51,11 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &params)
 }
 
 // The Gaussian's tiles (gaussian_tiles.cu says why).
-const VariantRegistration tiles_256x32{with_algorithm(
-    {"gaussian_maxpool", "hw_fused_tiles", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 32, 2, 4, 64>, 8>},
+const VariantRegistration tiles_256x64{with_algorithm(
+    {"gaussian_maxpool", "hw_fused_tiles", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 64, 2, 3, 128>, 8>},
     "columns_first")};
-const VariantRegistration tiles_512x32{with_algorithm(
-    {"gaussian_maxpool", "hw_fused_tiles_w512", Backend::cuda, Kind::handwritten, {}, run<TileShape<512, 32, 2, 3, 128>, 8>},
+const VariantRegistration tiles_256x32{with_algorithm(
+    {"gaussian_maxpool", "hw_fused_tiles_t4", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 32, 2, 4, 128>, 4>},
     "columns_first")};
 
 }  // namespace
