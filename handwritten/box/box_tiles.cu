@@ -79,8 +79,11 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &) {
 const VariantRegistration tiles_256x64{with_algorithm(
     {"box", "hw_tiles", Backend::cuda, Kind::handwritten, parse_supports("radius=1"), run<TileShape<256, 64, 1, 3, 128>, 8>},
     "separable")};
-const VariantRegistration tiles_256x32{with_algorithm(
-    {"box", "hw_tiles_t4", Backend::cuda, Kind::handwritten, parse_supports("radius=1"), run<TileShape<256, 32, 1, 4, 128>, 4>},
+const VariantRegistration tiles_256x128{with_algorithm(
+    {"box", "hw_tiles_s3", Backend::cuda, Kind::handwritten, parse_supports("radius=1"), run<TileShape<256, 128, 1, 3, 256>, 8>},
+    "separable")};
+const VariantRegistration tiles_256x128_16{with_algorithm(
+    {"box", "hw_tiles_r16", Backend::cuda, Kind::handwritten, parse_supports("radius=1"), run<TileShape<256, 128, 1, 3, 128>, 16>},
     "separable")};
 
 }  // namespace

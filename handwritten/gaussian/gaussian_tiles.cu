@@ -31,14 +31,14 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &params)
 const VariantRegistration tiles_256x64{with_algorithm(
     {"gaussian", "hw_tiles", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 64, 2, 3, 128>, 8>},
     "columns_first")};
-const VariantRegistration tiles_256x32_4{with_algorithm(
-    {"gaussian", "hw_tiles_t4", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 32, 2, 4, 128>, 4>},
-    "columns_first")};
-const VariantRegistration tiles_256x128{with_algorithm(
+const VariantRegistration tiles_256x128_2{with_algorithm(
     {"gaussian", "hw_tiles_s2", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 128, 2, 2, 256>, 8>},
     "columns_first")};
-const VariantRegistration tiles_256x16{with_algorithm(
-    {"gaussian", "hw_tiles_r16", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 16, 2, 4, 64>, 4>},
+const VariantRegistration tiles_256x128_3{with_algorithm(
+    {"gaussian", "hw_tiles_s3", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 128, 2, 3, 256>, 8>},
+    "columns_first")};
+const VariantRegistration tiles_256x128_16{with_algorithm(
+    {"gaussian", "hw_tiles_r16", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 128, 2, 3, 128>, 16>},
     "columns_first")};
 
 }  // namespace

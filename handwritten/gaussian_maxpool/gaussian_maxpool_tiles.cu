@@ -54,8 +54,11 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &params)
 const VariantRegistration tiles_256x64{with_algorithm(
     {"gaussian_maxpool", "hw_fused_tiles", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 64, 2, 3, 128>, 8>},
     "columns_first")};
-const VariantRegistration tiles_256x32{with_algorithm(
-    {"gaussian_maxpool", "hw_fused_tiles_t4", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 32, 2, 4, 128>, 4>},
+const VariantRegistration tiles_256x128{with_algorithm(
+    {"gaussian_maxpool", "hw_fused_tiles_s2", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 128, 2, 2, 256>, 8>},
+    "columns_first")};
+const VariantRegistration tiles_256x128_16{with_algorithm(
+    {"gaussian_maxpool", "hw_fused_tiles_r16", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 128, 2, 3, 128>, 16>},
     "columns_first")};
 
 }  // namespace
