@@ -27,9 +27,12 @@ CUDA refuses a grid of 0 blocks and the launcher launches every kernel.
 """
 from tvm.script import tirx as T
 
+from .framed import frame_column, frame_row, frame_size, tiles, whole
 from .gaussian import SCALARS, byte
 from .gaussian_interior import blurred
 from .plane import Algorithm, clamp
+
+BORDER = 2  # the 5x5 window's reach past an output: the frame's side at the top and left
 
 
 class RowsFirstFramed(Algorithm):
@@ -44,37 +47,6 @@ class RowsFirstFramed(Algorithm):
         super().__init__(framed_function(rows, lanes), list(SCALARS))
 
 
-# The cut's pieces, shared with gaussian_maxpool_framed (its frame 1 pooled output wide): `border`
-# is the frame's side at the top and left, the window's reach past an output.
-
-def tiles(extent, unit, border=2):
-    """The whole tiles of `unit` inside extent - 2 border, negative where extent < 2 border."""
-    return T.floordiv(extent - 2 * border, unit)
-
-
-def whole(extent, unit, border=2):
-    """The tiles' side: the largest multiple of `unit` at most extent - 2 border, 0 where there is none."""
-    return T.max(tiles(extent, unit, border), 0) * unit
-
-
-def frame_size(height, width, rows, lanes, border=2):
-    """The frame's pixels: the rows that are not the tiles' whole, then the rest of the tiles' rows."""
-    return (height - whole(height, rows, border)) * width + whole(height, rows, border) * (
-        width - whole(width, lanes, border))
-
-
-def frame_row(n, m, width, inner, side, border=2):
-    """The frame's pixel n's row; m = n less the whole rows' pixels (< 0: one of them), inner the
-    tiles' rows, side the frame's columns in each of them."""
-    return T.Select(m < 0, n // width + T.Select(n // width < border, 0, inner), border + m // side)
-
-
-def frame_column(n, m, width, side, border=2):
-    """The frame's pixel n's column (frame_row's arguments): a whole row's, or `border` left of the
-    tiles and the rest right of them."""
-    return T.Select(m < 0, n % width, m % side + T.Select(m % side < border, 0, width - side))
-
-
 def framed_function(rows, lanes):
     @T.prim_func(s_tir=True)
     def gaussian_framed(input_h: T.handle, output_h: T.handle, channels: T.int32, height: T.int32,
@@ -83,25 +55,26 @@ def framed_function(rows, lanes):
         T.func_attr({"tirx.noalias": True})
         input = T.match_buffer(input_h, (channels, height, width), "uint8", strides=(in_plane, in_row, 1))
         output = T.match_buffer(output_h, (channels, height, width), "uint8", strides=(out_plane, out_row, 1))
-        for c, ty, tx in T.grid(channels, T.max(tiles(height, rows), 1), T.max(tiles(width, lanes), 1)):
+        for c, ty, tx in T.grid(channels, T.max(tiles(height, rows, BORDER), 1),
+                                T.max(tiles(width, lanes, BORDER), 1)):
             with T.sblock("tile"):
                 vc, vty, vtx = T.axis.remap("SSS", [c, ty, tx])
-                T.where(ty < tiles(height, rows) and tx < tiles(width, lanes))
+                T.where(ty < tiles(height, rows, BORDER) and tx < tiles(width, lanes, BORDER))
                 for r, v in T.grid(rows, lanes):
                     with T.sblock("interior"):
                         vr, vv = T.axis.remap("SS", [r, v])
                         output[vc, 2 + vty * rows + vr, 2 + vtx * lanes + vv] = blurred(
                             lambda k, j: byte(input, vc, 2 + vty * rows + vr + k, 2 + vtx * lanes + vv + j), w0, w1, w2)
-        for c, n in T.grid(channels, frame_size(height, width, rows, lanes)):
+        for c, n in T.grid(channels, frame_size(height, width, rows, lanes, BORDER)):
             with T.sblock("frame"):
                 vc, vn = T.axis.remap("SS", [c, n])
                 T.reads(input[vc, 0:height, 0:width])
                 T.writes(output[vc, 0:height, 0:width])
-                inner: T.int32 = whole(height, rows)  # the tiles' rows
-                side: T.int32 = width - whole(width, lanes)  # the frame's columns in each of them
+                inner: T.int32 = whole(height, rows, BORDER)  # the tiles' rows
+                side: T.int32 = width - whole(width, lanes, BORDER)  # the frame's columns in each of them
                 m: T.int32 = vn - (height - inner) * width  # < 0: a pixel of the frame's whole rows
-                y: T.int32 = frame_row(vn, m, width, inner, side)
-                x: T.int32 = frame_column(vn, m, width, side)
+                y: T.int32 = frame_row(vn, m, width, inner, side, BORDER)
+                x: T.int32 = frame_column(vn, m, width, side, BORDER)
                 output[vc, y, x] = blurred(lambda k, j: byte(input, vc, clamp(y + k, height), clamp(x + j, width)),
                                            w0, w1, w2)
 

@@ -18,9 +18,9 @@ its own kernel, together write every pooled output once:
                 pool blurred pixels whose loads are bytes at affine indices,
                 without a clamp;
     `frame`     the rest, with the contract's clamps, as one list of pooled
-                outputs (gaussian_framed.frame_row and frame_column, border
-                1): the pooled rows above and below the tiles whole, then
-                the pooled columns left and right of them in each of their rows.
+                outputs (framed.frame_row and frame_column, border 1): the
+                pooled rows above and below the tiles whole, then the pooled
+                columns left and right of them in each of their rows.
 
 As in gaussian_framed, the tiles' loops span at least one tile, whose
 predicate is false where none fits. An image under 2 x 2 pools to nothing
@@ -28,8 +28,8 @@ predicate is false where none fits. An image under 2 x 2 pools to nothing
 """
 from tvm.script import tirx as T
 
+from .framed import frame_column, frame_row, frame_size, tiles, whole
 from .gaussian import SCALARS, byte
-from .gaussian_framed import frame_column, frame_row, frame_size, tiles, whole
 from .gaussian_interior import blurred
 from .plane import Algorithm, clamp
 

@@ -2,9 +2,9 @@
 from tvm import tirx
 
 from filterlab_build.tvm_registry import tvm_frozen, tvm_schedule
-from generators.tvm import box
+from generators.tvm import box, box_framed
 from generators.tvm.plane import contract_range
-from schedules.tvm_helpers import register_block, thread_tile, unrolled
+from schedules.tvm_helpers import framed_tiles, register_block, thread_tile, unrolled
 
 # The contract's radii (runtime/base/contract_ranges.h), every one a library.
 BOX_MAX_RADIUS = contract_range("kBoxMaxRadius")
@@ -27,6 +27,21 @@ def direct(sch, alg):
               axes="rows=4,[8],16 vector=2,[4] warps=2,[4],8")
 def register_rows(sch, alg, point):
     register_block(sch, alg, (alg.columns, alg.rows, alg.clamped), **point)
+
+
+@tvm_schedule("box", box_framed.SeparableFramed, compiled={"radius": [1, 2, 3]}, args={"rows": 8, "lanes": 4},
+              frontier="the interior without clamps at any shape: the lever against symbolic sizes' clamps and guards",
+              why="register_rows' block (4 adjacent outputs on 8 rows a thread, 4 x 32 threads, unrolled) on the outputs "
+                  "whose window stays inside the image, at any shape: byte loads at affine indices, no clamp, one guard "
+                  "a thread, each row sum the thread's outputs share computed once; the clamped frame is a second kernel")
+def register_rows_interior(sch, alg):
+    """The interior's tiles a thread each, 4 x 32 threads a block (register_rows'
+    default point), a tile's row sums and outputs unrolled, so that the row
+    sums stay in registers. Not vectorised, unlike register_rows: the interior
+    starts at column r, off any alignment TVM could prove. The frame's pixels
+    256 threads a block."""
+    framed_tiles(sch, alg, warps=4)
+    unrolled(sch, sch.get_sblock(alg.rows), 2)  # the tile's rows + 2r input rows and its lanes
 
 
 @tvm_schedule("box", box.Direct, compiled={"radius": [1]}, why="each thread makes a 4x8 block, unrolled with the sums inlined, as Halide's rows8: each input "

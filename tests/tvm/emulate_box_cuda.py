@@ -1,12 +1,18 @@
 """A TVM box schedule's generated CUDA, run on this machine's CPU: each
 library's launcher and kernels compiled with g++ against an emulation of the
 CUDA they use (emulate/shim.h: a block's threads as std::threads) and compared
-with FILTERS.md's box on awkward shapes, and on the shape the schedule is
-specialised for (its other kernel). The algorithm check (check_algorithms.py)
-runs the unscheduled algorithm; this one checks what the schedule made of it
-(tiles, guards, shared memory, vector stores), not the GPU's speed.
+with FILTERS.md's box on awkward shapes (emulate/box_main.cpp), for each
+radius on shapes around one thread tile of 8 x 4 inside a frame of the radius
+(box_framed's cut, register_rows' block), and, with --specialised, on each
+shape it is compiled for and the aligned class. Where the kernels store no
+vectors through a cast pointer, each output must also be stored exactly once
+(emulate/counted_output.h), and each kernel's clamps (min, max) and guards
+(if) are counted first, for the reader. The algorithm check
+(check_algorithms.py) runs the unscheduled algorithm; this one checks what the
+schedule made of it (tiles, guards, the kernels' split of the image, shared
+memory, vector stores), not the GPU's speed.
 
-    PYTHONPATH=. .venv/bin/python tests/tvm/emulate_box_cuda.py box/running_sums_long [--specialised]
+    PYTHONPATH=. .venv/bin/python tests/tvm/emulate_box_cuda.py box/register_rows_interior [--specialised]
 
 Each block runs its threads one block at a time, on the CPU: a large image takes minutes a library.
 """
@@ -19,6 +25,18 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SHAPES = [(1, 1, 1), (1, 2, 2), (1, 7, 13), (3, 17, 5), (2, 31, 29), (1, 300, 1031), (2, 257, 513)]
+# A cast pointer's vector store, which counted_output cannot count.
+VECTOR_STORE = r"\*\(\w+\*\)\(output_ptr"
+
+
+def framed_shapes(r, rows=8, lanes=4):
+    """Shapes around a frame of r and tiles of rows x lanes inside it: one tile, one and a row and column
+    more, a tile short each way, no inside at all (2r), an inside of one pixel, one block of 4 x 32 tiles
+    and a bit more, primes, one row or column, and RGB."""
+    y, x = 2 * r + rows, 2 * r + lanes
+    return [(1, y, x), (1, y + 1, x + 1), (1, y - 1, 40), (1, 40, x - 1), (1, 2 * r, 100), (1, 100, 2 * r),
+            (1, 2 * r + 1, 2 * r + 1), (1, 2 * r + 4 * rows, 2 * r + 32 * lanes),
+            (2, 2 * r + 4 * rows + 1, 2 * r + 32 * lanes + 3), (2, 23, 131), (1, 97, 3), (1, 1, 97), (3, 67, 301)]
 
 
 def emulated(cu):
@@ -57,23 +75,43 @@ def specialised_shapes(source, launcher, aligned_channels):
     return exact + ([(1, 61, 1088), (aligned_channels, 7, 64)] if in_class else [])
 
 
+def census(source):
+    """Each kernel's name and its count of min( and max( calls and of ifs, one line a kernel."""
+    kernels = re.findall(r'^extern "C" __global__ void (?:__launch_bounds__\(\d+\) )?(\w+)\([^\n]*\{\n(.*?)^\}\n',
+                         source, re.S | re.M)
+    counts = {"min": r"\bmin\(", "max": r"\bmax\(", "if": r"\bif \("}
+    return "\n".join(name + ": " + ", ".join(f"{len(re.findall(p, body))} {what}" for what, p in counts.items())
+                     for name, body in kernels)
+
+
 def main():
     args = parse_arguments(__doc__, "box")
-    failed = 0
+    failed = runs = 0
     with tempfile.TemporaryDirectory() as tmp:
         cu, cpp = Path(tmp) / "gen.cu", Path(tmp) / "emu.cpp"
-        source = generate(args.schedule, args.shapes if args.specialised else "", cu)
-        cpp.write_text(emulated(cu))
+        shapes = ",".join(([args.shapes] if args.specialised else []) + ["aligned"] * args.specialised)
+        source = generate(args.schedule, shapes, cu)
+        text = emulated(cu)
+        counted = not re.search(VECTOR_STORE, text)
+        if counted:
+            text = text.replace("uchar* __restrict__ output_ptr", "counted_output output_ptr")
+            print(census(source), flush=True)
+        else:
+            print(f"emulate_box_cuda: {args.schedule} stores vectors through a cast pointer: stores not counted")
+        cpp.write_text(f'#include "{HERE / "emulate" / "counted_output.h"}"\n' + text)
         for launcher in re.findall(r'^extern "C" int (filterlab_\w+)\(', source, re.M):
             radius = int(re.search(r"_radius(\d+)$", launcher).group(1))
             exe = Path(tmp) / launcher
-            subprocess.run(["g++", "-std=c++20", "-O2", "-pthread", "-w", f"-DLAUNCHER={launcher}", "-include", cpp,
-                            HERE / "emulate" / "box_main.cpp", "-o", exe], check=True)
-            shapes = SHAPES + specialised_shapes(source, launcher, 2) * args.specialised
+            subprocess.run(["g++", "-std=c++20", "-O2", "-pthread", "-w", f"-DLAUNCHER={launcher}",
+                            f"-DCOUNTED={int(counted)}", "-include", cpp, HERE / "emulate" / "box_main.cpp", "-o", exe],
+                           check=True)
+            shapes = SHAPES + framed_shapes(radius) + specialised_shapes(source, launcher, 2) * args.specialised
             for c, h, w in shapes:
                 run = subprocess.run([exe, str(radius), str(c), str(h), str(w)], capture_output=True, text=True)
                 print(run.stdout.strip().replace(str(exe), launcher), flush=True)
                 failed += run.returncode != 0
+                runs += 1
+    print(f"emulate_box_cuda: {args.schedule}: {runs - failed} of {runs} exact")
     sys.exit(1 if failed else 0)
 
 

@@ -19,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from emulate_box_cuda import HERE, SHAPES, emulated, generate, parse_arguments, specialised_shapes
+from emulate_box_cuda import HERE, SHAPES, VECTOR_STORE, census, emulated, generate, parse_arguments, specialised_shapes
 from gaussian_cases import contract_weights
 
 # The box's shapes, shapes with one thread tile of 8 x 4 inside its frame and a few beside it, and RGB.
@@ -31,15 +31,6 @@ POOLED_SHAPES = GAUSSIAN_SHAPES + [(1, 11, 7), (1, 2, 97), (1, 97, 3), (2, 23, 1
                                    (1, 3, 3), (1, 5, 5)]
 
 
-def census(source):
-    """Each kernel's name and its count of min( and max( calls and of ifs, one line a kernel."""
-    kernels = re.findall(r'^extern "C" __global__ void (?:__launch_bounds__\(\d+\) )?(\w+)\([^\n]*\{\n(.*?)^\}\n',
-                         source, re.S | re.M)
-    counts = {"min": r"\bmin\(", "max": r"\bmax\(", "if": r"\bif \("}
-    return "\n".join(name + ": " + ", ".join(f"{len(re.findall(p, body))} {what}" for what, p in counts.items())
-                     for name, body in kernels)
-
-
 def main():
     args = parse_arguments(__doc__, "Gaussian")
     failed = 0
@@ -48,7 +39,7 @@ def main():
         shapes = ",".join(([args.shapes] if args.specialised else []) + ["aligned"] * args.specialised)
         source = generate(args.schedule, shapes, cu)
         text = emulated(cu)
-        if re.search(r"\*\(\w+\*\)\(output_ptr", text):
+        if re.search(VECTOR_STORE, text):
             sys.exit(f"emulate_gaussian_cuda: {args.schedule} stores vectors through a cast pointer: not counted")
         text = text.replace("uchar* __restrict__ output_ptr", "counted_output output_ptr")
         cpp.write_text(f'#include "{HERE / "emulate" / "shim.h"}"\n#include "{HERE / "emulate" / "counted_output.h"}"\n'
