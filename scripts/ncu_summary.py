@@ -8,6 +8,7 @@ usage: ncu_summary.py NCU_DIR [--markdown]
 import csv
 import io
 import os
+import re
 import sys
 
 STALLS = ["long_scoreboard", "lg_throttle", "math_pipe_throttle", "mio_throttle", "short_scoreboard",
@@ -40,9 +41,10 @@ def launches(path):
 
 
 def pixels_of(tag):
-    """Input pixels of a case named FILTER_PARAMS_SIZE_VARIANT (one channel)."""
-    size = next(int(part) for part in tag.split("_") if part.isdigit())
-    return size * size
+    """Input pixels of a case named FILTER_PARAMS_SIZE_VARIANT (one channel; SIZE: N or WxH)."""
+    size = next(part for part in tag.split("_") if re.fullmatch(r"\d+(x\d+)?", part))
+    width, _, height = size.partition("x")
+    return int(width) * int(height or width)
 
 
 def row_of(tag, kernel, m):

@@ -14,14 +14,14 @@ namespace {
 
 using namespace tiles;
 
-template <typename SHAPE, int ROWS_EACH>
+template <typename SHAPE, int ROWS_EACH, bool STREAM = false>
 void run(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
     const ColumnWeights k = column_weights(params);
     for_each_plane(in, out, "gaussian tiles_kernel", [&](const Plane &p) {
         if (k.identity)
-            launch_tiles<BlurTile<SHAPE, ROWS_EACH, true, StoreBlurred>>(p, k, p.width, p.height);
+            launch_tiles<BlurTile<SHAPE, ROWS_EACH, true, StoreBlurred<STREAM>>>(p, k, p.width, p.height);
         else
-            launch_tiles<BlurTile<SHAPE, ROWS_EACH, false, StoreBlurred>>(p, k, p.width, p.height);
+            launch_tiles<BlurTile<SHAPE, ROWS_EACH, false, StoreBlurred<STREAM>>>(p, k, p.width, p.height);
     });
 }
 
@@ -30,6 +30,12 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &params)
 // block, 3 blocks an SM. 8 rows a thread re-read 4 halo rows for 8 outputs.
 const VariantRegistration tiles_256x64{with_algorithm(
     {"gaussian", "hw_tiles", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 64, 2, 3, 128>, 8>},
+    "columns_first")};
+const VariantRegistration tiles_256x56{with_algorithm(
+    {"gaussian", "hw_tiles56", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 56, 2, 3, 128>, 7>},
+    "columns_first")};
+const VariantRegistration tiles_256x56_cs{with_algorithm(
+    {"gaussian", "hw_tiles56_cs", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 56, 2, 3, 128>, 7, true>},
     "columns_first")};
 const VariantRegistration tiles_256x128_2{with_algorithm(
     {"gaussian", "hw_tiles_s2", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 128, 2, 2, 256>, 8>},

@@ -53,13 +53,17 @@ struct BlurTile {
     }
 };
 
-// The blurred row's 16 pixels at x.
+// The blurred row's 16 pixels at x; STREAM: stored evict-first (the output
+// is not read again, the input's halo rows are).
+template <bool STREAM>
 struct StoreBlurred {
     __device__ void row(const Plane &p, const tiles::TileGrid &, int x, int y, int, const uint32_t (&s)[16]) {
         const uint4 v = make_uint4(pack_sums(s[0], s[1], s[2], s[3]), pack_sums(s[4], s[5], s[6], s[7]),
                                    pack_sums(s[8], s[9], s[10], s[11]), pack_sums(s[12], s[13], s[14], s[15]));
         uint8_t *dst = p.out + x + row_offset(y, p.out_pitch);
-        if (x + 16 <= p.width)
+        if (x + 16 <= p.width && STREAM)
+            __stcs(reinterpret_cast<uint4 *>(dst), v);
+        else if (x + 16 <= p.width)
             *reinterpret_cast<uint4 *>(dst) = v;
         else
             store_bytes(dst, p.width - x, v);

@@ -54,6 +54,9 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &params)
 const VariantRegistration tiles_256x64{with_algorithm(
     {"gaussian_maxpool", "hw_fused_tiles", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 64, 2, 3, 128>, 8>},
     "columns_first")};
+const VariantRegistration tiles_256x56{with_algorithm(
+    {"gaussian_maxpool", "hw_fused_tiles48", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 48, 2, 3, 128>, 6>},
+    "columns_first")};
 const VariantRegistration tiles_256x128{with_algorithm(
     {"gaussian_maxpool", "hw_fused_tiles_s2", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 128, 2, 2, 256>, 8>},
     "columns_first")};
