@@ -259,15 +259,18 @@ inline CUtensorMap plane_map(const Plane &p, int box_columns, int box_rows) {
     return map;
 }
 
-// How many blocks of `kernel` the current GPU holds at once; the first call
-// on each GPU also lets the kernel take the Shape's shared memory there.
-template <typename Shape, typename Kernel>
-int resident_blocks(Kernel kernel) {
+// How many blocks of FILTER's kernel the current GPU holds at once; the
+// first call on each GPU also lets the kernel take its shared memory there.
+// One cache a filter: kernels of one signature are distinct kernels.
+template <typename Filter>
+int resident_blocks() {
+    using Shape = typename Filter::Shape;
     constexpr int kDevices = 64;
     static std::atomic<int> known[kDevices] = {};
     int device = 0;
     cuda_check(cudaGetDevice(&device), "cudaGetDevice");
     if (device < kDevices && known[device].load(std::memory_order_relaxed) > 0) return known[device];
+    const auto kernel = tiles_kernel<Filter>;
     cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Shape::kSharedBytes),
                "cudaFuncSetAttribute");
     int sms = 0, per_sm = 0;
@@ -285,12 +288,11 @@ template <typename Filter>
 void launch_tiles(const Plane &p, const typename Filter::Args &args, int columns, int rows) {
     using Shape = typename Filter::Shape;
     if (columns <= 0 || rows <= 0) return;
-    const auto kernel = tiles_kernel<Filter>;
-    const int resident = resident_blocks<Shape>(kernel);
+    const int resident = resident_blocks<Filter>();
     const int across = (columns + Shape::kColumns - 1) / Shape::kColumns;
     const TileGrid grid{columns, rows, across, across * ((rows + Shape::kRows - 1) / Shape::kRows)};
     const TileMaps maps{plane_map(p, Shape::kColumns, Shape::kInputRows), plane_map(p, 16, Shape::kInputRows)};
-    kernel<<<std::min(grid.count, resident), Shape::kThreads, Shape::kSharedBytes, stream()>>>(maps, p, args, grid);
+    tiles_kernel<Filter><<<std::min(grid.count, resident), Shape::kThreads, Shape::kSharedBytes, stream()>>>(maps, p, args, grid);
 }
 
 }  // namespace filterlab::handwritten::tiles

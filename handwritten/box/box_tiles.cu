@@ -23,7 +23,7 @@ static_assert(((9 * 255 + 4) * kNinth >> 16) == (9 * 255 + 4) / 9 && (9 * 255 + 
 
 struct NoArgs {};
 
-template <typename SHAPE, int ROWS_EACH, bool STREAM>
+template <typename SHAPE, int ROWS_EACH>
 struct Box3Tile {
     using Shape = SHAPE;
     using Args = NoArgs;
@@ -59,9 +59,7 @@ struct Box3Tile {
             const uint4 out = make_uint4(pack_sums(s[0], s[1], s[2], s[3]), pack_sums(s[4], s[5], s[6], s[7]),
                                          pack_sums(s[8], s[9], s[10], s[11]), pack_sums(s[12], s[13], s[14], s[15]));
             uint8_t *dst = p.out + x + row_offset(y, p.out_pitch);
-            if (x + 16 <= p.width && STREAM)  // evict-first: the output is not read again
-                __stcs(reinterpret_cast<uint4 *>(dst), out);
-            else if (x + 16 <= p.width)
+            if (x + 16 <= p.width)
                 *reinterpret_cast<uint4 *>(dst) = out;
             else
                 store_bytes(dst, p.width - x, out);
@@ -69,29 +67,17 @@ struct Box3Tile {
     }
 };
 
-template <typename SHAPE, int ROWS_EACH, bool STREAM = false>
+template <typename SHAPE, int ROWS_EACH>
 void run(const PlanarView &in, const PlanarView &out, const ParamValues &) {
     for_each_plane(in, out, "box tiles_kernel", [&](const Plane &p) {
-        launch_tiles<Box3Tile<SHAPE, ROWS_EACH, STREAM>>(p, NoArgs{}, p.width, p.height);
+        launch_tiles<Box3Tile<SHAPE, ROWS_EACH>>(p, NoArgs{}, p.width, p.height);
     });
 }
 
-// Why 256 x 64 tiles, 8 rows a thread, 3 in flight a block: as the
-// Gaussian's (gaussian_tiles.cu); a thread re-reads 2 halo rows for 8 outputs.
-const VariantRegistration tiles_256x64{with_algorithm(
+// The Gaussian's tile shape, for the same reasons (gaussian_tiles.cu); a
+// thread re-reads 2 halo rows for 8 outputs.
+const VariantRegistration tiles{with_algorithm(
     {"box", "hw_tiles", Backend::cuda, Kind::handwritten, parse_supports("radius=1"), run<TileShape<256, 64, 1, 3, 128>, 8>},
-    "separable")};
-const VariantRegistration tiles_256x56{with_algorithm(
-    {"box", "hw_tiles56", Backend::cuda, Kind::handwritten, parse_supports("radius=1"), run<TileShape<256, 56, 1, 3, 128>, 7>},
-    "separable")};
-const VariantRegistration tiles_256x56_cs{with_algorithm(
-    {"box", "hw_tiles56_cs", Backend::cuda, Kind::handwritten, parse_supports("radius=1"), run<TileShape<256, 56, 1, 3, 128>, 7, true>},
-    "separable")};
-const VariantRegistration tiles_256x128{with_algorithm(
-    {"box", "hw_tiles_s3", Backend::cuda, Kind::handwritten, parse_supports("radius=1"), run<TileShape<256, 128, 1, 3, 256>, 8>},
-    "separable")};
-const VariantRegistration tiles_256x128_16{with_algorithm(
-    {"box", "hw_tiles_r16", Backend::cuda, Kind::handwritten, parse_supports("radius=1"), run<TileShape<256, 128, 1, 3, 128>, 16>},
     "separable")};
 
 }  // namespace

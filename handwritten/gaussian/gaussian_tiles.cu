@@ -3,48 +3,80 @@
 // hw_columns_first waits on its loads with 3 rows of 8 bytes in flight a
 // thread; here a block's next tiles are in flight while it filters one, and
 // the filter reads shared memory, clamped already, with no halo shuffle and
-// no edge branch. A thread blurs 16 columns over ROWS_EACH rows of a tile.
-// Gold: reference::gaussian.
+// no edge branch. A thread blurs 16 columns over ROWS_EACH rows of a tile:
+// each of its ROWS_EACH + 4 input rows is ten pairs of pixels in 16-bit lanes
+// (tiles::row_pairs: its columns and the two beside them on each side); the
+// last five rows' pairs stay in registers. Gold: reference::gaussian.
 #include "gaussian_columns_first.cuh"
-#include "gaussian_tiles.cuh"
 #include "registry.h"
+#include "tile_pipeline.cuh"
 
 namespace filterlab::handwritten {
 namespace {
 
 using namespace tiles;
 
-template <typename SHAPE, int ROWS_EACH, bool STREAM = false>
+template <typename SHAPE, int ROWS_EACH, bool IDENTITY>
+struct BlurTile {
+    using Shape = SHAPE;
+    using Args = ColumnWeights;
+    static_assert(SHAPE::kHalo == 2, "the 5x5 window");
+    static constexpr int kAcross = SHAPE::kColumns / 16;  // threads across a tile
+    static_assert(SHAPE::kThreads * ROWS_EACH == kAcross * SHAPE::kRows, "a thread a strip of the tile");
+
+    __device__ static void filter(const uint8_t *stage, const Plane &p, const ColumnWeights &k, TileOrigin o,
+                                  const TileGrid &g) {
+        const int cx = static_cast<int>(threadIdx.x) % kAcross, gy = static_cast<int>(threadIdx.x) / kAcross;
+        const int x = o.x0 + 16 * cx, y0 = o.y0 + gy * ROWS_EACH;
+        if (x >= g.columns || y0 >= g.rows) return;
+        const Strip strip = tiles::strip<SHAPE>(stage, cx, gy * ROWS_EACH);  // row r: image row y0 - 2 + r
+        uint32_t win[5][10] = {};  // rows y-2..y+2 as row_pairs gives them
+#pragma unroll
+        for (int r = 0; r < ROWS_EACH + 4; r++) {
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+#pragma unroll
+                for (int j = 0; j < 10; j++) win[i][j] = win[i + 1][j];
+            row_pairs<SHAPE>(strip, r, win[4]);
+            if (r < 4) continue;
+            const int y = y0 + r - 4;
+            if (y >= g.rows) break;
+            uint32_t v[10], own[8], s[16];  // vertical sums of the pairs; the 2-D sums (byte 2: the output)
+#pragma unroll
+            for (int j = 0; j < 10; j++) v[j] = column_taps(win[0][j], win[1][j], win[2][j], win[3][j], win[4][j], k);
+#pragma unroll
+            for (int j = 0; j < 8; j++) own[j] = v[j + 1];
+            row_sums<4, IDENTITY>(own, v[0], v[9], k, s);
+            const uint4 out = make_uint4(pack_sums(s[0], s[1], s[2], s[3]), pack_sums(s[4], s[5], s[6], s[7]),
+                                         pack_sums(s[8], s[9], s[10], s[11]), pack_sums(s[12], s[13], s[14], s[15]));
+            uint8_t *dst = p.out + x + row_offset(y, p.out_pitch);
+            if (x + 16 <= p.width)
+                *reinterpret_cast<uint4 *>(dst) = out;
+            else
+                store_bytes(dst, p.width - x, out);
+        }
+    }
+};
+
+template <typename SHAPE, int ROWS_EACH>
 void run(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
     const ColumnWeights k = column_weights(params);
     for_each_plane(in, out, "gaussian tiles_kernel", [&](const Plane &p) {
         if (k.identity)
-            launch_tiles<BlurTile<SHAPE, ROWS_EACH, true, StoreBlurred<STREAM>>>(p, k, p.width, p.height);
+            launch_tiles<BlurTile<SHAPE, ROWS_EACH, true>>(p, k, p.width, p.height);
         else
-            launch_tiles<BlurTile<SHAPE, ROWS_EACH, false, StoreBlurred<STREAM>>>(p, k, p.width, p.height);
+            launch_tiles<BlurTile<SHAPE, ROWS_EACH, false>>(p, k, p.width, p.height);
     });
 }
 
 // Why 256 x 64 tiles, 8 rows a thread, 3 in flight a block of 4 warps: a
-// tile's copies bring 19 KB; 3 stages of them keep up to 40 KB in flight a
-// block, 3 blocks an SM. 8 rows a thread re-read 4 halo rows for 8 outputs.
-const VariantRegistration tiles_256x64{with_algorithm(
+// tile's copies bring 19 KB, and 3 blocks an SM hold 2 tiles each in flight
+// while they filter a third; 8 rows a thread re-read 4 halo rows for 8
+// outputs. Taller tiles (128 rows, 2 or 3 stages, 4 or 8 warps), shorter
+// ones (16, 32 or 56 rows: 4 or 5 blocks an SM), 4, 7 or 16 rows a thread
+// and evict-first stores were no faster at 8192².
+const VariantRegistration tiles{with_algorithm(
     {"gaussian", "hw_tiles", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 64, 2, 3, 128>, 8>},
-    "columns_first")};
-const VariantRegistration tiles_256x56{with_algorithm(
-    {"gaussian", "hw_tiles56", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 56, 2, 3, 128>, 7>},
-    "columns_first")};
-const VariantRegistration tiles_256x56_cs{with_algorithm(
-    {"gaussian", "hw_tiles56_cs", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 56, 2, 3, 128>, 7, true>},
-    "columns_first")};
-const VariantRegistration tiles_256x128_2{with_algorithm(
-    {"gaussian", "hw_tiles_s2", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 128, 2, 2, 256>, 8>},
-    "columns_first")};
-const VariantRegistration tiles_256x128_3{with_algorithm(
-    {"gaussian", "hw_tiles_s3", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 128, 2, 3, 256>, 8>},
-    "columns_first")};
-const VariantRegistration tiles_256x128_16{with_algorithm(
-    {"gaussian", "hw_tiles_r16", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 128, 2, 3, 128>, 16>},
     "columns_first")};
 
 }  // namespace
