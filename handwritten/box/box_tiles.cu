@@ -79,12 +79,6 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &) {
 const VariantRegistration tiles{with_algorithm(
     {"box", "hw_tiles", Backend::cuda, Kind::handwritten, parse_supports("radius=1"), run<TileShape<256, 64, 1, 3, 128>, 8>},
     "separable")};
-const VariantRegistration tiles_s5{with_algorithm(
-    {"box", "hw_tiles_s5", Backend::cuda, Kind::handwritten, parse_supports("radius=1"), run<TileShape<256, 64, 1, 5, 128>, 8>},
-    "separable")};
-const VariantRegistration tiles_s4w8{with_algorithm(
-    {"box", "hw_tiles_s4w8", Backend::cuda, Kind::handwritten, parse_supports("radius=1"), run<TileShape<256, 64, 1, 4, 256>, 4>},
-    "separable")};
 
 }  // namespace
 }  // namespace filterlab::handwritten

@@ -78,9 +78,6 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &params)
 const VariantRegistration tiles{with_algorithm(
     {"gaussian", "hw_tiles", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 64, 2, 3, 128>, 8>},
     "columns_first")};
-const VariantRegistration tiles_s5{with_algorithm(
-    {"gaussian", "hw_tiles_s5", Backend::cuda, Kind::handwritten, {}, run<TileShape<256, 64, 2, 5, 128>, 8>},
-    "columns_first")};
 
 }  // namespace
 }  // namespace filterlab::handwritten
