@@ -29,6 +29,20 @@ __device__ inline uint32_t shared_address(const void *p) {
     return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
 
+// Waits until the phase of parity `phase` of the barrier at shared address
+// `bar` has completed (its copies landed).
+__device__ inline void wait_barrier(uint32_t bar, uint32_t phase) {
+    asm volatile(
+        "{\n"
+        ".reg .pred done;\n"
+        "waiting:\n"
+        "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 done, [%0], %1;\n"
+        "@!done bra waiting;\n"
+        "}\n" ::"r"(bar),
+        "r"(phase)
+        : "memory");
+}
+
 // SLOTS groups of ROWS rows of PITCH bytes and a barrier for each group, in
 // the warp's part of the block's shared memory. Rows travel in groups so that
 // a warp waits, and its lane 0 announces copies, once a group, and its lanes
@@ -80,15 +94,7 @@ public:
     // By every lane: the group in `slot` (its first row; row i at i * PITCH)
     // once its copies of phase `phase` landed.
     __device__ const uint8_t *wait(int slot, uint32_t phase) const {
-        asm volatile(
-            "{\n"
-            ".reg .pred done;\n"
-            "waiting:\n"
-            "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 done, [%0], %1;\n"
-            "@!done bra waiting;\n"
-            "}\n" ::"r"(shared_address(&barriers_[slot])),
-            "r"(phase)
-            : "memory");
+        wait_barrier(shared_address(&barriers_[slot]), phase);
         return group(slot);
     }
 

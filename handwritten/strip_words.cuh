@@ -45,6 +45,17 @@ __device__ inline RowWords row_words(const uint8_t *row, uint4 mid, int x0, int 
     return r;
 }
 
+// row * pitch from 32-bit unsigned factors: one IMAD.WIDE.U32 (row >= 0, and
+// a pitch is far below 2^32; the signed 64-bit product takes three more).
+__device__ inline uint64_t row_offset(int row, std::ptrdiff_t pitch) {
+    return static_cast<uint64_t>(static_cast<uint32_t>(row)) * static_cast<uint32_t>(pitch);
+}
+
+// Four output pixels (byte 2 of each sum) as one word.
+__device__ inline uint32_t pack_sums(uint32_t s0, uint32_t s1, uint32_t s2, uint32_t s3) {
+    return __byte_perm(__byte_perm(s0, s1, 0x0062), __byte_perm(s2, s3, 0x0062), 0x5410);
+}
+
 // Stores 16 output pixels at x0 (fewer at the right edge).
 __device__ inline void store_strip(uint8_t *dst, int x0, int width, const uint32_t (&out)[4]) {
     if (x0 + 16 <= width) {

@@ -113,16 +113,31 @@ __device__ inline void row_pairs(const Strip &s, int r, uint32_t (&pairs)[10]) {
     pairs[9] = __byte_perm(after, 0, 0x4140);
 }
 
-__device__ inline void wait_parity(uint32_t bar, uint32_t parity) {
-    asm volatile(
-        "{\n"
-        ".reg .pred done;\n"
-        "waiting:\n"
-        "mbarrier.try_wait.parity.acquire.cta.shared::cta.b64 done, [%0], %1;\n"
-        "@!done bra waiting;\n"
-        "}\n" ::"r"(bar),
-        "r"(parity)
-        : "memory");
+// A thread's strip of a tile with FILTER's window (2 HALO + 1 rows): for
+// each output row y of its ROWS_EACH inside the region, emit(win, x, y) with
+// win[i] the pairs of image row y - HALO + i. All but the strip's rows and
+// the window are Shape's: the filters of radius 1 and 2 walk alike.
+template <typename Shape, int ROWS_EACH, typename Emit>
+__device__ inline void walk_strip(const uint8_t *stage, TileOrigin o, const TileGrid &g, Emit &&emit) {
+    constexpr int kAcross = Shape::kColumns / 16, kWindow = 2 * Shape::kHalo + 1;
+    static_assert(Shape::kThreads * ROWS_EACH == kAcross * Shape::kRows, "a thread a strip of the tile");
+    const int cx = static_cast<int>(threadIdx.x) % kAcross, gy = static_cast<int>(threadIdx.x) / kAcross;
+    const int x = o.x0 + 16 * cx, y0 = o.y0 + gy * ROWS_EACH;
+    if (x >= g.columns || y0 >= g.rows) return;
+    const Strip s = strip<Shape>(stage, cx, gy * ROWS_EACH);  // row r: image row y0 - HALO + r
+    uint32_t win[kWindow][10] = {};
+#pragma unroll
+    for (int r = 0; r < ROWS_EACH + kWindow - 1; r++) {
+#pragma unroll
+        for (int i = 0; i + 1 < kWindow; i++)
+#pragma unroll
+            for (int j = 0; j < 10; j++) win[i][j] = win[i + 1][j];
+        row_pairs<Shape>(s, r, win[kWindow - 1]);
+        if (r < kWindow - 1) continue;
+        const int y = y0 + r - (kWindow - 1);
+        if (y >= g.rows) break;
+        emit(win, x, y);
+    }
 }
 
 __device__ inline void copy_box(uint8_t *to, const CUtensorMap &map, int x, int y, uint32_t bar) {
@@ -204,7 +219,7 @@ __global__ void __launch_bounds__(Filter::Shape::kThreads)
     uint32_t parity = 0;
     for (int t = blockIdx.x; t < grid.count; t += step) {
         uint8_t *stage = shared + slot * Shape::kStageBytes;
-        wait_parity(shared_address(&bars[slot]), parity);
+        wait_barrier(shared_address(&bars[slot]), parity);
         const TileOrigin o = origin(t);
         if (at_edge<Shape>(p, o)) clamp_tile<Shape>(stage, p, o);  // the same for the whole block
         Filter::filter(stage, p, args, o, grid);

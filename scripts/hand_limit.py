@@ -10,7 +10,7 @@ With --levers FILE.csv (rows with a `call` column: the tuning calls of a
 report), a table of each lever's kernels by shape instead, µs, the fastest of
 each row and shape in bold.
 
-usage: hand_limit.py RUN_DIR_OR_CSV... [--csv FILE.csv]
+usage: hand_limit.py RUN_DIR_OR_CSV... [--csv FILE.csv [--call N]]
        hand_limit.py --levers FILE.csv"""
 import argparse
 import csv
@@ -85,12 +85,20 @@ def main():
     parser.add_argument("runs", nargs="*")
     parser.add_argument("--csv", type=Path, help="also write the rows it read here (what a report keeps)")
     parser.add_argument("--levers", type=Path, help="a report's tuning rows (with a call column): their table")
+    parser.add_argument("--call", help="with --csv: append the rows to it, each with this call column (a levers file)")
     args = parser.parse_args()
     if args.levers:
         print("\n".join(levers_table(args.levers)))
         return
     rows = rows_of(args.runs)
-    if args.csv:
+    if args.csv and args.call:
+        fresh = not args.csv.exists()
+        with open(args.csv, "a", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=("call",) + KEPT, extrasaction="ignore", lineterminator="\n")
+            if fresh:
+                w.writeheader()
+            w.writerows({"call": args.call, **r} for r in rows)
+    elif args.csv:
         with open(args.csv, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=KEPT, extrasaction="ignore", lineterminator="\n")
             w.writeheader()

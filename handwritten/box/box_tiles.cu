@@ -7,8 +7,8 @@
 // for two pixels, the division by 9 one multiply a pixel. Radius 1 only: a
 // larger window needs a running sum down the strip (hw_running_sums).
 // Gold: reference::box.
-#include "gaussian/gaussian_columns_first.cuh"
 #include "registry.h"
+#include "strip_words.cuh"
 #include "tile_pipeline.cuh"
 
 namespace filterlab::handwritten {
@@ -28,42 +28,22 @@ struct Box3Tile {
     using Shape = SHAPE;
     using Args = NoArgs;
     static_assert(SHAPE::kHalo == 1, "the 3x3 window");
-    static constexpr int kAcross = SHAPE::kColumns / 16;  // threads across a tile
-    static_assert(SHAPE::kThreads * ROWS_EACH == kAcross * SHAPE::kRows, "a thread a strip of the tile");
 
     __device__ static void filter(const uint8_t *stage, const Plane &p, NoArgs, TileOrigin o, const TileGrid &g) {
-        const int cx = static_cast<int>(threadIdx.x) % kAcross, gy = static_cast<int>(threadIdx.x) / kAcross;
-        const int x = o.x0 + 16 * cx, y0 = o.y0 + gy * ROWS_EACH;
-        if (x >= g.columns || y0 >= g.rows) return;
-        const Strip strip = tiles::strip<SHAPE>(stage, cx, gy * ROWS_EACH);  // row r: image row y0 - 1 + r
-        uint32_t win[3][10] = {};  // rows y-1..y+1 as row_pairs gives them
-#pragma unroll
-        for (int r = 0; r < ROWS_EACH + 2; r++) {
-#pragma unroll
-            for (int i = 0; i < 2; i++)
-#pragma unroll
-                for (int j = 0; j < 10; j++) win[i][j] = win[i + 1][j];
-            row_pairs<SHAPE>(strip, r, win[2]);
-            if (r < 2) continue;
-            const int y = y0 + r - 2;
-            if (y >= g.rows) break;
-            uint32_t v[10], s[16];  // column sums of pairs; (sum + 4) * kNinth a pixel
+        walk_strip<SHAPE, ROWS_EACH>(stage, o, g, [&](const uint32_t (&win)[3][10], int x, int y) {
+            uint32_t v[10], s[16];  // column sums of the pairs; (sum + 4) * kNinth a pixel
 #pragma unroll
             for (int j = 0; j < 10; j++) v[j] = win[0][j] + win[1][j] + win[2][j];
 #pragma unroll
             for (int i = 0; i < 8; i++) {  // pixels 2i, 2i+1: pair i + 1 of v
                 const uint32_t both = __dp2a_lo(v[i + 1], 0x0101u, 4u);
-                s[2 * i] = __dp2a_lo(v[i], 0x0100u, both) * kNinth;            // + pixel 2i - 1
-                s[2 * i + 1] = __dp2a_lo(v[i + 2], 0x0001u, both) * kNinth;    // + pixel 2i + 2
+                s[2 * i] = __dp2a_lo(v[i], 0x0100u, both) * kNinth;          // + pixel 2i - 1
+                s[2 * i + 1] = __dp2a_lo(v[i + 2], 0x0001u, both) * kNinth;  // + pixel 2i + 2
             }
-            const uint4 out = make_uint4(pack_sums(s[0], s[1], s[2], s[3]), pack_sums(s[4], s[5], s[6], s[7]),
-                                         pack_sums(s[8], s[9], s[10], s[11]), pack_sums(s[12], s[13], s[14], s[15]));
-            uint8_t *dst = p.out + x + row_offset(y, p.out_pitch);
-            if (x + 16 <= p.width)
-                *reinterpret_cast<uint4 *>(dst) = out;
-            else
-                store_bytes(dst, p.width - x, out);
-        }
+            const uint32_t out[4] = {pack_sums(s[0], s[1], s[2], s[3]), pack_sums(s[4], s[5], s[6], s[7]),
+                                     pack_sums(s[8], s[9], s[10], s[11]), pack_sums(s[12], s[13], s[14], s[15])};
+            store_strip(p.out + x + row_offset(y, p.out_pitch), x, p.width, out);
+        });
     }
 };
 

@@ -50,12 +50,6 @@ inline ColumnWeights column_weights(const ParamValues &params) {
             g.w1 | w0 << 8 | g.w1 << 16 | g.w2 << 24, g.w0 > 255};
 }
 
-// row * pitch from 32-bit unsigned factors: one IMAD.WIDE.U32 (row >= 0, and
-// a pitch is far below 2^32; the signed 64-bit product takes three more).
-__device__ inline uint64_t row_offset(int row, std::ptrdiff_t pitch) {
-    return static_cast<uint64_t>(static_cast<uint32_t>(row)) * static_cast<uint32_t>(pitch);
-}
-
 // The vertical pass of two adjacent pixels, rows y-2..y+2 in d, a, c, b, e
 // (bytes in 16-bit lanes): w0 c + w1 (a + b) + w2 (d + e) + 128 per lane.
 __device__ inline uint32_t column_taps(uint32_t d, uint32_t a, uint32_t c, uint32_t b, uint32_t e,
@@ -114,11 +108,6 @@ __device__ inline void row_sums(const uint32_t (&v)[2 * WORDS], uint32_t left, u
             sums[2 * i + 1] = __dp2a_hi(l, k.far, __dp2a_lo(c, k.mid, __dp2a_hi(r, k.mid, 0u)));
         }
     }
-}
-
-// Four output pixels (byte 2 of each sum) as one word.
-__device__ inline uint32_t pack_sums(uint32_t s0, uint32_t s1, uint32_t s2, uint32_t s3) {
-    return __byte_perm(__byte_perm(s0, s1, 0x0062), __byte_perm(s2, s3, 0x0062), 0x5410);
 }
 
 // Stores the first n bytes of v (the strip that the right edge cuts): a

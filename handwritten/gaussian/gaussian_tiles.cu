@@ -9,6 +9,7 @@
 // last five rows' pairs stay in registers. Gold: reference::gaussian.
 #include "gaussian_columns_first.cuh"
 #include "registry.h"
+#include "strip_words.cuh"
 #include "tile_pipeline.cuh"
 
 namespace filterlab::handwritten {
@@ -21,40 +22,20 @@ struct BlurTile {
     using Shape = SHAPE;
     using Args = ColumnWeights;
     static_assert(SHAPE::kHalo == 2, "the 5x5 window");
-    static constexpr int kAcross = SHAPE::kColumns / 16;  // threads across a tile
-    static_assert(SHAPE::kThreads * ROWS_EACH == kAcross * SHAPE::kRows, "a thread a strip of the tile");
 
     __device__ static void filter(const uint8_t *stage, const Plane &p, const ColumnWeights &k, TileOrigin o,
                                   const TileGrid &g) {
-        const int cx = static_cast<int>(threadIdx.x) % kAcross, gy = static_cast<int>(threadIdx.x) / kAcross;
-        const int x = o.x0 + 16 * cx, y0 = o.y0 + gy * ROWS_EACH;
-        if (x >= g.columns || y0 >= g.rows) return;
-        const Strip strip = tiles::strip<SHAPE>(stage, cx, gy * ROWS_EACH);  // row r: image row y0 - 2 + r
-        uint32_t win[5][10] = {};  // rows y-2..y+2 as row_pairs gives them
-#pragma unroll
-        for (int r = 0; r < ROWS_EACH + 4; r++) {
-#pragma unroll
-            for (int i = 0; i < 4; i++)
-#pragma unroll
-                for (int j = 0; j < 10; j++) win[i][j] = win[i + 1][j];
-            row_pairs<SHAPE>(strip, r, win[4]);
-            if (r < 4) continue;
-            const int y = y0 + r - 4;
-            if (y >= g.rows) break;
+        walk_strip<SHAPE, ROWS_EACH>(stage, o, g, [&](const uint32_t (&win)[5][10], int x, int y) {
             uint32_t v[10], own[8], s[16];  // vertical sums of the pairs; the 2-D sums (byte 2: the output)
 #pragma unroll
             for (int j = 0; j < 10; j++) v[j] = column_taps(win[0][j], win[1][j], win[2][j], win[3][j], win[4][j], k);
 #pragma unroll
             for (int j = 0; j < 8; j++) own[j] = v[j + 1];
             row_sums<4, IDENTITY>(own, v[0], v[9], k, s);
-            const uint4 out = make_uint4(pack_sums(s[0], s[1], s[2], s[3]), pack_sums(s[4], s[5], s[6], s[7]),
-                                         pack_sums(s[8], s[9], s[10], s[11]), pack_sums(s[12], s[13], s[14], s[15]));
-            uint8_t *dst = p.out + x + row_offset(y, p.out_pitch);
-            if (x + 16 <= p.width)
-                *reinterpret_cast<uint4 *>(dst) = out;
-            else
-                store_bytes(dst, p.width - x, out);
-        }
+            const uint32_t out[4] = {pack_sums(s[0], s[1], s[2], s[3]), pack_sums(s[4], s[5], s[6], s[7]),
+                                     pack_sums(s[8], s[9], s[10], s[11]), pack_sums(s[12], s[13], s[14], s[15])};
+            store_strip(p.out + x + row_offset(y, p.out_pitch), x, p.width, out);
+        });
     }
 };
 
