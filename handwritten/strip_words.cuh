@@ -56,13 +56,24 @@ __device__ inline uint32_t pack_sums(uint32_t s0, uint32_t s1, uint32_t s2, uint
     return __byte_perm(__byte_perm(s0, s1, 0x0062), __byte_perm(s2, s3, 0x0062), 0x5410);
 }
 
+// Stores the first n bytes of v (the strip that the right edge cuts): a
+// rolled loop, as unrolled such a rare store would cost registers and code.
+__device__ inline void store_bytes(uint8_t *dst, int n, uint4 v) {
+#pragma unroll 1
+    for (int i = 0; i < n; i++) {
+        dst[i] = static_cast<uint8_t>(v.x);
+        v = make_uint4(__funnelshift_r(v.x, v.y, 8), __funnelshift_r(v.y, v.z, 8), __funnelshift_r(v.z, v.w, 8),
+                       v.w >> 8);
+    }
+}
+
 // Stores 16 output pixels at x0 (fewer at the right edge).
 __device__ inline void store_strip(uint8_t *dst, int x0, int width, const uint32_t (&out)[4]) {
-    if (x0 + 16 <= width) {
-        *reinterpret_cast<uint4 *>(dst) = make_uint4(out[0], out[1], out[2], out[3]);
-    } else {
-        for (int i = 0; i < 16 && x0 + i < width; i++) dst[i] = static_cast<uint8_t>(out[i / 4] >> (8 * (i % 4)));
-    }
+    const uint4 v = make_uint4(out[0], out[1], out[2], out[3]);
+    if (x0 + 16 <= width)
+        *reinterpret_cast<uint4 *>(dst) = v;
+    else
+        store_bytes(dst, width - x0, v);
 }
 
 }  // namespace filterlab::handwritten

@@ -110,17 +110,6 @@ __device__ inline void row_sums(const uint32_t (&v)[2 * WORDS], uint32_t left, u
     }
 }
 
-// Stores the first n bytes of v (the strip that the right edge cuts): a
-// rolled loop, as unrolled such a rare store would cost registers and code.
-__device__ inline void store_bytes(uint8_t *dst, int n, uint4 v) {
-#pragma unroll 1
-    for (int i = 0; i < n; i++) {
-        dst[i] = static_cast<uint8_t>(v.x);
-        v = make_uint4(__funnelshift_r(v.x, v.y, 8), __funnelshift_r(v.y, v.z, 8), __funnelshift_r(v.z, v.w, 8),
-                       v.w >> 8);
-    }
-}
-
 // Loads row r of the strip, image row y0 + r - 2 clamped: its words (mid),
 // the word beside it (side) and, for CLAMP, the row's last column (edge).
 template <int WORDS, bool CLAMP>
