@@ -15,14 +15,18 @@ its most specialised other path where Halide refused the shape. A
 language's best in a class is its fastest variant there; "—": none.
 Peers that compute another function (status `differs`) are marked †.
 
-usage: verdict_shapes.py RUN_DIR... [--out FILE.md] [--csv FILE.csv]
+usage: verdict_shapes.py RUN_DIR... [--out FILE.md] [--csv FILE.csv] [--answer]
 --csv: the rows it read (every run's timed rows, the columns it uses), which it
-reads back in place of the runs: what a report keeps of the runs."""
+reads back in place of the runs: what a report keeps of the runs.
+--answer: only the summary as the README's answer shows it (geometric mean /
+worst a class, bold within the row's target of scripts/verdict_rows.txt)."""
 import argparse
 import csv
 import math
 from collections import defaultdict
 from pathlib import Path
+
+import targets_rows
 
 LANGUAGES = ("halide", "tvm")
 KEPT = ("filter", "variant", "kind", "path", "width", "height", "channels", "params", "status", "samples", "median_us",
@@ -157,16 +161,47 @@ def detail_table(table):
     return lines
 
 
+def row_targets():
+    """{(filter, its parameters as a set of NAME=VALUE): {language: target ratio}} of scripts/verdict_rows.txt."""
+    out = {}
+    for row in targets_rows.rows(Path(__file__).with_name("verdict_rows.txt")):
+        limits = dict(t.split("<=") for t in row["targets"].split(","))
+        out[(row["filter"], frozenset(row["params"].split(",")) - {"-"})] = {k: float(v) for k, v in limits.items()}
+    return out
+
+
+def answer_table(table):
+    """Each row's hand geometric mean and each language's best a class, `mean / worst`, in bold within its target."""
+    targets = row_targets()
+    head = ["row", "hand µs"] + [f"{lang} {cls}" for lang in LANGUAGES for cls in CLASSES]
+    lines = ["| " + " | ".join(head) + " |", "| --- |" + " ---: |" * (len(head) - 1)]
+    for (f, params), shapes in table.items():
+        hands = [float(c["hand"]["median_us"]) for c in shapes.values() if c.get("hand")]
+        target = targets.get((f, frozenset(params.replace(" ", ",").split(",")) - {""}), {})
+        row = [f"{f} {params}".strip(), f"{math.exp(sum(map(math.log, hands)) / len(hands)):.1f}" if hands else "—"]
+        for lang in LANGUAGES:
+            for cls in CLASSES:
+                s = summary({shape: ratio(c, (lang, cls)) for shape, c in shapes.items()})
+                mean = "—" if s is None else (f"**{s[0]:.2f}**" if s[0] <= target.get(lang, 0) else f"{s[0]:.2f}")
+                row.append(mean if s is None else f"{mean} / {s[1]:.2f}")
+        lines.append("| " + " | ".join(row) + " |")
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", help="bench run directories (each with results.csv), or --csv files")
     parser.add_argument("--out", type=Path, help="write the page here (default: standard output)")
     parser.add_argument("--csv", type=Path, help="also write the rows it read here")
+    parser.add_argument("--answer", action="store_true", help="only the README's summary table")
     args = parser.parse_args()
     rows = rows_of(args.runs)
     if args.csv:
         write_rows(rows, args.csv)
     table = cells(rows)
+    if args.answer:
+        print("\n".join(answer_table(table)))
+        return
     text = ["## Summary: each language's best over the best hand kernel, by class", "",
             "Geometric mean / worst ratio over the row's shapes (the worst's shape); `generic / exact`, "
             "`aligned / exact`: a language's best in that class over its own best in the exact class; `aligned / generic`: "
