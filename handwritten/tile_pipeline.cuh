@@ -167,27 +167,41 @@ __device__ inline bool at_edge(const Plane &p, TileOrigin o) {
            o.y0 + Shape::kRows + Shape::kHalo > p.height;
 }
 
-// By the whole block, for a tile at an edge: every byte of the shared tile
-// outside the image becomes the nearest edge byte. Columns first, in the rows
-// inside the image; then whole rows above or below it.
+// A shared tile's 16-byte unit u of row r: u = 0 the left side's, 1 ..
+// COLUMNS / 16 the columns', COLUMNS / 16 + 1 the right side's.
 template <typename Shape>
-__device__ void clamp_tile(uint8_t *stage, const Plane &p, TileOrigin o) {
-    constexpr int kWidth = Shape::kColumns + 32;
-    const int left = o.x0 == 0 ? 16 : 0;                                // columns x < 0: the first 16
-    const int right = min(kWidth, max(0, p.width - o.x0 + 16));         // the first column x >= width
-    const int first = max(0, Shape::kHalo - o.y0);                      // the first row inside
-    const int last = min(Shape::kInputRows, p.height - o.y0 + Shape::kHalo);  // past the last row inside
-    const int outside = left + (kWidth - right), span = last - first;
-    for (int i = threadIdx.x; i < outside * span; i += Shape::kThreads) {
-        const int r = first + i / outside, k = i % outside;
-        const int c = k < left ? k : right + (k - left);
-        *tile_byte<Shape>(stage, r, c) = *tile_byte<Shape>(stage, r, c < left ? 16 : right - 1);
+__device__ inline uint4 *tile_unit(uint8_t *stage, int r, int u) {
+    if (u == 0) return reinterpret_cast<uint4 *>(stage + Shape::kSideOffset + 16 * r);
+    if (u <= Shape::kColumns / 16) return reinterpret_cast<uint4 *>(stage + Shape::kColumns * r + 16 * (u - 1));
+    return reinterpret_cast<uint4 *>(stage + Shape::kSideOffset + Shape::kSideBytes + 16 * r);
+}
+
+// By the whole block, for a tile at an edge: every byte of the shared tile
+// that a strip reads and that lies outside the image becomes the nearest edge
+// byte. A strip reads 4 columns past its 16 (row_pairs) and, in walk_strip,
+// one row past the window of the region's last row; nothing further is
+// clamped. Columns first, a thread a row inside the image; then whole rows
+// above or below it, 16 bytes a thread.
+template <typename Shape>
+__device__ void clamp_tile(uint8_t *stage, const Plane &p, TileOrigin o, const TileGrid &g) {
+    constexpr int kUnits = Shape::kColumns / 16 + 2;
+    const int strips = (min(g.columns - o.x0, Shape::kColumns) + 15) / 16;    // strips with outputs
+    const int read = min(16 * kUnits, 16 * strips + 20);                       // past the last column read
+    const int right = min(read, p.width - o.x0 + 16);                          // the first column x >= width
+    const int left = o.x0 == 0 ? 16 : 0;                                       // columns x < 0: the first 16
+    const int rows = min(Shape::kInputRows, g.rows - o.y0 + 2 * Shape::kHalo + 1);  // past the last row read
+    const int first = max(0, Shape::kHalo - o.y0);                             // the first row inside
+    const int last = min(rows, p.height - o.y0 + Shape::kHalo);                // past the last row inside
+    for (int r = first + static_cast<int>(threadIdx.x); r < last; r += Shape::kThreads) {
+        const uint8_t lo = *tile_byte<Shape>(stage, r, 16), hi = *tile_byte<Shape>(stage, r, right - 1);
+        for (int c = 0; c < left; c++) *tile_byte<Shape>(stage, r, c) = lo;
+        for (int c = right; c < read; c++) *tile_byte<Shape>(stage, r, c) = hi;
     }
     __syncthreads();
-    const int below = Shape::kInputRows - last;
-    for (int i = threadIdx.x; i < (first + below) * kWidth; i += Shape::kThreads) {
-        const int k = i / kWidth, r = k < first ? k : last + (k - first), c = i % kWidth;
-        *tile_byte<Shape>(stage, r, c) = *tile_byte<Shape>(stage, r < first ? first : last - 1, c);
+    const int outside = first + (rows - last);
+    for (int i = threadIdx.x; i < outside * kUnits; i += Shape::kThreads) {
+        const int k = i / kUnits, r = k < first ? k : last + (k - first), u = i % kUnits;
+        *tile_unit<Shape>(stage, r, u) = *tile_unit<Shape>(stage, r < first ? first : last - 1, u);
     }
     __syncthreads();
 }
@@ -221,7 +235,7 @@ __global__ void __launch_bounds__(Filter::Shape::kThreads)
         uint8_t *stage = shared + slot * Shape::kStageBytes;
         wait_barrier(shared_address(&bars[slot]), parity);
         const TileOrigin o = origin(t);
-        if (at_edge<Shape>(p, o)) clamp_tile<Shape>(stage, p, o);  // the same for the whole block
+        if (at_edge<Shape>(p, o)) clamp_tile<Shape>(stage, p, o, grid);  // the same for the whole block
         Filter::filter(stage, p, args, o, grid);
         // The warp's reads and writes of the stage (generic proxy) before the next copy into it (async proxy).
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -284,7 +298,10 @@ int resident_blocks() {
     static std::atomic<int> known[kDevices] = {};
     int device = 0;
     cuda_check(cudaGetDevice(&device), "cudaGetDevice");
-    if (device < kDevices && known[device].load(std::memory_order_relaxed) > 0) return known[device];
+    if (device < kDevices) {
+        const int blocks = known[device].load(std::memory_order_acquire);
+        if (blocks > 0) return blocks;
+    }
     const auto kernel = tiles_kernel<Filter>;
     cuda_check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Shape::kSharedBytes),
                "cudaFuncSetAttribute");
@@ -293,7 +310,7 @@ int resident_blocks() {
     cuda_check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, Shape::kThreads, Shape::kSharedBytes),
                "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     const int blocks = std::max(1, sms * per_sm);
-    if (device < kDevices) known[device].store(blocks, std::memory_order_relaxed);
+    if (device < kDevices) known[device].store(blocks, std::memory_order_release);
     return blocks;
 }
 
