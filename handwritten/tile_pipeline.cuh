@@ -208,7 +208,9 @@ __device__ void clamp_tile(uint8_t *stage, const Plane &p, TileOrigin o, const T
 
 // The persistent loop. FILTER::filter(stage, p, args, origin, grid) filters
 // one tile from shared memory (tile_byte and strip say where its bytes lie,
-// every one clamped) and stores its outputs.
+// every one clamped) and stores its outputs. Every warp walks every tile of
+// its block in order (a filter returns; it never leaves the loop), which both
+// the refill's count of warps and clamp_tile's block barriers rely on.
 template <typename Filter>
 __global__ void __launch_bounds__(Filter::Shape::kThreads)
     tiles_kernel(const __grid_constant__ TileMaps maps, const Plane p, const typename Filter::Args args,

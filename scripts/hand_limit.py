@@ -87,6 +87,8 @@ def main():
     parser.add_argument("--levers", type=Path, help="a report's tuning rows (with a call column): their table")
     parser.add_argument("--call", help="with --csv: append the rows to it, each with this call column (a levers file)")
     args = parser.parse_args()
+    if args.call and not args.csv:
+        parser.error("--call appends to the --csv file: give it")
     if args.levers:
         print("\n".join(levers_table(args.levers)))
         return
