@@ -10,8 +10,9 @@ start=$(date +%s)
 for v in cuda_scatter cuda_fused tvm_fused_rows4 tvm_fused; do
     for t in memcheck initcheck; do
         extra=$([ $t = memcheck ] && echo "--leak-check full" || true)
-        timeout 380 $san --tool $t $extra --error-exitcode 99 --print-limit 20 $fl check --filter nlmeans --variant $v \
-            --sanitizer-matrix > $OUT/c14/nlmeans.$v.$t.log 2>&1; echo "rc=$? after $(( $(date +%s) - start )) s" >> $OUT/c14/nlmeans.$v.$t.log &
+        { timeout 380 $san --tool $t $extra --error-exitcode 99 --print-limit 20 $fl check --filter nlmeans --variant $v \
+            --sanitizer-matrix > $OUT/c14/nlmeans.$v.$t.log 2>&1
+          echo "rc=$? after $(( $(date +%s) - start )) s" >> $OUT/c14/nlmeans.$v.$t.log; } &
     done
 done
 wait
