@@ -93,18 +93,14 @@ def main():
         print("\n".join(levers_table(args.levers)))
         return
     rows = rows_of(args.runs)
-    if args.csv and args.call:
-        fresh = not args.csv.exists()
-        with open(args.csv, "a", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=("call",) + KEPT, extrasaction="ignore", lineterminator="\n")
+    if args.csv:  # with --call, appended to a levers file with its call column
+        fresh = not (args.call and args.csv.exists())
+        with open(args.csv, "w" if not args.call else "a", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=("call",) * bool(args.call) + KEPT, extrasaction="ignore",
+                               lineterminator="\n")
             if fresh:
                 w.writeheader()
-            w.writerows({"call": args.call, **r} for r in rows)
-    elif args.csv:
-        with open(args.csv, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=KEPT, extrasaction="ignore", lineterminator="\n")
-            w.writeheader()
-            w.writerows(rows)
+            w.writerows({"call": args.call, **r} if args.call else r for r in rows)
     print("\n".join(["## The memory-bound rows at 8192² gray", ""] + memory_table(rows) +
                      ["", "## The seeds' classic kernels", ""] + classic_table(rows)))
 

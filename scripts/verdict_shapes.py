@@ -118,15 +118,19 @@ def fmt_cell(cell, key):
     return f"`{row['variant']}` {r:.2f}×"
 
 
+def hand_mean(shapes):
+    """The geometric mean of a row's best hand kernel over its shapes (µs), 0 where it has none."""
+    hands = [float(c["hand"]["median_us"]) for c in shapes.values() if c.get("hand")]
+    return math.exp(sum(map(math.log, hands)) / len(hands)) if hands else 0
+
+
 def summary_table(table):
     head = ["row", "shapes", "hand (µs, geo. mean)"] + [f"{lang} {cls}" for lang in LANGUAGES for cls in CLASSES] + \
            [f"{lang} {cls} / exact" for lang in LANGUAGES for cls in ("generic", "aligned")] + \
            [f"{lang} aligned / generic (in the class)" for lang in LANGUAGES]
     lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for (f, params), shapes in table.items():
-        hands = [float(c["hand"]["median_us"]) for c in shapes.values() if c.get("hand")]
-        geo_hand = math.exp(sum(map(math.log, hands)) / len(hands)) if hands else 0
-        row = [f"{f} {params}", str(len(shapes)), fmt_time(geo_hand)]
+        row = [f"{f} {params}", str(len(shapes)), fmt_time(hand_mean(shapes))]
         for lang in LANGUAGES:
             for cls in CLASSES:
                 row.append(fmt_summary(summary({s: ratio(c, (lang, cls)) for s, c in shapes.items()})))
@@ -161,12 +165,17 @@ def detail_table(table):
     return lines
 
 
+def param_set(text):
+    """A row's parameters as a set of NAME=VALUE, from the rows file's `a=1,b=2` (`-`: none) or results.csv's `a=1 b=2`."""
+    return frozenset(text.replace(" ", ",").split(",")) - {"", "-"}
+
+
 def row_targets():
     """{(filter, its parameters as a set of NAME=VALUE): {language: target ratio}} of scripts/verdict_rows.txt."""
     out = {}
     for row in targets_rows.rows(Path(__file__).with_name("verdict_rows.txt")):
         limits = dict(t.split("<=") for t in row["targets"].split(","))
-        out[(row["filter"], frozenset(row["params"].split(",")) - {"-"})] = {k: float(v) for k, v in limits.items()}
+        out[(row["filter"], param_set(row["params"]))] = {k: float(v) for k, v in limits.items()}
     return out
 
 
@@ -176,9 +185,9 @@ def answer_table(table):
     head = ["row", "hand µs"] + [f"{lang} {cls}" for lang in LANGUAGES for cls in CLASSES]
     lines = ["| " + " | ".join(head) + " |", "| --- |" + " ---: |" * (len(head) - 1)]
     for (f, params), shapes in table.items():
-        hands = [float(c["hand"]["median_us"]) for c in shapes.values() if c.get("hand")]
-        target = targets.get((f, frozenset(params.replace(" ", ",").split(",")) - {""}), {})
-        row = [f"{f} {params}".strip(), f"{math.exp(sum(map(math.log, hands)) / len(hands)):.1f}" if hands else "—"]
+        target = targets.get((f, param_set(params)), {})
+        hand = hand_mean(shapes)
+        row = [f"{f} {params}".strip(), f"{hand:.1f}" if hand else "—"]
         for lang in LANGUAGES:
             for cls in CLASSES:
                 s = summary({shape: ratio(c, (lang, cls)) for shape, c in shapes.items()})
