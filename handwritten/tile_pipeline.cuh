@@ -33,17 +33,13 @@
 namespace filterlab::handwritten::tiles {
 
 // A filter's tile: COLUMNS x ROWS outputs (COLUMNS a multiple of 16, at most
-// 256), HALO rows above and below them, STAGES tiles in flight a block of
-// THREADS; its filter reads REACH columns past a strip of 16 outputs (the
-// columns clamp_tile must clamp at the right edge).
-template <int COLUMNS, int ROWS, int HALO, int STAGES, int THREADS, int REACH = 4>
+// 256), HALO rows above and below them, STAGES tiles in flight a block of THREADS.
+template <int COLUMNS, int ROWS, int HALO, int STAGES, int THREADS>
 struct TileShape {
     static_assert(COLUMNS % 16 == 0 && COLUMNS <= 256, "a copy's box is at most 256 bytes wide");
     static_assert(ROWS + 2 * HALO <= 256, "a copy's box is at most 256 rows");
     static_assert(THREADS % 32 == 0, "whole warps");
-    static_assert(REACH <= 16, "a strip's reach lies in the next 16 columns");
     static constexpr int kColumns = COLUMNS, kRows = ROWS, kHalo = HALO, kStages = STAGES, kThreads = THREADS;
-    static constexpr int kReach = REACH;
     static constexpr int kWarps = THREADS / 32;
     static constexpr int kInputRows = ROWS + 2 * HALO;  // a tile's rows with its halo
     // A stage: the columns, then the left and the right side's 16 columns,
@@ -171,31 +167,26 @@ __device__ inline bool at_edge(const Plane &p, TileOrigin o) {
            o.y0 + Shape::kRows + Shape::kHalo > p.height;
 }
 
-// Where a shared tile's 16-byte unit u of row r lies in its stage: u = 0 the
-// left side's, 1 .. COLUMNS / 16 the columns', COLUMNS / 16 + 1 the right side's.
-template <typename Shape>
-__device__ inline int unit_offset(int r, int u) {
-    if (u == 0) return Shape::kSideOffset + 16 * r;
-    if (u <= Shape::kColumns / 16) return Shape::kColumns * r + 16 * (u - 1);
-    return Shape::kSideOffset + Shape::kSideBytes + 16 * r;
-}
-
+// A shared tile's 16-byte unit u of row r: u = 0 the left side's, 1 ..
+// COLUMNS / 16 the columns', COLUMNS / 16 + 1 the right side's.
 template <typename Shape>
 __device__ inline uint4 *tile_unit(uint8_t *stage, int r, int u) {
-    return reinterpret_cast<uint4 *>(stage + unit_offset<Shape>(r, u));
+    if (u == 0) return reinterpret_cast<uint4 *>(stage + Shape::kSideOffset + 16 * r);
+    if (u <= Shape::kColumns / 16) return reinterpret_cast<uint4 *>(stage + Shape::kColumns * r + 16 * (u - 1));
+    return reinterpret_cast<uint4 *>(stage + Shape::kSideOffset + Shape::kSideBytes + 16 * r);
 }
 
 // By the whole block, for a tile at an edge: every byte of the shared tile
 // that a strip reads and that lies outside the image becomes the nearest edge
-// byte. A strip reads Shape::kReach columns past its 16 (row_pairs: 4) and, in
-// walk_strip, one row past the window of the region's last row; nothing
-// further is clamped. Columns first, a thread a row inside the image; then whole rows
+// byte. A strip reads 4 columns past its 16 (row_pairs) and, in walk_strip,
+// one row past the window of the region's last row; nothing further is
+// clamped. Columns first, a thread a row inside the image; then whole rows
 // above or below it, 16 bytes a thread.
 template <typename Shape>
 __device__ void clamp_tile(uint8_t *stage, const Plane &p, TileOrigin o, const TileGrid &g) {
     constexpr int kUnits = Shape::kColumns / 16 + 2;
     const int strips = (min(g.columns - o.x0, Shape::kColumns) + 15) / 16;    // strips with outputs
-    const int read = min(16 * kUnits, 16 * strips + 16 + Shape::kReach);     // past the last column read
+    const int read = min(16 * kUnits, 16 * strips + 20);                       // past the last column read
     const int right = min(read, p.width - o.x0 + 16);                          // the first column x >= width
     const int left = o.x0 == 0 ? 16 : 0;                                       // columns x < 0: the first 16
     const int rows = min(Shape::kInputRows, g.rows - o.y0 + 2 * Shape::kHalo + 1);  // past the last row read

@@ -93,19 +93,19 @@ __device__ inline uint32_t column(const Cols &left, const Cols &own, const Cols 
     return lc & 2 ? __umulhi(w, 0x10000u) : w & 0xffffu;
 }
 
-// The lane's 16 means of one row, packed 4 per word. The lanes are a band of
-// WIDTH (32: the warp; 16: either half, `lanes` its mask), all of which must
-// call it (shuffles); its first and last lanes are halo only.
-template <int R, int WIDTH = 32>
-__device__ inline uint4 means(const Cols &own, unsigned lanes = 0xffffffffu) {
+// The lane's 16 means of one row, packed 4 per word. All lanes must call it
+// (shuffles).
+template <int R>
+__device__ inline uint4 means(const Cols &own) {
+    constexpr unsigned kAll = 0xffffffffu;
     // Only the words holding columns within R of the lane are moved.
     Cols left = {}, right = {};
 #pragma unroll
     for (int j = 0; j < 4; j++) {
-        if (4 * j + 2 >= 16 - R) left.e[j] = __shfl_up_sync(lanes, own.e[j], 1, WIDTH);
-        if (4 * j + 3 >= 16 - R) left.o[j] = __shfl_up_sync(lanes, own.o[j], 1, WIDTH);
-        if (4 * j <= R - 1) right.e[j] = __shfl_down_sync(lanes, own.e[j], 1, WIDTH);
-        if (4 * j + 1 <= R - 1) right.o[j] = __shfl_down_sync(lanes, own.o[j], 1, WIDTH);
+        if (4 * j + 2 >= 16 - R) left.e[j] = __shfl_up_sync(kAll, own.e[j], 1);
+        if (4 * j + 3 >= 16 - R) left.o[j] = __shfl_up_sync(kAll, own.o[j], 1);
+        if (4 * j <= R - 1) right.e[j] = __shfl_down_sync(kAll, own.e[j], 1);
+        if (4 * j + 1 <= R - 1) right.o[j] = __shfl_down_sync(kAll, own.o[j], 1);
     }
     // The window of output 0, columns -R..R. The slide unpacks columns -R..14-R
     // and R+1..R+15 anyway; the rest (own columns 15-R..R when R >= 8) are
