@@ -26,11 +26,12 @@ stages, each its own kernel, that together write every output once:
                 runs; then down the columns left and right of the interior
                 (r at the left, at least r at the right), each column of the
                 strips' rows cut into runs. A frame run sums each of its
-                run + 2r lines across it once (`frame_sums`, uint16 in a
-                thread's registers), then each output 2r+1 of them
-                (`frame_outputs`): about 2r+1 loads an output, not (2r+1)^2,
-                since at r = 15 the frame's direct windows would cost more
-                than the interior. The whole image where no strip fits.
+                run + 2r lines across it once (`frame_sums`, a thread's
+                array of uint16), then each output 2r+1 of them
+                (`frame_outputs`): (run + 2r)(2r+1) / run loads an output,
+                not (2r+1)^2, since at r = 15 the frame's direct windows
+                would cost more than the interior. The whole image where no
+                strip fits.
 
 The running sums are uint32 as box.RunningSums' are (its docstring says why
 they stay exact, and why its strip and run are the algorithm's, not a

@@ -4,7 +4,8 @@ from tvm import tirx
 from filterlab_build.tvm_registry import tvm_frozen, tvm_schedule
 from generators.tvm import box, box_framed, box_sums_framed
 from generators.tvm.plane import contract_range
-from schedules.tvm_helpers import bind_blocks, framed_tiles, pixel_list_threads, register_block, thread_tile, unrolled
+from schedules.tvm_helpers import (bind_grid, framed_tiles, pixel_list_threads, register_block, thread_tile,
+                                   unrolled)
 
 # The contract's radii (runtime/base/contract_ranges.h), every one a library.
 BOX_MAX_RADIUS = contract_range("kBoxMaxRadius")
@@ -67,8 +68,7 @@ def strip_blocks(sch, alg, columns=512, threads=128):
     by, y = sch.split(y, [None, alg.strip])
     bx, g = sch.split(g, [None, columns // alg.run])  # columns divides box.WHOLE_COLUMNS: no partial tile
     sch.reorder(c, by, bx, y, g)
-    for loop, axis in ((c, "blockIdx.z"), (by, "blockIdx.y"), (bx, "blockIdx.x")):
-        sch.bind(loop, axis)
+    bind_grid(sch, c, by, bx)
     sums = sch.get_sblock(alg.columns)
     sch.compute_at(sums, bx)
     sch.set_scope(sums, 0, "shared")
@@ -162,11 +162,10 @@ tvm_frozen("box", "running_sums_long", "running_sums_banks", "run=16",
 def interior_strips(sch, alg, threads=128):
     """box_sums_framed's cut: a block a tile of the interior (a strip by alg.tile_columns columns,
     channels on blockIdx.z), its column sums in shared memory a thread a column, its runs on each
-    warp's lanes as warp_runs places them (no bank conflicts); the frame a thread a run, each run's
-    sums in registers (its loops unrolled), 128 threads a block, since a frame run is long work."""
-    c, s, b = sch.get_loops(sch.get_sblock(alg.tile))
-    for loop, axis in ((c, "blockIdx.z"), (s, "blockIdx.y"), (b, "blockIdx.x")):
-        sch.bind(loop, axis)
+    warp's lanes as warp_runs places them (no bank conflicts); the frame a thread a run, 128 a block.
+    A frame run's outputs are unrolled, each the sum of 2r+1 of its line sums; its line sums stay a
+    loop: unrolled, the clamped addresses of all (run + 2r) x (2r+1) loads are hoisted and spill."""
+    bind_grid(sch, *sch.get_loops(sch.get_sblock(alg.tile)))
     sums = sch.get_sblock(alg.columns)
     sch.set_scope(sums, 0, "shared")
     _, tx = sch.split(sch.get_loops(sums)[-1], [None, threads])
@@ -174,8 +173,7 @@ def interior_strips(sch, alg, threads=128):
     *_, y, g = sch.get_loops(sch.get_sblock(alg.runs))
     warp_runs(sch, alg, y, g, sums, threads=threads)
     pixel_list_threads(sch, sch.get_sblock(alg.frame), threads)
-    for stage in (alg.frame_sums, alg.frame_outputs):
-        unrolled(sch, sch.get_sblock(stage), 1)
+    unrolled(sch, sch.get_sblock(alg.frame_outputs), 1)
 
 
 @tvm_schedule("box", box_sums_framed.RunningSumsFramed, compiled=SUMS_RADII,
@@ -184,6 +182,6 @@ def interior_strips(sch, alg, threads=128):
               why="running_sums_long's tile (16 rows by 512 columns a block, runs of 16, no bank conflicts) on the "
                   "outputs whose window stays inside the image, at any shape: loads at affine indices without a "
                   "clamp, no tile rounded past the image (the last tile's runs skipped by one if); the clamped "
-                  "frame, r + 16 wide at most, a second kernel of runs at 2r+1 loads an output")
+                  "frame, under r + 16 wide below and right, a second kernel of runs of 16 (each line across a run summed once)")
 def running_sums_interior(sch, alg):
     interior_strips(sch, alg)
