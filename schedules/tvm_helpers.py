@@ -2,11 +2,17 @@
 thread blocks of an output, unrolled loops, an interior's tiles and its frame."""
 
 
-def bind_blocks(sch, c, by, bx, ty, tx):
-    """Channels, a plane's rows and columns of blocks on blockIdx.z, y, x; a block's threads on threadIdx.y, x."""
-    for loop, axis in ((c, "blockIdx.z"), (by, "blockIdx.y"), (bx, "blockIdx.x"), (ty, "threadIdx.y"),
-                       (tx, "threadIdx.x")):
+def bind_grid(sch, c, by, bx):
+    """Channels, a plane's rows and columns of blocks on blockIdx.z, y, x."""
+    for loop, axis in ((c, "blockIdx.z"), (by, "blockIdx.y"), (bx, "blockIdx.x")):
         sch.bind(loop, axis)
+
+
+def bind_blocks(sch, c, by, bx, ty, tx):
+    """bind_grid, and a block's threads on threadIdx.y, x."""
+    bind_grid(sch, c, by, bx)
+    sch.bind(ty, "threadIdx.y")
+    sch.bind(tx, "threadIdx.x")
 
 
 def pixel_list_threads(sch, block, threads=256):

@@ -30,13 +30,19 @@ def frame_size(height, width, rows, lanes, border):
         width - whole(width, lanes, border))
 
 
+def band(k, inner, border):
+    """The frame's k-th row (or column) across the tiles: the first `border` before the tiles, the
+    rest after their `inner` rows (columns)."""
+    return k + T.Select(k < border, 0, inner)
+
+
 def frame_row(n, m, width, inner, side, border):
     """The frame's pixel n's row; m = n less the whole rows' pixels (< 0: one of them), inner the
     tiles' rows, side the frame's columns in each of them."""
-    return T.Select(m < 0, n // width + T.Select(n // width < border, 0, inner), border + m // side)
+    return T.Select(m < 0, band(n // width, inner, border), border + m // side)
 
 
 def frame_column(n, m, width, side, border):
     """The frame's pixel n's column (frame_row's arguments): a whole row's, or `border` left of the
     tiles and the rest right of them."""
-    return T.Select(m < 0, n % width, m % side + T.Select(m % side < border, 0, width - side))
+    return T.Select(m < 0, n % width, band(m % side, width - side, border))
