@@ -45,6 +45,18 @@ const VariantRegistration r2{{"box", "test_exact_peer_off_by_one", Backend::cpu,
 const VariantRegistration r3{{"box", "test_other_function_peer", Backend::cpu, Kind::peer, {}, rounds_down, {}, false}};
 const VariantRegistration r4{{"box", "test_overrun", Backend::cpu, Kind::handwritten, {}, overruns}};
 
+// Compiled for one image shape at one radius that is not the default, as TVM's
+// running sums are (radius 7 and 15 only).
+Variant shaped_at_radius_7() {
+    Variant v{"box", "test_shaped_radius7", Backend::cpu, Kind::handwritten, parse_supports("radius=7"),
+              [](const PlanarView &in, const PlanarView &out, const ParamValues &p) {
+                  copy_to_view(reference::box(image_from_view(in), static_cast<int>(p.at("radius"))), out);
+              }};
+    v.exact_shapes = {ImageShape{64, 48}};
+    return v;
+}
+const VariantRegistration r6{shaped_at_radius_7()};
+
 VariantResult check_one(const char *variant) {
     CheckOptions options;
     options.filter = "box";
@@ -95,6 +107,17 @@ const VariantRegistration r5{{"box", "test_out_of_memory", Backend::cpu, Kind::h
 
 TEST_CASE("out of memory ends the whole check instead of failing one variant and going on") {
     CHECK_THROWS_AS(check_one("test_out_of_memory"), MachineError);
+}
+
+TEST_CASE("the sanitizer matrix takes a build shape's path at a parameter set its variant takes") {
+    CheckOptions options;
+    options.sanitizer = true;
+    options.variant = "test_shaped_radius7";
+    options.images_dir = "/nonexistent";
+    bool shaped = false;
+    for (const CheckCase &k : check_cases(filter_info("box"), options))
+        shaped |= k.build_shape && k.input.width() == 64 && k.input.height() == 48 && k.params.at("radius") == 7;
+    CHECK(shaped);
 }
 
 TEST_CASE("the sanitizer matrix: degenerate and odd sizes, 1 and 3 channels, every parameter value") {

@@ -148,21 +148,31 @@ void add_synthetic_cases(std::vector<CheckCase> &cases, const FilterInfo &filter
 void add_build_shape_cases(std::vector<CheckCase> &cases, const FilterInfo &filter,
                            const std::vector<ParamValues> &sets, const CheckOptions &options) {
     // The shapes of the variants this check can run (a GPU's; with --variant, that one's):
-    // on a machine without a GPU, none, and no image is made for them.
+    // on a machine without a GPU, none, and no image is made for them. Under the
+    // sanitizers one launch of each path is enough: gray, the defaults, and every
+    // parameter set of a variant that cannot take the defaults (a library each).
     std::vector<ImageShape> shapes;
+    std::vector<ParamValues> sanitized = {filter.defaults()};
     for (const Variant &v : all_variants()) {
         if (v.filter != filter.name || (!options.variant.empty() && v.name != options.variant)) continue;
         if (v.exact_shapes.empty() || !v.why_unavailable().empty()) continue;
         for (const ImageShape &s : v.exact_shapes)
             if (std::find(shapes.begin(), shapes.end(), s) == shapes.end()) shapes.push_back(s);
+        if (v.unsupported_reason(filter.defaults()).empty()) continue;
+        for (const ParamValues &params : sets)
+            if (v.unsupported_reason(params).empty() &&
+                std::find(sanitized.begin(), sanitized.end(), params) == sanitized.end())
+                sanitized.push_back(params);
     }
     const bool sanitizer = options.sanitizer;
+    auto sanitizing = [&](const ParamValues &params) {
+        return std::find(sanitized.begin(), sanitized.end(), params) != sanitized.end();
+    };
     uint64_t seed = 9001;
     for (const ImageShape &s : shapes)
         for (int channels : {1, 3})
             for (auto &params : sets) {
-                // Under the sanitizers one launch of each path is enough: gray, the defaults.
-                if (sanitizer && (params != filter.defaults() || channels != 1)) continue;
+                if (sanitizer && (channels != 1 || !sanitizing(params))) continue;
                 Image image = make_content("random", {s.width, s.height}, channels, seed++);
                 const bool over_budget = double(image.size()) * reference_work_per_sample(filter, params) > kReferenceBudget;
                 cases.push_back({"random", std::move(image), params, true, over_budget});

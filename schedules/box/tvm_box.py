@@ -2,10 +2,9 @@
 from tvm import tirx
 
 from filterlab_build.tvm_registry import tvm_frozen, tvm_schedule
-from generators.tvm import box, box_framed, box_sums_framed
+from generators.tvm import box, box_framed
 from generators.tvm.plane import contract_range
-from schedules.tvm_helpers import (bind_grid, framed_tiles, pixel_list_threads, register_block, thread_tile,
-                                   unrolled)
+from schedules.tvm_helpers import bind_grid, framed_tiles, register_block, thread_tile, unrolled
 
 # The contract's radii (runtime/base/contract_ranges.h), every one a library.
 BOX_MAX_RADIUS = contract_range("kBoxMaxRadius")
@@ -158,30 +157,3 @@ tvm_frozen("box", "running_sums_long", "running_sums_banks", "run=16",
                "not 4), each warp's lanes on 16 rows by 2 runs without bank conflicts; with a fixed shape (FILTERLAB_SHAPES), "
                "a thread's 16 outputs in one 128-bit store")
 
-
-def interior_strips(sch, alg, threads=128):
-    """box_sums_framed's cut: a block a tile of the interior (a strip by alg.tile_columns columns,
-    channels on blockIdx.z), its column sums in shared memory a thread a column, its runs on each
-    warp's lanes as warp_runs places them (no bank conflicts); the frame a thread a run, 128 a block.
-    A frame run's outputs are unrolled, each the sum of 2r+1 of its line sums; its line sums stay a
-    loop: unrolled, the clamped addresses of all (run + 2r) x (2r+1) loads are hoisted and spill."""
-    bind_grid(sch, *sch.get_loops(sch.get_sblock(alg.tile)))
-    sums = sch.get_sblock(alg.columns)
-    sch.set_scope(sums, 0, "shared")
-    _, tx = sch.split(sch.get_loops(sums)[-1], [None, threads])
-    sch.bind(tx, "threadIdx.x")
-    *_, y, g = sch.get_loops(sch.get_sblock(alg.runs))
-    warp_runs(sch, alg, y, g, sums, threads=threads)
-    pixel_list_threads(sch, sch.get_sblock(alg.frame), threads)
-    unrolled(sch, sch.get_sblock(alg.frame_outputs), 1)
-
-
-@tvm_schedule("box", box_sums_framed.RunningSumsFramed, compiled=SUMS_RADII,
-              args={"strip": 16, "run": 16, "columns": TILE_SUMS // 16},
-              frontier="running sums without clamps at any shape: the lever against symbolic sizes at radius 7 and 15",
-              why="running_sums_long's tile (16 rows by 512 columns a block, runs of 16, no bank conflicts) on the "
-                  "outputs whose window stays inside the image, at any shape: loads at affine indices without a "
-                  "clamp, no tile rounded past the image (the last tile's runs skipped by one if); the clamped "
-                  "frame, under r + 16 wide below and right, a second kernel of runs of 16 (each line across a run summed once)")
-def running_sums_interior(sch, alg):
-    interior_strips(sch, alg)

@@ -43,24 +43,3 @@ def framed_case(r, rows, lanes):
 
 
 CASES += [framed_case(r, rows, lanes) for r, rows, lanes in ((1, 8, 4), (2, 4, 2), (3, 8, 4), (7, 2, 4))]
-
-
-def sums_framed_case(r, strip, run, columns):
-    """box_sums_framed.RunningSumsFramed: the interior (whole strips and runs inside a frame of r, tiles
-    `columns` wide) and its frame, on the shared shapes and on the emulator's shapes around the cut."""
-    from emulate_box_cuda import strip_shapes
-    from generators.tvm import box_sums_framed
-
-    alg = box_sums_framed.RunningSumsFramed(r, strip=strip, run=run, columns=columns)
-    return (f"box_sums_framed.RunningSumsFramed r={r} strip={strip} run={run} columns={columns}",
-            lambda im: run_on(alg, im), lambda im: box_model(im, r),
-            [(1, 1, 1), (2, 31, 29)] + strip_shapes(r, strip, run, columns))
-
-
-def run_on(alg, image):
-    return run(alg, image, image.shape)
-
-
-# Small tiles (several a shape, the last tile across partial) and the schedule's own at its radii.
-CASES += [sums_framed_case(r, strip, run, columns)
-          for r, strip, run, columns in ((2, 4, 2, 8), (3, 8, 4, 16), (7, 16, 16, 512), (R_MAX, 16, 16, 512))]

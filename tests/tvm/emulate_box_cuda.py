@@ -3,8 +3,7 @@ library's launcher and kernels compiled with g++ against an emulation of the
 CUDA they use (emulate/shim.h: a block's threads as std::threads) and compared
 with FILTERS.md's box on awkward shapes (emulate/box_main.cpp), for each
 radius on shapes around one thread tile of 8 x 4 inside a frame of the radius
-(box_framed's cut, register_rows' block) or, for an algorithm cut into strips
-(box_sums_framed's), around its strip, run and tile, and, with --specialised, on each
+(box_framed's cut, register_rows' block), and, with --specialised, on each
 shape it is compiled for and the aligned class. Where the kernels store no
 vectors through a cast pointer, each output must also be stored exactly once
 (emulate/counted_output.h), and each kernel's clamps (min, max) and guards
@@ -38,30 +37,6 @@ def framed_shapes(r, rows=8, lanes=4):
     return [(1, y, x), (1, y + 1, x + 1), (1, y - 1, 40), (1, 40, x - 1), (1, 2 * r, 100), (1, 100, 2 * r),
             (1, 2 * r + 1, 2 * r + 1), (1, 2 * r + 4 * rows, 2 * r + 32 * lanes),
             (2, 2 * r + 4 * rows + 1, 2 * r + 32 * lanes + 3), (2, 23, 131), (1, 97, 3), (1, 1, 97), (3, 67, 301)]
-
-
-def strip_shapes(r, strip, run, columns):
-    """Shapes around a frame of r and strips of `strip` rows by whole runs of `run`, tiles `columns` wide
-    (box_sums_framed's cut): one strip of one run, a row and a column more, a strip or a run short, no inside
-    (2r), one whole tile, two strips and one tile and a run and a bit more, three strips of two tiles and part
-    of a third, and RGB."""
-    y, x = 2 * r + strip, 2 * r + run
-    return [(1, y, x), (1, y + 1, x + 1), (1, y - 1, 40), (1, 40, x - 1), (1, 2 * r, 100), (1, 100, 2 * r),
-            (1, y, 2 * r + columns), (2, y + strip + 1, x + columns + 3),
-            (1, y + 2 * strip, 2 * r + 2 * columns + 5 * run + 7), (3, 67, 301)]
-
-
-def cut_shapes(schedule, radius):
-    """The shapes around the schedule's algorithm's cut at `radius`: its strips' (strip_shapes) where it
-    has them, else box_framed's (framed_shapes)."""
-    from filterlab_build.tvm_registry import load_registry
-
-    filter, name = schedule.split("/")
-    registered = next(s for s in load_registry(HERE.parent.parent) if (s.filter, s.name) == (filter, name))
-    alg = registered.build_algorithm(radius=radius)
-    if hasattr(alg, "tile_columns"):
-        return strip_shapes(radius, alg.strip, alg.run, alg.tile_columns)
-    return framed_shapes(radius)
 
 
 def emulated(cu):
@@ -130,8 +105,7 @@ def main():
             subprocess.run(["g++", "-std=c++20", "-O2", "-pthread", "-w", f"-DLAUNCHER={launcher}",
                             f"-DCOUNTED={int(counted)}", "-include", cpp, HERE / "emulate" / "box_main.cpp", "-o", exe],
                            check=True)
-            shapes = (SHAPES + cut_shapes(args.schedule, radius)
-                      + specialised_shapes(source, launcher, 2) * args.specialised)
+            shapes = SHAPES + framed_shapes(radius) + specialised_shapes(source, launcher, 2) * args.specialised
             for c, h, w in shapes:
                 run = subprocess.run([exe, str(radius), str(c), str(h), str(w)], capture_output=True, text=True)
                 print(run.stdout.strip().replace(str(exe), launcher), flush=True)
