@@ -1,5 +1,5 @@
 """TVM schedules of the box filter (generators/tvm/box.py's algorithms)."""
-from tvm import tirx
+from tvm import sym, tirx
 
 from filterlab_build.tvm_registry import tvm_frozen, tvm_schedule
 from generators.tvm import box, box_framed
@@ -128,6 +128,24 @@ TILE_SUMS = 16 * 512
 # 16-byte stores, 4 rows by 2 runs (warp_runs), then fall in 32 different banks.
 STAGING_PAD = 32
 
+# The bytes a thread stores at once from the staging tile where the image's
+# width is provably whole words: the guard (x < width) then holds for the
+# word or for none of it, and TVM vectorises the copy (32-bit stores).
+WORD = 4
+
+
+def row_stores(sch, store, threads):
+    """The store stage's tile, rows of it fused, to threads in order: a warp
+    stores a row's consecutive bytes (words where the width allows)."""
+    row = sch.fuse(*sch.get_loops(store)[-2:])
+    width = sch.get(store).writes[0].source.shape[-1]
+    if sym.Analyzer().can_prove(tirx.floormod(width, WORD) == 0):
+        _, tx, word = sch.split(row, [None, threads, WORD])
+        sch.vectorize(word)
+    else:  # a word could straddle the image's edge: a byte a thread
+        _, tx = sch.split(row, [None, threads])
+    sch.bind(tx, "threadIdx.x")
+
 
 def staged_tiles(sch, alg, bx, lanes, threads=128):
     """A staged algorithm's (box.RunningSums(staged=True)) tile of staging in
@@ -140,8 +158,7 @@ def staged_tiles(sch, alg, bx, lanes, threads=128):
     sch.storage_align(copy, 0, axis=1, factor=128, offset=STAGING_PAD)
     store = sch.get_sblock(alg.store)
     sch.reverse_compute_at(store, bx)
-    _, tx = sch.split(sch.fuse(*sch.get_loops(store)[-2:]), [None, threads])
-    sch.bind(tx, "threadIdx.x")
+    row_stores(sch, store, threads)
 
 
 def warp_strips(sch, alg, threads=128, staged=False):
@@ -182,12 +199,11 @@ tvm_frozen("box", "running_sums_long", "running_sums_banks", "run=16",
                "a thread's 16 outputs in one 128-bit store")
 
 
-
 @tvm_schedule("box", box.RunningSums, compiled=SUMS_RADII, args={"run": 16, "staged": True},
               frontier="running_sums_long's coalesced stores at any shape, not only whole tiles",
               why="running_sums_long (runs of 16 outputs, each warp's lanes on 16 rows by 2 runs) writing each run at "
                   "once into a 16 x 512 tile in shared memory, then the tile copied to the image a row at a time, a "
-                  "byte a thread and the image's guard: a warp's stores whole sectors at every shape, where each "
-                  "thread storing its own run touches 16 sectors a store")
+                  "byte a thread (a 32-bit word where the width is whole words) and the image's guard: a warp's "
+                  "stores whole sectors at every shape, where each thread storing its own run touches 16 sectors a store")
 def running_sums_staged(sch, alg):
     warp_strips(sch, alg, staged=True)
