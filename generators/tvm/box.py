@@ -137,11 +137,18 @@ class RunningSums(Algorithm):
     runs (threads, blocks, shared memory) but neither split a strip nor fuse
     two; it cannot turn the direct window into a running sum either. A
     strip restarts from the whole window (2r+1 rows), so a taller strip does
-    less work per row; the schedule's tile must be whole strips and runs."""
-    columns, output = "columns", "output"
+    less work per row; the schedule's tile must be whole strips and runs.
+
+    `staged`: `output` writes the runs to `staging`, whole tiles past the
+    image without a guard, and a stage `store` copies staging to the image,
+    a pixel a block with its own loops and the guard. A schedule can then
+    place a tile of staging in shared memory and store it a row of pixels
+    at a time (coalesced at any shape): a run's outputs are one thread's,
+    so `output` alone would store each thread's run, strided across a warp."""
+    columns, output, store = "columns", "output", "store"
     contract = "running_sums"
 
-    def __init__(self, radius, strip=16, run=4):
+    def __init__(self, radius, strip=16, run=4, staged=False):
         r, k, S, G = radius, 2 * radius + 1, strip, run
         n = k * k
         self.strip, self.run = strip, run  # what a schedule's tile must hold whole
@@ -158,6 +165,9 @@ class RunningSums(Algorithm):
             # column_sums(c, y, x): image column x - r; the 2r past the last run are its window's.
             column_sums = T.sblock_alloc_buffer(
                 (channels, whole(height, WHOLE_ROWS), whole(width, WHOLE_COLUMNS) + 2 * r), "uint32")
+            if staged:  # a Python bool: TVMScript builds only the branch taken
+                staging = T.sblock_alloc_buffer(
+                    (channels, whole(height, WHOLE_ROWS), whole(width, WHOLE_COLUMNS)), "uint8")
             for c, s, x in T.grid(channels, whole(height, WHOLE_ROWS) // S, whole(width, WHOLE_COLUMNS) + 2 * r):
                 with T.sblock("columns"):
                     vc, vs, vx = T.axis.remap("SSS", [c, s, x])
@@ -180,7 +190,15 @@ class RunningSums(Algorithm):
                     for u in range(G):
                         if u > 0:  # then the column entering, less the column leaving
                             total[0] += column_sums[vc, vy, vg * G + u + 2 * r] - column_sums[vc, vy, vg * G + u - 1]
-                        if vy < height and vg * G + u < width:
+                        if staged:
+                            staging[vc, vy, vg * G + u] = T.Cast("uint8", total[0] // n)
+                        elif vy < height and vg * G + u < width:
                             output[vc, vy, vg * G + u] = T.Cast("uint8", total[0] // n)
+            if staged:
+                for c, y, x in T.grid(channels, whole(height, WHOLE_ROWS), whole(width, WHOLE_COLUMNS)):
+                    with T.sblock("store"):
+                        vc, vy, vx = T.axis.remap("SSS", [c, y, x])
+                        if vy < height and vx < width:
+                            output[vc, vy, vx] = staging[vc, vy, vx]
 
         super().__init__(box_running_sums)

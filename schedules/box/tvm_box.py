@@ -1,5 +1,5 @@
 """TVM schedules of the box filter (generators/tvm/box.py's algorithms)."""
-from tvm import tirx
+from tvm import sym, tirx
 
 from filterlab_build.tvm_registry import tvm_frozen, tvm_schedule
 from generators.tvm import box, box_framed
@@ -109,6 +109,7 @@ def vector_store(sch, alg, lanes):
     copy = sch.cache_write(sch.get_sblock(alg.output), 0, "local")
     sch.reverse_compute_at(copy, lanes)
     sch.vectorize(sch.get_loops(copy)[-1])
+    return copy
 
 
 # The verdict's radii only (7 and the largest): each is a library generated and nvcc'd in CI. The radius could be a run-time scalar (the strip's loops and the
@@ -123,14 +124,54 @@ SUMS_RADII = {"radius": [7, BOX_MAX_RADIUS]}
 TILE_SUMS = 16 * 512
 
 
-def warp_strips(sch, alg, threads=128):
+# The staging tile's rows padded by 32 bytes (8 banks): a quarter warp's
+# 16-byte stores, 4 rows by 2 runs (warp_runs), then fall in 32 different banks.
+STAGING_PAD = 32
+
+# The bytes a thread stores at once from the staging tile where the image's
+# width is provably whole words: the guard (x < width) then holds for the
+# word or for none of it, and TVM vectorises the copy (32-bit stores).
+WORD = 4
+
+
+def row_stores(sch, store, threads):
+    """The store stage's tile, rows of it fused, to threads in order: a warp
+    stores a row's consecutive bytes (words where the width allows)."""
+    row = sch.fuse(*sch.get_loops(store)[-2:])
+    width = sch.get(store).writes[0].source.shape[-1]
+    if sym.Analyzer().can_prove(tirx.floormod(width, WORD) == 0):
+        _, tx, word = sch.split(row, [None, threads, WORD])
+        sch.vectorize(word)
+    else:  # a word could straddle the image's edge: a byte a thread
+        _, tx = sch.split(row, [None, threads])
+    sch.bind(tx, "threadIdx.x")
+
+
+def staged_tiles(sch, alg, bx, lanes, threads=128):
+    """A staged algorithm's (box.RunningSums(staged=True)) tile of staging in
+    shared memory beside the column sums, each run written to it at once (no
+    guard to drop: staging is whole tiles), then `store` copying the tile to
+    the image a row at a time, consecutive threads on consecutive bytes: a
+    warp's stores fill whole sectors at any shape, the image's guard kept."""
+    copy = vector_store(sch, alg, lanes)
+    sch.set_scope(copy, 0, "shared")
+    sch.storage_align(copy, 0, axis=1, factor=128, offset=STAGING_PAD)
+    store = sch.get_sblock(alg.store)
+    sch.reverse_compute_at(store, bx)
+    row_stores(sch, store, threads)
+
+
+def warp_strips(sch, alg, threads=128, staged=False):
     """Strips of alg.strip rows by TILE_SUMS / alg.strip columns a block, each
-    warp's lanes over rows and runs without bank conflicts; at a fixed shape
+    warp's lanes over rows and runs without bank conflicts; staged, each tile
+    stored through shared memory (staged_tiles); otherwise at a fixed shape
     (FILTERLAB_SHAPES), each run stored at once."""
     columns = TILE_SUMS // alg.strip
     (c, by, bx, y, g), sums = strip_blocks(sch, alg, columns=columns, threads=threads)
     lanes = warp_runs(sch, alg, y, g, sums, threads=threads)
-    if whole_tiles(sch, alg, columns):
+    if staged:
+        staged_tiles(sch, alg, bx, lanes, threads=threads)
+    elif whole_tiles(sch, alg, columns):
         vector_store(sch, alg, lanes)
 
 
@@ -157,3 +198,12 @@ tvm_frozen("box", "running_sums_long", "running_sums_banks", "run=16",
                "not 4), each warp's lanes on 16 rows by 2 runs without bank conflicts; with a fixed shape (FILTERLAB_SHAPES), "
                "a thread's 16 outputs in one 128-bit store")
 
+
+@tvm_schedule("box", box.RunningSums, compiled=SUMS_RADII, args={"run": 16, "staged": True},
+              frontier="running_sums_long's coalesced stores at any shape, not only whole tiles",
+              why="running_sums_long (runs of 16 outputs, each warp's lanes on 16 rows by 2 runs) writing each run at "
+                  "once into a 16 x 512 tile in shared memory, then the tile copied to the image a row at a time, a "
+                  "byte a thread (a 32-bit word where the width is whole words) and the image's guard: a warp's "
+                  "stores whole sectors at every shape, where each thread storing its own run touches 16 sectors a store")
+def running_sums_staged(sch, alg):
+    warp_strips(sch, alg, staged=True)

@@ -26,6 +26,10 @@ CASES = [
     (f"box.RunningSums r={r} strip={s} run={g}", lambda im, r=r, s=s, g=g: run(box.RunningSums(r, s, g), im, im.shape),
      lambda im, r=r: box_model(im, r), [(1, 1, 1), (2, 31, 29)])
     for r, s, g in ((7, 32, 16), (R_MAX, 32, 8))
+] + [  # staged through whole tiles (running_sums_staged), its store stage guarded at the image's edge
+    (f"box.RunningSums r={r} run={g} staged", lambda im, r=r, g=g: run(box.RunningSums(r, run=g, staged=True), im, im.shape),
+     lambda im, r=r: box_model(im, r))
+    for r, g in ((7, 16), (R_MAX, 16), (2, 4))
 ]
 
 

@@ -4,10 +4,10 @@ CUDA they use (emulate/shim.h: a block's threads as std::threads) and compared
 with FILTERS.md's box on awkward shapes (emulate/box_main.cpp), for each
 radius on shapes around one thread tile of 8 x 4 inside a frame of the radius
 (box_framed's cut, register_rows' block), and, with --specialised, on each
-shape it is compiled for and the aligned class. Where the kernels store no
-vectors through a cast pointer, each output must also be stored exactly once
-(emulate/counted_output.h), and each kernel's clamps (min, max) and guards
-(if) are counted first, for the reader. The algorithm check
+shape it is compiled for and the aligned class. Each output must also be
+stored exactly once (emulate/counted_output.h: bytes and vectors through a
+cast pointer), and each kernel's clamps (min, max) and guards (if) are
+counted first, for the reader. The algorithm check
 (check_algorithms.py) runs the unscheduled algorithm; this one checks what the
 schedule made of it (tiles, guards, the kernels' split of the image, shared
 memory, vector stores), not the GPU's speed.
@@ -25,7 +25,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SHAPES = [(1, 1, 1), (1, 2, 2), (1, 7, 13), (3, 17, 5), (2, 31, 29), (1, 300, 1031), (2, 257, 513)]
-# A cast pointer's vector store, which counted_output cannot count.
+# A cast pointer's vector store (emulate_gaussian_cuda refuses to count them).
 VECTOR_STORE = r"\*\(\w+\*\)\(output_ptr"
 
 
@@ -92,18 +92,14 @@ def main():
         shapes = ",".join(([args.shapes] if args.specialised else []) + ["aligned"] * args.specialised)
         source = generate(args.schedule, shapes, cu)
         text = emulated(cu)
-        counted = not re.search(VECTOR_STORE, text)
-        if counted:
-            text = text.replace("uchar* __restrict__ output_ptr", "counted_output output_ptr")
-            print(census(source), flush=True)
-        else:
-            print(f"emulate_box_cuda: {args.schedule} stores vectors through a cast pointer: stores not counted")
+        text = text.replace("uchar* __restrict__ output_ptr", "counted_output output_ptr")
+        print(census(source), flush=True)
         cpp.write_text(f'#include "{HERE / "emulate" / "counted_output.h"}"\n' + text)
         for launcher in re.findall(r'^extern "C" int (filterlab_\w+)\(', source, re.M):
             radius = int(re.search(r"_radius(\d+)$", launcher).group(1))
             exe = Path(tmp) / launcher
             subprocess.run(["g++", "-std=c++20", "-O2", "-pthread", "-w", f"-DLAUNCHER={launcher}",
-                            f"-DCOUNTED={int(counted)}", "-include", cpp, HERE / "emulate" / "box_main.cpp", "-o", exe],
+                            "-DCOUNTED=1", "-include", cpp, HERE / "emulate" / "box_main.cpp", "-o", exe],
                            check=True)
             shapes = SHAPES + framed_shapes(radius) + specialised_shapes(source, launcher, 2) * args.specialised
             for c, h, w in shapes:

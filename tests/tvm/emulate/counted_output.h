@@ -1,8 +1,10 @@
 // The output pointer of an emulated kernel that counts its byte stores (for
 // gaussian_main.cpp: every output stored exactly once). The emulation
 // (emulate_gaussian_cuda.py) gives the kernels this type in place of
-// `uchar* __restrict__ output_ptr`; a kernel that stores wider vectors
-// through a cast of the pointer is not counted so, and the driver says so.
+// `uchar* __restrict__ output_ptr`. A kernel's wider vector stores go through
+// a cast of the pointer (`*(uint*)(output_ptr + i) = ...`): the cast counts
+// each byte of the vector, for the kernels cast the output pointer only to
+// store through it (emulate_gaussian_cuda.py still refuses them).
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -19,4 +21,9 @@ struct counted_output {
         }
     };
     stored operator[](long i) const { return {p + i}; }
+    counted_output operator+(long i) const { return {p + i}; }
+    template <class T> explicit operator T *() const {
+        for (size_t b = 0; b < sizeof(T); b++) g_output_writes[p + b - g_output_base]++;
+        return reinterpret_cast<T *>(p);
+    }
 };
