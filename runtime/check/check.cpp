@@ -15,19 +15,27 @@
 namespace filterlab {
 namespace {
 
-// The reference output of case i of the matrix, kept for the next call on the
-// same matrix: the variant tests check one variant per call, and the nlmeans
-// reference would otherwise take most of a minute per variant.
-const Image &reference_output(const FilterInfo &filter, const CheckOptions &options,
-                              const std::vector<CheckCase> &cases, std::size_t i) {
+// What makes one matrix another for reference_output's cache: the filter, the
+// mode, the images and every case (the selected variant's build shapes and
+// parameter sets enter the matrix, so two variants' matrices may differ).
+std::string matrix_key(const FilterInfo &filter, const CheckOptions &options, const std::vector<CheckCase> &cases) {
+    std::string key = filter.name + (options.sanitizer ? " sanitizer " : options.quick ? " quick " : " full ") +
+                      options.images_dir;
+    for (const CheckCase &k : cases) key += "\n" + k.label();
+    return key;
+}
+
+// The reference output of case i of the matrix (`key`: matrix_key), kept for
+// the next call on the same matrix: the variant tests check one variant per
+// call, and the nlmeans reference would otherwise take most of a minute per variant.
+const Image &reference_output(const FilterInfo &filter, const std::string &key, const std::vector<CheckCase> &cases,
+                              std::size_t i) {
     static const Image none;
     if (cases[i].against_generic) return none;  // each variant's own generic path (case_failure)
     static std::string matrix;
     static std::vector<std::optional<Image>> outputs;
-    const std::string wanted = filter.name + (options.sanitizer ? " sanitizer " : options.quick ? " quick " : " full ") +
-                               options.images_dir;
-    if (matrix != wanted || outputs.size() != cases.size()) {
-        matrix = wanted;
+    if (matrix != key || outputs.size() != cases.size()) {
+        matrix = key;
         outputs.assign(cases.size(), std::nullopt);
     }
     if (!outputs[i]) outputs[i] = filter.reference(cases[i].input, cases[i].params);
@@ -133,6 +141,7 @@ void check_case(const FilterInfo &filter, const CheckOptions &options, const Che
 void check_filter(const FilterInfo &filter, const CheckOptions &options, std::vector<VariantResult> &mine,
                   std::ostream &log) {
     const std::vector<CheckCase> cases = check_cases(filter, options);
+    const std::string key = matrix_key(filter, options, cases);
     fmt::print(log, "{}: {} cases, {} variants\n", filter.name, cases.size(), mine.size());
     Progress progress("check " + filter.name, cases.size(), options.quiet);
     for (std::size_t i = 0; i < cases.size(); i++) {
@@ -143,7 +152,7 @@ void check_filter(const FilterInfo &filter, const CheckOptions &options, std::ve
             return r.skip_reason.empty() && shape_path(*r.variant, {k.input.width(), k.input.height()}) == "exact";
         });
         if (wanted) {
-            const Image &expected = reference_output(filter, options, cases, i);
+            const Image &expected = reference_output(filter, key, cases, i);
             for (VariantResult &r : mine) check_case(filter, options, k, expected, r, progress, log);
         }
         if ((i + 1) % 50 == 0 || i + 1 == cases.size()) {

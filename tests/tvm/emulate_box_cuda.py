@@ -25,8 +25,6 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SHAPES = [(1, 1, 1), (1, 2, 2), (1, 7, 13), (3, 17, 5), (2, 31, 29), (1, 300, 1031), (2, 257, 513)]
-# A cast pointer's vector store (emulate_gaussian_cuda refuses to count them).
-VECTOR_STORE = r"\*\(\w+\*\)\(output_ptr"
 
 
 def framed_shapes(r, rows=8, lanes=4):
@@ -99,7 +97,7 @@ def main():
             radius = int(re.search(r"_radius(\d+)$", launcher).group(1))
             exe = Path(tmp) / launcher
             subprocess.run(["g++", "-std=c++20", "-O2", "-pthread", "-w", f"-DLAUNCHER={launcher}",
-                            "-DCOUNTED=1", "-include", cpp, HERE / "emulate" / "box_main.cpp", "-o", exe],
+                            "-include", cpp, HERE / "emulate" / "box_main.cpp", "-o", exe],
                            check=True)
             shapes = SHAPES + framed_shapes(radius) + specialised_shapes(source, launcher, 2) * args.specialised
             for c, h, w in shapes:

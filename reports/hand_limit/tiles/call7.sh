@@ -2,8 +2,8 @@
 # build) at the commit that registers box hw_tiled_sums (handwritten/box/box_tiled_sums.cu: every
 # radius, column sums slid down bands of a tile, a half-warp a band) and its three levers (_b16: 16
 # bands of 8 rows; _r24: 8 bands of 24; _r12: 8 bands of 12), and moves the tile's unit layout into
-# unit_offset (box and gaussian hw_tiles checked and sanitized again). hw_tiled_sums over the full
-# check matrix, the levers over the quick one; hw_tiled_sums under memcheck (leak check), racecheck
+# unit_offset (box and gaussian hw_tiles checked and sanitized again). hw_tiled_sums and its levers
+# over the full check matrix (-q is quiet, not --quick); hw_tiled_sums under memcheck (leak check), racecheck
 # and initcheck on the sanitizer matrix, the hw_tiles under initcheck; every lever timed beside the
 # box's hand kernels at 8192² and three users' shapes, radius 7 and 15 (and 1); Nsight Compute at 8192².
 set -o pipefail

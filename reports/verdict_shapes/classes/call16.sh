@@ -2,7 +2,7 @@
 # merge of TVM's box tvm_running_sums_interior (radius 7 and 15: running sums without clamps at any
 # shape, beside a clamped frame). Its full check matrix (every path of the six build shapes); then
 # the box's rows of radius 7 and 15 of scripts/verdict_rows.txt, every class at every shape, gray and
-# 4096x2304 RGB, in one run (its sanitizers: call 17).
+# 4096x2304 RGB, in one run (its sanitizers: call 15).
 set -o pipefail
 eval "$(python3 scripts/device/run.py --shell-env)"
 mkdir -p $OUT/c16

@@ -1,10 +1,10 @@
 // The output pointer of an emulated kernel that counts its byte stores (for
-// gaussian_main.cpp: every output stored exactly once). The emulation
-// (emulate_gaussian_cuda.py) gives the kernels this type in place of
+// box_main.cpp and gaussian_main.cpp: every output stored exactly once). The
+// emulations give the kernels this type in place of
 // `uchar* __restrict__ output_ptr`. A kernel's wider vector stores go through
 // a cast of the pointer (`*(uint*)(output_ptr + i) = ...`): the cast counts
-// each byte of the vector, for the kernels cast the output pointer only to
-// store through it (emulate_gaussian_cuda.py still refuses them).
+// each byte of the vector, since the kernels cast the output pointer only to
+// store through it.
 #pragma once
 #include <atomic>
 #include <cstdint>
