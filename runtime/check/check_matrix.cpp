@@ -129,6 +129,9 @@ void add_build_shape_cases(std::vector<CheckCase> &cases, const FilterInfo &filt
     // TVM's compiled values, a Halide median's sizes).
     std::vector<ImageShape> shapes;
     std::vector<ParamValues> sanitized = {filter.defaults()};
+    auto sanitizing = [&](const ParamValues &params) {
+        return std::find(sanitized.begin(), sanitized.end(), params) != sanitized.end();
+    };
     for (const Variant &v : all_variants()) {
         if (v.filter != filter.name || (!options.variant.empty() && v.name != options.variant)) continue;
         if (v.exact_shapes.empty() || !v.why_unavailable().empty()) continue;
@@ -137,14 +140,9 @@ void add_build_shape_cases(std::vector<CheckCase> &cases, const FilterInfo &filt
         if (std::none_of(v.supports.begin(), v.supports.end(), [](const ParamSupport &p) { return !p.values.empty(); }))
             continue;
         for (const ParamValues &params : sets)
-            if (v.unsupported_reason(params).empty() &&
-                std::find(sanitized.begin(), sanitized.end(), params) == sanitized.end())
-                sanitized.push_back(params);
+            if (v.unsupported_reason(params).empty() && !sanitizing(params)) sanitized.push_back(params);
     }
     const bool sanitizer = options.sanitizer;
-    auto sanitizing = [&](const ParamValues &params) {
-        return std::find(sanitized.begin(), sanitized.end(), params) != sanitized.end();
-    };
     uint64_t seed = 9001;
     for (const ImageShape &s : shapes)
         for (int channels : {1, 3})

@@ -76,6 +76,12 @@ def strip_blocks(sch, alg, columns=512, threads=128):
     return (c, by, bx, y, g), sums
 
 
+def pad_rows(sch, block, factor, offset):
+    """The rows of the buffer `block` writes (its last axis but one) padded to factor k + offset elements."""
+    rows = len(sch.get(block).writes[0].source.shape) - 2
+    sch.storage_align(block, 0, axis=rows, factor=factor, offset=offset)
+
+
 def warp_runs(sch, alg, y, g, sums, threads=128):
     """Each warp's lanes on alg.run rows by 32 / alg.run adjacent runs, the
     shared rows padded to 32k + 1 words: lane (row i, run j) reads word
@@ -88,8 +94,7 @@ def warp_runs(sch, alg, y, g, sums, threads=128):
     sch.reorder(go, warp, yi, gi)
     lanes = sch.fuse(warp, yi, gi)
     sch.bind(lanes, "threadIdx.x")
-    rows_axis = len(sch.get(sums).writes[0].source.shape) - 2  # the column sums' rows: their last axis but one
-    sch.storage_align(sums, 0, axis=rows_axis, factor=32, offset=1)
+    pad_rows(sch, sums, factor=32, offset=1)
     return lanes
 
 
@@ -155,7 +160,7 @@ def staged_tiles(sch, alg, bx, lanes, threads=128):
     warp's stores fill whole sectors at any shape, the image's guard kept."""
     copy = vector_store(sch, alg, lanes)
     sch.set_scope(copy, 0, "shared")
-    sch.storage_align(copy, 0, axis=1, factor=128, offset=STAGING_PAD)
+    pad_rows(sch, copy, factor=128, offset=STAGING_PAD)
     store = sch.get_sblock(alg.store)
     sch.reverse_compute_at(store, bx)
     row_stores(sch, store, threads)
