@@ -42,13 +42,16 @@ static_assert(kRunLength % 4 == 0, "runs of whole words");
 
 // Row i's first word of column sums. A warp's runs are rows 4k .. 4k+3 by the
 // 8 runs, 30 words apart (8 even banks over 16); rows padded by 0, 1, 16 and
-// 17 words put the four rows on disjoint banks.
-__device__ inline int sum_row(int i) { return kSumWords * i + (i & 1) + 8 * (i & 2); }
+// 17 words put the four rows on disjoint banks, and each group of four rows
+// starts 32 words past the last one's end.
+constexpr int kGroupWords = 4 * kSumWords + 32;
+__device__ inline int sum_row(int i) { return kGroupWords * (i / 4) + kSumWords * (i % 4) + (i & 1) + 8 * (i & 2); }
 
 template <int ROWS>
 struct Shared {
-    uint32_t sums[kSumWords * ROWS + 32];  // column sums, two 16-bit lanes a word
+    uint32_t sums[kGroupWords * ROWS / 4];  // column sums, two 16-bit lanes a word
     uint4 staging[ROWS * kOutputs / 16];   // the tile's outputs, a row 480 bytes
+    static_assert(ROWS % 4 == 0, "whole groups of rows");
 };
 
 // The thread's word (image columns x .. x + 3) of image row y. kClampRows: the
