@@ -54,14 +54,15 @@ struct Shared {
     static_assert(ROWS % 4 == 0, "whole groups of rows");
 };
 
-// The thread's word (image columns x .. x + 3) of image row y. kClampRows: the
-// tile's window reaches past the top or bottom. inside: the word is wholly
-// inside the row (false only at the image's left and right edges).
-template <bool kClampRows>
-__device__ inline uint32_t load_word(const Plane &p, int y, int x, bool inside) {
-    if (kClampRows) y = clamp_index(y, p.height - 1);
-    const uint8_t *row = p.in + static_cast<std::ptrdiff_t>(y) * p.in_pitch;
-    if (inside) return __ldg(reinterpret_cast<const uint32_t *>(row + x));
+// The thread's word (image columns x .. x + 3) of image row y. kClamp: the
+// row or some column lies outside the image (a tile at an edge), so both are
+// clamped as FILTERS.md says; otherwise one load, at a 32-bit offset
+// (height * pitch < 2^31: kMaxSamples).
+template <bool kClamp>
+__device__ inline uint32_t load_word(const Plane &p, int y, int x) {
+    if (!kClamp)
+        return __ldg(reinterpret_cast<const uint32_t *>(p.in + x + static_cast<uint32_t>(y) * static_cast<uint32_t>(p.in_pitch)));
+    const uint8_t *row = p.in + static_cast<std::ptrdiff_t>(clamp_index(y, p.height - 1)) * p.in_pitch;
     uint32_t w = 0;
 #pragma unroll
     for (int b = 0; b < 4; b++) w |= static_cast<uint32_t>(row[clamp_index(x + b, p.width - 1)]) << (8 * b);
@@ -70,14 +71,14 @@ __device__ inline uint32_t load_word(const Plane &p, int y, int x, bool inside) 
 
 // Phase 1: the 4 column sums of the thread's word for the tile's rows y0 ..
 // y0 + ROWS - 1, each the sum of 2r + 1 rows around it; e holds columns 0 and
-// 2 in 16-bit lanes, o columns 1 and 3 (31 * 255 fits).
-template <int R, int ROWS, bool kClampRows>
+// 2 in 16-bit lanes, o columns 1 and 3 (31 * 255 fits). The whole window's
+// words are loaded before the first is used: ROWS + 2r loads in flight.
+template <int R, int ROWS, bool kClamp>
 __device__ inline void column_sums(const Plane &p, int y0, int x, uint32_t *sums) {
     constexpr int kLoaded = ROWS + 2 * R;  // rows y0 - R .. y0 + ROWS - 1 + R
-    const bool inside = x >= 0 && x + 4 <= p.width;
     uint32_t words[kLoaded];
 #pragma unroll
-    for (int j = 0; j < kLoaded; j++) words[j] = load_word<kClampRows>(p, y0 - R + j, x, inside);
+    for (int j = 0; j < kLoaded; j++) words[j] = load_word<kClamp>(p, y0 - R + j, x);
     uint32_t e = 0, o = 0;
 #pragma unroll
     for (int j = 0; j <= 2 * R; j++) e += evens(words[j]), o += odds(words[j]);
@@ -138,7 +139,8 @@ __global__ void __launch_bounds__(kThreads) box_block_sums_kernel(Plane p) {
     __shared__ Shared<ROWS> shared;
     const int x0 = static_cast<int>(blockIdx.x) * kOutputs, y0 = static_cast<int>(blockIdx.y) * ROWS;
     const int x = x0 - 16 + 4 * static_cast<int>(threadIdx.x);
-    if (y0 - R >= 0 && y0 + ROWS + R <= p.height) column_sums<R, ROWS, false>(p, y0, x, shared.sums);
+    const bool inside = y0 - R >= 0 && y0 + ROWS + R <= p.height && x >= 0 && x + 4 <= p.width;
+    if (inside) column_sums<R, ROWS, false>(p, y0, x, shared.sums);
     else column_sums<R, ROWS, true>(p, y0, x, shared.sums);
     __syncthreads();
     for (int k = static_cast<int>(threadIdx.x); k < ROWS * kRuns; k += kThreads)
