@@ -7,8 +7,8 @@
 //     serial chain of waits), and slides the 4 vertical sums down the tile in
 //     16-bit lanes, writing each row's sums to shared memory;
 //  2. row sums: each thread slides one horizontal sum along a run of 60
-//     outputs of one row, reading the column sums from shared memory (rows
-//     padded so that a warp's 32 runs hit 32 banks), divides by (2r+1)^2 with
+//     outputs of one row, reading the column sums from shared memory 4 a
+//     read (rows padded so that no two lanes' reads share a bank), divides by (2r+1)^2 with
 //     one multiply-high, and writes the bytes to a staging tile;
 //  3. stores: the staging tile goes to the image 16 bytes a thread,
 //     consecutive threads on consecutive bytes of a row.
@@ -40,18 +40,19 @@ constexpr int kSumWords = kColumns / 2;         // a row of 16-bit column sums, 
 static_assert(kBoxMaxRadius <= 16, "the window's columns lie in the tile's halo");
 static_assert(kRunLength % 4 == 0, "runs of whole words");
 
-// Row i's first word of column sums. A warp's runs are rows 4k .. 4k+3 by the
-// 8 runs, 30 words apart (8 even banks over 16); rows padded by 0, 1, 16 and
-// 17 words put the four rows on disjoint banks, and each group of four rows
-// starts 32 words past the last one's end.
-constexpr int kGroupWords = 4 * kSumWords + 32;
-__device__ inline int sum_row(int i) { return kGroupWords * (i / 4) + kSumWords * (i % 4) + (i & 1) + 8 * (i & 2); }
+// Row i's first word of column sums. Phase 2 reads 8 bytes a lane, so a
+// warp's reads go a half-warp at a time: rows 4k and 4k + 1 (then 4k + 2 and
+// 4k + 3) by the 8 runs, 30 words apart (8 pairs of banks over 16); odd rows
+// start 16 banks on, so a half-warp's two rows hit disjoint banks. Every row
+// starts on 8 bytes, and each pair of rows 32 words past the last one's end.
+constexpr int kPairWords = 2 * kSumWords + 32;
+__device__ inline int sum_row(int i) { return kPairWords * (i / 2) + (kSumWords + 16) * (i % 2); }
 
 template <int ROWS>
-struct Shared {
-    uint32_t sums[kGroupWords * ROWS / 4];  // column sums, two 16-bit lanes a word
+struct __align__(16) Shared {
+    uint32_t sums[kPairWords * ROWS / 2];  // column sums, two 16-bit lanes a word
     uint4 staging[ROWS * kOutputs / 16];   // the tile's outputs, a row 480 bytes
-    static_assert(ROWS % 4 == 0, "whole groups of rows");
+    static_assert(ROWS % 2 == 0, "whole pairs of rows");
 };
 
 // The thread's word (image columns x .. x + 3) of image row y. kClamp: the
@@ -89,27 +90,40 @@ __device__ inline void column_sums(const Plane &p, int y0, int x, uint32_t *sums
             e += evens(words[i + 2 * R]) - evens(words[i - 1]);
             o += odds(words[i + 2 * R]) - odds(words[i - 1]);
         }
-        uint32_t *row = sums + sum_row(i) + 2 * t;
-        row[0] = __byte_perm(e, o, 0x5410);  // columns 0, 1
-        row[1] = __byte_perm(e, o, 0x7632);  // columns 2, 3
+        // Columns 0, 1 and 2, 3 of the word, in order.
+        *reinterpret_cast<uint2 *>(sums + sum_row(i) + 2 * t) = make_uint2(__byte_perm(e, o, 0x5410), __byte_perm(e, o, 0x7632));
     }
 }
 
 // Phase 2: run `run` of output row i: outputs 60 run .. 60 run + 59 of the
-// tile, each the sum of its 2r + 1 column sums, divided with rounding.
+// tile, each the sum of its 2r + 1 column sums, divided with rounding. The
+// run's column sums (columns -r .. 59 + r of it) are read first, 4 a read:
+// two reads an output would make the shared-memory pipe the kernel's limit,
+// where taking a sum out of its word costs the ALU one instruction.
 template <int R>
 __device__ inline void row_sums(const uint32_t *sums, uint4 *staging, int i, int run) {
-    const uint16_t *cols = reinterpret_cast<const uint16_t *>(sums + sum_row(i)) + 16 + kRunLength * run;
+    // Quad q holds the run's columns 4q - 16 .. 4q - 13; the window needs quads
+    // (16 - R) / 4 .. (75 + R) / 4.
+    const uint2 *quads = reinterpret_cast<const uint2 *>(sums + sum_row(i)) + kRunLength / 4 * run;
+    constexpr int kFirst = (16 - R) / 4, kLast = (75 + R) / 4;
+    uint2 q4[kLast + 1];
+#pragma unroll
+    for (int q = kFirst; q <= kLast; q++) q4[q] = quads[q];
+    auto column = [&](int c) {  // the run's column c (-R .. 59 + R, known at compile time)
+        const uint2 v = q4[(c + 16) / 4];
+        const uint32_t w = (c + 16) % 4 < 2 ? v.x : v.y;
+        return (c + 16) % 2 ? w >> 16 : w & 0xffffu;
+    };
     uint32_t sum = Magic<R>::n / 2;
 #pragma unroll
-    for (int c = -R; c <= R; c++) sum += cols[c];
+    for (int c = -R; c <= R; c++) sum += column(c);
     uint32_t *out = reinterpret_cast<uint32_t *>(staging) + (i * kOutputs + kRunLength * run) / 4;
 #pragma unroll
     for (int k = 0; k < kRunLength; k += 4) {
         uint32_t q[4];
 #pragma unroll
         for (int u = 0; u < 4; u++) {
-            if (k + u > 0) sum += cols[k + u + R] - cols[k + u - 1 - R];
+            if (k + u > 0) sum += column(k + u + R) - column(k + u - 1 - R);
             q[u] = __umulhi(sum, static_cast<uint32_t>(Magic<R>::m));
         }
         out[k / 4] = (q[0] + q[1] * 0x100u) + (q[2] + q[3] * 0x100u) * 0x10000u;  // q < 256
@@ -134,8 +148,8 @@ __device__ inline void store_tile(const Plane &p, const uint4 *staging, int x0, 
     }
 }
 
-template <int R, int ROWS>
-__global__ void __launch_bounds__(kThreads) box_block_sums_kernel(Plane p) {
+template <int R, int ROWS, int MIN_BLOCKS>
+__global__ void __launch_bounds__(kThreads, MIN_BLOCKS) box_block_sums_kernel(Plane p) {
     __shared__ Shared<ROWS> shared;
     const int x0 = static_cast<int>(blockIdx.x) * kOutputs, y0 = static_cast<int>(blockIdx.y) * ROWS;
     const int x = x0 - 16 + 4 * static_cast<int>(threadIdx.x);
@@ -149,28 +163,31 @@ __global__ void __launch_bounds__(kThreads) box_block_sums_kernel(Plane p) {
     store_tile<ROWS>(p, shared.staging, x0, y0);
 }
 
-template <int R, int ROWS>
+template <int R, int ROWS, int MIN_BLOCKS>
 void launch(const Plane &p) {
     const dim3 grid((p.width + kOutputs - 1) / kOutputs, (p.height + ROWS - 1) / ROWS);
-    box_block_sums_kernel<R, ROWS><<<grid, kThreads, 0, stream()>>>(p);
+    box_block_sums_kernel<R, ROWS, MIN_BLOCKS><<<grid, kThreads, 0, stream()>>>(p);
 }
 
-template <int ROWS, std::size_t... Rs>
+template <int ROWS, int MIN_BLOCKS, std::size_t... Rs>
 constexpr auto make_launchers(std::index_sequence<Rs...>) {
-    return std::array<void (*)(const Plane &), sizeof...(Rs)>{&launch<static_cast<int>(Rs) + 1, ROWS>...};
+    return std::array<void (*)(const Plane &), sizeof...(Rs)>{&launch<static_cast<int>(Rs) + 1, ROWS, MIN_BLOCKS>...};
 }
 
-template <int ROWS>
+template <int ROWS, int MIN_BLOCKS>
 void run(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
-    static constexpr auto launchers = make_launchers<ROWS>(std::make_index_sequence<kBoxMaxRadius>{});
+    static constexpr auto launchers = make_launchers<ROWS, MIN_BLOCKS>(std::make_index_sequence<kBoxMaxRadius>{});
     const int radius = static_cast<int>(params.at("radius"));
     for_each_plane(in, out, "box_block_sums_kernel", [&](const Plane &p) { launchers.at(radius - 1)(p); });
 }
 
+// Tiles of 16 rows: 32 rows halve the column sums' warm-up but double the
+// registers of the loads in flight and the shared memory, and so halve the
+// warps an SM holds; they were slower at every shape and radius measured.
 const VariantRegistration registration{
-    with_algorithm({"box", "hw_block_sums", Backend::cuda, Kind::handwritten, {}, run<16>}, "running_sums")};
-const VariantRegistration tall{
-    with_algorithm({"box", "hw_block_sums_r32", Backend::cuda, Kind::handwritten, {}, run<32>}, "running_sums")};
+    with_algorithm({"box", "hw_block_sums", Backend::cuda, Kind::handwritten, {}, run<16, 6>}, "running_sums")};
+const VariantRegistration lever_b8{
+    with_algorithm({"box", "hw_block_sums_b8", Backend::cuda, Kind::handwritten, {}, run<16, 8>}, "running_sums")};
 
 }  // namespace
 }  // namespace filterlab::handwritten
