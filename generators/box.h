@@ -58,12 +58,14 @@ protected:
     // The output from the window sums, as FILTERS.md rounds. `integer`: as an
     // integer division, for schedules that specialise on the radius (a
     // constant divisor is a multiply-high); else in float, which needs no constant.
-    void define_output(bool integer = false) {
+    void define_output(bool integer = false) { define_means(output, integer); }
+    // The same into `means` (a stage the output then reads).
+    void define_means(Halide::Func means, bool integer = false) {
         using namespace Halide;
         Expr n = (2 * radius + 1) * (2 * radius + 1);
         Expr sum = window_sum(x, y, c);
-        output(x, y, c) = cast<uint8_t>(integer ? (sum + cast<uint32_t>(n / 2)) / cast<uint32_t>(n)
-                                                : arithmetic::divide_round_half_up(sum, n));
+        means(x, y, c) = cast<uint8_t>(integer ? (sum + cast<uint32_t>(n / 2)) / cast<uint32_t>(n)
+                                               : arithmetic::divide_round_half_up(sum, n));
     }
 };
 
@@ -120,6 +122,11 @@ struct RunningSums : Window {
     // On a word view: the column sums of two pixels in one 32-bit word, one add for both.
     Halide::Var odd{"odd"};
     Halide::Func packed_sums{"packed_sums"};  // (wx, odd, k, strip): pixels 4wx+odd and 4wx+odd+2
+    // The rounded means, which the output copies: a schedule may compute a
+    // tile of them in shared memory and copy it out a row at a time (each
+    // thread's run of outputs would otherwise be stored strided across a
+    // warp); left inlined, the output computes them itself.
+    Halide::Func means{"means"};
 
     explicit RunningSums(const Inputs &in) : Window(in) {
         using namespace Halide;
@@ -146,7 +153,8 @@ struct RunningSums : Window {
         window_sums(steps, chunk, y, c) =
             window_sums(steps - 1, chunk, y, c) + column(left + steps + r) - column(left + steps - r - 1);
         window_sum(x, y, c) = window_sums(x % kChunk, x / kChunk, y, c);
-        define_output();
+        define_means(means);
+        output(x, y, c) = means(x, y, c);
     }
 };
 
