@@ -111,8 +111,7 @@ void copy_out(RunningSums &p, Stage s, const Var &xo, TailStrategy tail) {
 // be fast: it is TVM's running_sums_staged, stage for stage; sums_strips' threads
 // each make one chunk's 16 rows, so a warp's lanes read sums 8 words apart (bank
 // conflicts) and store 16 bytes apart (each store instruction half of 16 sectors).
-FILTERLAB_SCHEDULE(box, RunningSums, gpu, sums_staged,
-                   FRONTIER("TVM's staged running sums (coalesced stores at any shape) in Halide")) {
+FILTERLAB_SCHEDULE(box, RunningSums, gpu, sums_staged) {
     const Var xo{"xo"};
     // A width the tiles divide needs no guard on x.
     copy_out(p, p.output.specialize(p.width % kTileColumns == 0), xo, TailStrategy::RoundUp);
