@@ -1,10 +1,10 @@
 """TVM schedules of the box filter (generators/tvm/box.py's algorithms)."""
-from tvm import sym, tirx
+from tvm import tirx
 
 from filterlab_build.tvm_registry import tvm_frozen, tvm_schedule
 from generators.tvm import box, box_framed
 from generators.tvm.plane import contract_range
-from schedules.tvm_helpers import bind_grid, framed_tiles, register_block, thread_tile, unrolled
+from schedules.tvm_helpers import bind_grid, framed_tiles, register_block, row_stores, thread_tile, unrolled
 
 # The contract's radii (runtime/base/contract_ranges.h), every one a library.
 BOX_MAX_RADIUS = contract_range("kBoxMaxRadius")
@@ -132,25 +132,6 @@ TILE_SUMS = 16 * 512
 # The staging tile's rows padded by 32 bytes (8 banks): a quarter warp's
 # 16-byte stores, 4 rows by 2 runs (warp_runs), then fall in 32 different banks.
 STAGING_PAD = 32
-
-# The bytes a thread stores at once from the staging tile where the image's
-# width is provably whole words: the guard (x < width) then holds for the
-# word or for none of it, and TVM vectorises the copy (32-bit stores).
-WORD = 4
-
-
-def row_stores(sch, store, threads):
-    """The store stage's tile, rows of it fused, to threads in order: a warp
-    stores a row's consecutive bytes (words where the width allows)."""
-    row = sch.fuse(*sch.get_loops(store)[-2:])
-    width = sch.get(store).writes[0].source.shape[-1]
-    if sym.Analyzer().can_prove(tirx.floormod(width, WORD) == 0):
-        _, tx, word = sch.split(row, [None, threads, WORD])
-        sch.vectorize(word)
-    else:  # a word could straddle the image's edge: a byte a thread
-        _, tx = sch.split(row, [None, threads])
-    sch.bind(tx, "threadIdx.x")
-
 
 def staged_tiles(sch, alg, bx, lanes, threads=128):
     """A staged algorithm's (box.RunningSums(staged=True)) tile of staging in
