@@ -30,11 +30,14 @@ SHAPES = [(1, 1, 1), (1, 2, 2), (1, 7, 13), (3, 17, 5), (2, 31, 29), (1, 300, 10
 def framed_shapes(r, rows=8, lanes=4):
     """Shapes around a frame of r and tiles of rows x lanes inside it: one tile, one and a row and column
     more, a tile short each way, no inside at all (2r), an inside of one pixel, one block of 4 x 32 tiles
-    and a bit more, primes, one row or column, and RGB."""
-    y, x = 2 * r + rows, 2 * r + lanes
+    and a bit more, primes, one row or column, and RGB; then the same columns for a frame a word wide at
+    the left and right (box_framed's `staged` tiles start at a multiple of 4)."""
+    y, x, w = 2 * r + rows, 2 * r + lanes, 2 * ((r + 3) // 4 * 4)
     return [(1, y, x), (1, y + 1, x + 1), (1, y - 1, 40), (1, 40, x - 1), (1, 2 * r, 100), (1, 100, 2 * r),
             (1, 2 * r + 1, 2 * r + 1), (1, 2 * r + 4 * rows, 2 * r + 32 * lanes),
-            (2, 2 * r + 4 * rows + 1, 2 * r + 32 * lanes + 3), (2, 23, 131), (1, 97, 3), (1, 1, 97), (3, 67, 301)]
+            (2, 2 * r + 4 * rows + 1, 2 * r + 32 * lanes + 3), (2, 23, 131), (1, 97, 3), (1, 1, 97), (3, 67, 301),
+            (1, y, w + lanes), (1, y + 1, w + lanes + 1), (1, y, w + lanes - 1), (1, y + 4 * rows, w + 32 * lanes),
+            (2, y + 4 * rows - 1, w + 32 * lanes + 2), (1, 2 * y, w + 64 * lanes + 5)]
 
 
 def stores_a_thread(body):
