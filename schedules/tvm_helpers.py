@@ -1,5 +1,7 @@
 """What several TVM schedules share (the twin of schedule_helpers.h): the
-thread blocks of an output, unrolled loops, an interior's tiles and its frame."""
+thread blocks of an output, unrolled loops, an interior's tiles and its frame,
+a staged tile's stores."""
+from tvm import sym, tirx
 
 
 def bind_grid(sch, c, by, bx):
@@ -86,3 +88,26 @@ def framed_tiles(sch, alg, warps=4, frame_threads=256):
     bind_blocks(sch, c, by, bx, ty, tx)
     unrolled(sch, sch.get_sblock(alg.interior), 2)  # the tile's rows and lanes
     pixel_list_threads(sch, sch.get_sblock(alg.frame), frame_threads)
+
+
+# The bytes a thread stores at once from the staging tile where the image's
+# width is provably whole words: the guard (x < width) then holds for the
+# word or for none of it, and TVM vectorises the copy (32-bit stores).
+WORD = 4
+
+
+def row_stores(sch, store, threads, warps=1):
+    """The store stage's tile, rows of it fused, to threads in order: a warp
+    stores a row's consecutive bytes (words where the width allows: the
+    stage's algorithm starts its columns at a whole word of the image). With
+    `warps` > 1, the threads are `warps` on threadIdx.y by `threads` on
+    threadIdx.x, for a kernel whose other stages bind both."""
+    row = sch.fuse(*sch.get_loops(store)[-2:])
+    width = sch.get(store).writes[0].source.shape[-1]
+    words = sym.Analyzer().can_prove(tirx.floormod(width, WORD) == 0)  # else a word could straddle the edge
+    loops = sch.split(row, [None] + [warps] * (warps > 1) + [threads] + [WORD] * words)
+    if words:
+        sch.vectorize(loops.pop())
+    if warps > 1:
+        sch.bind(loops[-2], "threadIdx.y")
+    sch.bind(loops[-1], "threadIdx.x")

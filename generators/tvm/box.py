@@ -12,7 +12,7 @@ adds a remainder correction).
 """
 from tvm.script import tirx as T
 
-from .plane import LARGEST_EXTENT, Algorithm, bordered, clamp
+from .plane import Algorithm, bordered, clamp, whole
 
 
 class Direct(Algorithm):
@@ -106,13 +106,6 @@ class Separable(Algorithm):
 # tile of the column sums in shared memory by the image, not the tile
 # ((1, 16, 2^30 + 14) ints, whose size overflowed int32 to 224).
 WHOLE_ROWS, WHOLE_COLUMNS = 256, 2048
-
-
-def whole(extent, size):
-    """The image side rounded up to whole multiples of size, and at least
-    size: TVM then knows a tile of up to size fits (a shared tile's size is
-    otherwise min(tile, image): not a constant, which CUDA codegen refuses)."""
-    return (T.max(T.min(extent, LARGEST_EXTENT), 1) + size - 1) // size * size
 
 
 def sample(input, c, y, x):

@@ -24,10 +24,12 @@ def whole(extent, unit, border):
     return T.max(tiles(extent, unit, border), 0) * unit
 
 
-def frame_size(height, width, rows, lanes, border):
-    """The frame's pixels: the rows that are not the tiles' whole, then the rest of the tiles' rows."""
+def frame_size(height, width, rows, lanes, border, column_border=None):
+    """The frame's pixels: the rows that are not the tiles' whole, then the rest of the tiles' rows;
+    `column_border` the frame's side at the left where it is not `border`."""
+    left = border if column_border is None else column_border
     return (height - whole(height, rows, border)) * width + whole(height, rows, border) * (
-        width - whole(width, lanes, border))
+        width - whole(width, lanes, left))
 
 
 def band(k, inner, border):

@@ -49,6 +49,13 @@ from .plane import Algorithm, clamp, contract_range
 SIZES = contract_range("kMedianSizes")
 
 
+# A staged algorithm's stages cover whole blocks of (tile rows, strips) past
+# the image: a schedule's block that divides it has no partial block, and its
+# tile of staging in shared memory a constant size (CUDA codegen refuses
+# min(tile, image)).
+STAGED_BLOCK = (4, 32)
+
+
 def _check(size, bits):
     if size not in SIZES:
         raise ValueError(f"median: size {size} is not one of {', '.join(map(str, SIZES))}")
@@ -122,9 +129,10 @@ def separable_tile(net, sample, k, tw, th, columns):
     return results
 
 
-def store_output(layout, medians, output, c, ty, ts, s, t, i, height, width):
+def store_output(layout, medians, output, c, ty, ts, s, t, i, height, width, guarded=True):
     """`output`'s body (layout: tw, th, strip, lanes): output
-    (ty*lanes*th + t, (ts*strip + s)*tw + i), if inside the image, its
+    (ty*lanes*th + t, (ts*strip + s)*tw + i), if inside the image (always
+    where not `guarded`: a staging buffer of whole tiles), its
     element of the strip's medians (its lane t // th of it): a constant
     buffer and shift once a schedule unrolls s, t and i. The stage runs over
     strips, not pixels, so that it reads `medians` at the strip's own index:
@@ -141,6 +149,9 @@ def store_output(layout, medians, output, c, ty, ts, s, t, i, height, width):
         value = tirx.if_then_else(e == j, medians[j][c, ty, ts], value)
     if lanes == 2:
         value = T.shift_right(value, T.Cast("uint32", (t // th) * 16))
+    if not guarded:  # into staging (Tiled's `staged`), whole tiles past the image
+        T.buffer_store(output, T.Cast("uint8", value), [c, y, x])
+        return
     with T.If(tirx.all(y < height, x < width)):
         with T.Then():
             T.buffer_store(output, T.Cast("uint8", value), [c, y, x])
@@ -153,15 +164,28 @@ class Tiled(Algorithm):
     hand kernel hw_row_pairs' packing): each min or max of the network is
     one packed instruction for two outputs; `pairs` names its
     median_networks.packed_op ("cuda", or "portable" for the CPU check),
-    and the samples are 16-bit lanes whatever `bits` says."""
-    medians, output = "medians", "output"
+    and the samples are 16-bit lanes whatever `bits` says.
 
-    def __init__(self, tile_medians, size, tile, bits, strip, pairs=None):
+    `staged`: `output` writes whole tiles to `staging` without a guard, and
+    a stage `store` copies staging to the image, a pixel a block with its
+    own loops and the guard (box.RunningSums' `staged`): a schedule can then
+    keep a block's tiles of staging in shared memory and store them a row
+    at a time, consecutive threads on consecutive bytes (words where the
+    width is whole words), not each thread its tile's bytes, strided."""
+    medians, output, store = "medians", "output", "store"
+
+    def __init__(self, tile_medians, size, tile, bits, strip, pairs=None, staged=False):
         _check(size, bits)
         k, (tw, th), lanes = size, tile, 1 if pairs is None else 2
         n, dtype = strip * tw * th, "uint32" if pairs else _dtype(bits)
         op = mn.packed_op(pairs) if pairs else None
         self.size, self.tile, self.bits, self.strip, self.pairs = size, (tw, th), bits, strip, pairs
+        rows, columns = lanes * th, strip * tw  # a strip's outputs
+        def tile_rows(height):  # staged: whole blocks, the tile of staging a constant
+            return _tiles(height, rows * STAGED_BLOCK[0]) * STAGED_BLOCK[0] if staged else _tiles(height, rows)
+
+        def strips(width):
+            return _tiles(width, columns * STAGED_BLOCK[1]) * STAGED_BLOCK[1] if staged else _tiles(width, columns)
         layout = (tw, th, strip, lanes)
 
         def strip_medians(input, medians, c, ty, ts, height, width):
@@ -198,17 +222,26 @@ class Tiled(Algorithm):
             # One buffer per element: compute_at places a block only where every
             # dimension it writes is one of its block variables (a rank index as a
             # last dimension fails: "TensorRegion pattern match failed: 0").
-            medians = [T.sblock_alloc_buffer((channels, _tiles(height, lanes * th), _tiles(width, strip * tw)), dtype)
-                       for _ in range(n)]
-            for c, ty, ts in T.grid(channels, _tiles(height, lanes * th), _tiles(width, strip * tw)):
+            medians = [T.sblock_alloc_buffer((channels, tile_rows(height), strips(width)), dtype) for _ in range(n)]
+            for c, ty, ts in T.grid(channels, tile_rows(height), strips(width)):
                 with T.sblock("medians"):
                     vc, vty, vts = T.axis.remap("SSS", [c, ty, ts])
                     strip_medians(input, medians, vc, vty, vts, height, width)
-            for c, ty, ts, s, t, i in T.grid(channels, _tiles(height, lanes * th), _tiles(width, strip * tw), strip,
-                                             lanes * th, tw):
+            if staged:  # a Python bool: TVMScript builds only the branch taken
+                staging = T.sblock_alloc_buffer((channels, tile_rows(height) * rows, strips(width) * columns), "uint8")
+            for c, ty, ts, s, t, i in T.grid(channels, tile_rows(height), strips(width), strip, rows, tw):
                 with T.sblock("output"):
                     vc, vty, vts, vs, vt, vi = T.axis.remap("SSSSSS", [c, ty, ts, s, t, i])
-                    store_output(layout, medians, output, vc, vty, vts, vs, vt, vi, height, width)
+                    if staged:
+                        store_output(layout, medians, staging, vc, vty, vts, vs, vt, vi, height, width, False)
+                    else:
+                        store_output(layout, medians, output, vc, vty, vts, vs, vt, vi, height, width)
+            if staged:
+                for c, y, x in T.grid(channels, tile_rows(height) * rows, strips(width) * columns):
+                    with T.sblock("store"):
+                        vc, vy, vx = T.axis.remap("SSS", [c, y, x])
+                        if vy < height and vx < width:
+                            output[vc, vy, vx] = staging[vc, vy, vx]
 
         super().__init__(median)
 
@@ -217,14 +250,14 @@ class Direct(Tiled):
     """Each output's own window sorted (direct_tile); a tile shares its loads and sorted columns."""
     contract = "direct"
 
-    def __init__(self, size, tile_x=1, tile_y=1, bits=32, strip=1, pairs=None):
-        super().__init__(direct_tile, size, (tile_x, tile_y), bits, strip, pairs)
+    def __init__(self, size, tile_x=1, tile_y=1, bits=32, strip=1, pairs=None, staged=False):
+        super().__init__(direct_tile, size, (tile_x, tile_y), bits, strip, pairs, staged)
 
 
 class Separable(Tiled):
     """Adams' tiles (separable_tile): what a tile's windows share sorted once."""
     contract = "separable"
 
-    def __init__(self, size, tile_x=2, tile_y=2, bits=32, strip=1, pairs=None):
+    def __init__(self, size, tile_x=2, tile_y=2, bits=32, strip=1, pairs=None, staged=False):
         # Each side at most k, as median.h's (a wider tile shares nothing more).
-        super().__init__(separable_tile, size, (min(tile_x, size), min(tile_y, size)), bits, strip, pairs)
+        super().__init__(separable_tile, size, (min(tile_x, size), min(tile_y, size)), bits, strip, pairs, staged)

@@ -75,3 +75,10 @@ def bordered(extent, r):
 def clamp(value, upper):
     """clamp(value, 0, upper - 1): the contract's border, inside TVMScript."""
     return tirx.max(tirx.min(value, upper - 1), 0)
+
+
+def whole(extent, size):
+    """The image side rounded up to whole multiples of size, and at least
+    size: TVM then knows a tile of up to size fits (a shared tile's size is
+    otherwise min(tile, image): not a constant, which CUDA codegen refuses)."""
+    return (tirx.max(tirx.min(extent, LARGEST_EXTENT), 1) + size - 1) // size * size

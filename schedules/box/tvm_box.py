@@ -1,10 +1,11 @@
 """TVM schedules of the box filter (generators/tvm/box.py's algorithms)."""
-from tvm import sym, tirx
+from tvm import tirx
 
 from filterlab_build.tvm_registry import tvm_frozen, tvm_schedule
 from generators.tvm import box, box_framed
 from generators.tvm.plane import contract_range
-from schedules.tvm_helpers import bind_grid, framed_tiles, register_block, thread_tile, unrolled
+from schedules.tvm_helpers import (bind_grid, framed_tiles, pixel_list_threads, register_block, row_stores, thread_tile,
+                                   unrolled)
 
 # The contract's radii (runtime/base/contract_ranges.h), every one a library.
 BOX_MAX_RADIUS = contract_range("kBoxMaxRadius")
@@ -42,6 +43,45 @@ def register_rows_interior(sch, alg):
     256 threads a block."""
     framed_tiles(sch, alg, warps=4)
     unrolled(sch, sch.get_sblock(alg.rows), 2)  # the tile's rows + 2r input rows and its lanes
+
+
+@tvm_schedule("box", box_framed.SeparableFramed, compiled={"radius": [1, 2, 3]},
+              args={"rows": 8, "lanes": 4, "staged": True},
+              frontier="register_rows_interior's interior stored a row at a time through shared memory: the lever "
+                       "against its strided byte stores, where the exact class stores 32-bit words",
+              why="register_rows_interior (a thread's 4 adjacent outputs on 8 rows of the interior, 4 x 32 threads) "
+                  "writing its outputs into the block's 32 x 128 tile in shared memory, then the tile copied to the "
+                  "image a row at a time, a byte a thread (a 32-bit word where the width is whole words, the tiles "
+                  "from column 4) under the tiles' guard: a warp's store is 32 consecutive bytes (128 in words), "
+                  "where each thread storing its own 4 bytes a row leaves 3 of every 4 to other stores")
+def register_rows_interior_staged(sch, alg):
+    staged_interior(sch, alg, warps=4)
+
+
+def staged_interior(sch, alg, warps):
+    """A staged framed algorithm's (box_framed's `staged`) tiles as
+    register_rows_interior's (a thread each, 32 x `warps` threads a block,
+    unrolled; the frame 256 pixels a block), each block's outputs kept in
+    shared memory, then stored a row at a time (row_stores). The store
+    stage places the block and the tiles are computed at it: `output` has
+    two writers (the store, the frame), so the store cannot be moved to the
+    tiles (reverse_compute_at wants a block that is its buffer's only writer)."""
+    store = sch.get_sblock(alg.store)
+    c, y, x = sch.get_loops(store)
+    by, y = sch.split(y, [None, warps * alg.tile_rows])
+    bx, x = sch.split(x, [None, 32 * alg.lanes])
+    sch.reorder(c, by, bx, y, x)
+    bind_grid(sch, c, by, bx)
+    tile = sch.get_sblock(alg.tile)
+    sch.compute_at(tile, bx)
+    ty, tx = sch.get_loops(tile)[-2:]
+    sch.bind(ty, "threadIdx.y")
+    sch.bind(tx, "threadIdx.x")
+    sch.set_scope(sch.get_sblock(alg.interior), 0, "shared")
+    unrolled(sch, sch.get_sblock(alg.interior), 2)  # the tile's rows and lanes
+    unrolled(sch, sch.get_sblock(alg.rows), 2)  # the tile's rows + 2r input rows and its lanes
+    row_stores(sch, store, 32, warps=warps)
+    pixel_list_threads(sch, sch.get_sblock(alg.frame), 256)
 
 
 @tvm_schedule("box", box.Direct, compiled={"radius": [1]}, why="each thread makes a 4x8 block, unrolled with the sums inlined, as Halide's rows8: each input "
@@ -132,25 +172,6 @@ TILE_SUMS = 16 * 512
 # The staging tile's rows padded by 32 bytes (8 banks): a quarter warp's
 # 16-byte stores, 4 rows by 2 runs (warp_runs), then fall in 32 different banks.
 STAGING_PAD = 32
-
-# The bytes a thread stores at once from the staging tile where the image's
-# width is provably whole words: the guard (x < width) then holds for the
-# word or for none of it, and TVM vectorises the copy (32-bit stores).
-WORD = 4
-
-
-def row_stores(sch, store, threads):
-    """The store stage's tile, rows of it fused, to threads in order: a warp
-    stores a row's consecutive bytes (words where the width allows)."""
-    row = sch.fuse(*sch.get_loops(store)[-2:])
-    width = sch.get(store).writes[0].source.shape[-1]
-    if sym.Analyzer().can_prove(tirx.floormod(width, WORD) == 0):
-        _, tx, word = sch.split(row, [None, threads, WORD])
-        sch.vectorize(word)
-    else:  # a word could straddle the image's edge: a byte a thread
-        _, tx = sch.split(row, [None, threads])
-    sch.bind(tx, "threadIdx.x")
-
 
 def staged_tiles(sch, alg, bx, lanes, threads=128):
     """A staged algorithm's (box.RunningSums(staged=True)) tile of staging in

@@ -5,17 +5,20 @@ stage; every schedule gives a thread one strip: `medians` computed at the
 thread's loop into "local" buffers (one point a thread, so registers), the
 strip's outputs unrolled. Nothing is left at root (the launcher may not
 allocate: filterlab_build/cuda_source.py). Loads and stores stay bytes: every output is
-guarded (the outputs run to the exact width) and every load clamped.
+guarded (the outputs run to the exact width) and every load clamped; a staged
+algorithm's stores are the store stage's (staged_strips), words where TVM can
+prove the width whole words.
 """
 from filterlab_build.tvm_registry import tvm_frozen, tvm_schedule
 from generators.tvm import median
-from schedules.tvm_helpers import bind_blocks
+from schedules.tvm_helpers import bind_blocks, row_stores
 
 
 def strip_threads(sch, alg, warps):
     """A strip a thread, blocks of 32 x `warps` threads (strips side by side
     in x, tile rows stacked in y), channels on blockIdx.z; the strip's
-    medians computed at the thread into registers, its outputs unrolled."""
+    medians computed at the thread into registers, its outputs unrolled.
+    Returns the block's loop over strips (blockIdx.x)."""
     output = sch.get_sblock(alg.output)
     c, ty, ts, s, t, i = sch.get_loops(output)  # the algorithm's output runs over strips
     xb, xt = sch.split(ts, [None, 32])
@@ -28,6 +31,19 @@ def strip_threads(sch, alg, warps):
     sch.compute_at(medians, xt)
     for b in range(len(sch.get(medians).writes)):
         sch.set_scope(medians, b, "local")
+    return xb
+
+
+def staged_strips(sch, alg, warps):
+    """strip_threads for a staged algorithm (median.Tiled's `staged`): each
+    strip's outputs written into the block's tile of staging in shared
+    memory, then the tile stored a row at a time, consecutive threads on
+    consecutive bytes (row_stores), the threads indexed as strip_threads'."""
+    xb = strip_threads(sch, alg, warps)
+    sch.set_scope(sch.get_sblock(alg.output), 0, "shared")
+    store = sch.get_sblock(alg.store)
+    sch.reverse_compute_at(store, xb)
+    row_stores(sch, store, 32, warps=warps)
 
 
 @tvm_schedule("median", median.Direct, args={"tile_x": 1, "tile_y": 1, "bits": 32},
@@ -103,3 +119,22 @@ tvm_frozen("median", "register_block_pairs_2x4_r96", "register_block_pairs",
                     "register_block_pairs' tiles and of their register caps",
            why="register_block_pairs_2x4 with each kernel capped at 96 registers (__maxnreg__) in place of TVM's "
                "__launch_bounds__: ptxas then keeps more of the block in registers")
+
+
+# The lever of box.RunningSums' `staged` on TVM's best 3x3 median.
+@tvm_schedule("median", median.Direct, args={"tile_x": 2, "tile_y": 4, "bits": 16, "pairs": "cuda", "staged": True},
+              compiled={"size": [3]},
+              why="register_block_pairs_2x4 (two 2x4 blocks a thread, 16-bit lanes, 4 warps) writing its outputs "
+                  "into the block's 32 x 64 tile in shared memory, then the tile copied to the image a row at a time, "
+                  "a byte a thread (a 32-bit word where the width is whole words) under the image's guard: a "
+                  "warp's store is 32 consecutive bytes (128 in words), where each thread storing its own 16 bytes "
+                  "leaves every other byte of two sectors to another store")
+def register_block_pairs_staged(sch, alg):
+    staged_strips(sch, alg, warps=4)
+
+
+tvm_frozen("median", "register_block_pairs_staged_r96", "register_block_pairs_staged", "max_registers=96",
+           frontier="register_block_pairs_2x4_r96's outputs stored a row at a time through shared memory: the "
+                    "lever against its generic class's strided byte stores",
+           why="register_block_pairs_staged with each kernel capped at 96 registers (__maxnreg__), as "
+               "register_block_pairs_2x4_r96: its staged twin")

@@ -33,17 +33,20 @@ CASES = [
 ]
 
 
-def framed_case(r, rows, lanes):
-    """box_framed.SeparableFramed: the interior (whole tiles of rows x lanes inside a frame of r) and its frame,
-    on the shared shapes (most without a whole tile) and on shapes with one tile, several, rows and columns
-    beside the last, and a frame with no inside."""
+def framed_case(r, rows, lanes, staged=False):
+    """box_framed.SeparableFramed: the interior (whole tiles of rows x lanes inside a frame of r, staged:
+    from column 4k >= r) and its frame, on the shared shapes (most without a whole tile) and on shapes with
+    one tile, several, rows and columns beside the last, and a frame with no inside."""
     from generators.tvm import box_framed
 
-    shapes = [(1, 1, 1), (1, 2, 2), (1, 7, 13), (3, 17, 5), (2, 31, 29), (1, 2 * r + rows, 2 * r + lanes),
-              (1, 2 * r + rows - 1, 40), (1, 40, 2 * r + lanes - 1), (2, 45, 70), (1, 2 * r, 100), (1, 100, 2 * r + 1)]
-    return (f"box_framed.SeparableFramed r={r} rows={rows} lanes={lanes}",
-            lambda im: run(box_framed.SeparableFramed(r, rows=rows, lanes=lanes), im, im.shape),
+    left = (r + 3) // 4 * 4 if staged else r
+    shapes = [(1, 1, 1), (1, 2, 2), (1, 7, 13), (3, 17, 5), (2, 31, 29), (1, 2 * r + rows, 2 * left + lanes),
+              (1, 2 * r + rows - 1, 40), (1, 40, 2 * left + lanes - 1), (2, 45, 70), (1, 2 * r, 100),
+              (1, 100, 2 * left + 1)]
+    return (f"box_framed.SeparableFramed r={r} rows={rows} lanes={lanes}" + " staged" * staged,
+            lambda im: run(box_framed.SeparableFramed(r, rows=rows, lanes=lanes, staged=staged), im, im.shape),
             lambda im: box_model(im, r), shapes)
 
 
 CASES += [framed_case(r, rows, lanes) for r, rows, lanes in ((1, 8, 4), (2, 4, 2), (3, 8, 4), (7, 2, 4))]
+CASES += [framed_case(r, 8, 4, staged=True) for r in (1, 3, 5)]  # register_rows_interior_staged's, and past a word

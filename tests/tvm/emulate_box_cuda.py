@@ -30,11 +30,31 @@ SHAPES = [(1, 1, 1), (1, 2, 2), (1, 7, 13), (3, 17, 5), (2, 31, 29), (1, 300, 10
 def framed_shapes(r, rows=8, lanes=4):
     """Shapes around a frame of r and tiles of rows x lanes inside it: one tile, one and a row and column
     more, a tile short each way, no inside at all (2r), an inside of one pixel, one block of 4 x 32 tiles
-    and a bit more, primes, one row or column, and RGB."""
-    y, x = 2 * r + rows, 2 * r + lanes
+    and a bit more, primes, one row or column, and RGB; then the same columns for a frame a word wide at
+    the left and right (box_framed's `staged` tiles start at a multiple of 4)."""
+    y, x, w = 2 * r + rows, 2 * r + lanes, 2 * ((r + 3) // 4 * 4)
     return [(1, y, x), (1, y + 1, x + 1), (1, y - 1, 40), (1, 40, x - 1), (1, 2 * r, 100), (1, 100, 2 * r),
             (1, 2 * r + 1, 2 * r + 1), (1, 2 * r + 4 * rows, 2 * r + 32 * lanes),
-            (2, 2 * r + 4 * rows + 1, 2 * r + 32 * lanes + 3), (2, 23, 131), (1, 97, 3), (1, 1, 97), (3, 67, 301)]
+            (2, 2 * r + 4 * rows + 1, 2 * r + 32 * lanes + 3), (2, 23, 131), (1, 97, 3), (1, 1, 97), (3, 67, 301),
+            (1, y, w + lanes), (1, y + 1, w + lanes + 1), (1, y, w + lanes - 1), (1, y + 4 * rows, w + 32 * lanes),
+            (2, y + 4 * rows - 1, w + 32 * lanes + 2), (1, 2 * y, w + 64 * lanes + 5)]
+
+
+def stores_a_thread(body):
+    """The output stores a kernel's thread executes (32-bit ones counted as words), its byte stores and
+    word stores summed through the constant loops around each."""
+    counts = {"byte": 0, "32-bit": 0}
+    for kind, pattern in (("byte", r"\boutput_ptr\["), ("32-bit", r"\(uint\*\)\(output_ptr")):
+        for m in re.finditer(pattern, body):
+            depth, times = 0, 1  # walk back over the braces: each enclosing `for (... < N; ...) {` multiplies
+            for opening in reversed(list(re.finditer(r"[{}]", body[:m.start()]))):
+                depth += 1 if opening.group() == "}" else -1
+                if depth < 0:
+                    depth = 0
+                    loop = re.search(r"for \(int \w+ = 0; \w+ < (\d+); \+\+\w+\) $", body[:opening.start()])
+                    times *= int(loop.group(1)) if loop else 1
+            counts[kind] += times
+    return counts
 
 
 def emulated(cu):
@@ -74,31 +94,47 @@ def specialised_shapes(source, launcher, aligned_channels):
 
 
 def census(source):
-    """Each kernel's name and its count of min( and max( calls and of ifs, one line a kernel."""
-    kernels = re.findall(r'^extern "C" __global__ void (?:__launch_bounds__\(\d+\) )?(\w+)\([^\n]*\{\n(.*?)^\}\n',
-                         source, re.S | re.M)
-    counts = {"min": r"\bmin\(", "max": r"\bmax\(", "if": r"\bif \("}
+    """Each kernel's name, its count of min( and max( calls and of ifs, its store instructions to the
+    output as written (a loop's once) by width, and how many of them a thread executes, one line a kernel."""
+    kernels = re.findall(r'^extern "C" __global__ void (?:__(?:launch_bounds|maxnreg)__\(\d+\) )?(\w+)\([^\n]*\{\n'
+                         r'(.*?)^\}\n', source, re.S | re.M)
+    counts = {"min": r"\bmin\(", "max": r"\bmax\(", "if": r"\bif \(", "byte store": r"\boutput_ptr\[",
+              "32-bit store": r"\(uint\*\)\(output_ptr", "64-bit store": r"\(uint2\*\)\(output_ptr",
+              "128-bit store": r"\(uint4\*\)\(output_ptr"}
     return "\n".join(name + ": " + ", ".join(f"{len(re.findall(p, body))} {what}" for what, p in counts.items())
-                     for name, body in kernels)
+                     + "; a thread executes " + ", ".join(f"{n} {k}" for k, n in stores_a_thread(body).items())
+                     + " stores" for name, body in kernels)
+
+
+def emulation(args, tmp):
+    """The schedule's generated CUDA (with --specialised, also for args.shapes and the aligned class) as
+    C++ on shim.h with the counted output pointer, written to tmp/emu.cpp; its census printed. Returns
+    (the generated source, the .cpp)."""
+    cu, cpp = Path(tmp) / "gen.cu", Path(tmp) / "emu.cpp"
+    shapes = ",".join(([args.shapes] if args.specialised else []) + ["aligned"] * args.specialised)
+    source = generate(args.schedule, shapes, cu)
+    text = emulated(cu).replace("uchar* __restrict__ output_ptr", "counted_output output_ptr")
+    cpp.write_text(f'#include "{HERE / "emulate" / "counted_output.h"}"\n' + text)
+    print(census(source), flush=True)
+    return source, cpp
+
+
+def compiled(tmp, cpp, launcher, main, *defines):
+    """The emulation's launcher `launcher` linked with emulate/<main>: the executable's path."""
+    exe = Path(tmp) / launcher
+    subprocess.run(["g++", "-std=c++20", "-O2", "-pthread", "-w", f"-DLAUNCHER={launcher}", *defines,
+                    "-include", cpp, HERE / "emulate" / main, "-o", exe], check=True)
+    return exe
 
 
 def main():
     args = parse_arguments(__doc__, "box")
     failed = runs = 0
     with tempfile.TemporaryDirectory() as tmp:
-        cu, cpp = Path(tmp) / "gen.cu", Path(tmp) / "emu.cpp"
-        shapes = ",".join(([args.shapes] if args.specialised else []) + ["aligned"] * args.specialised)
-        source = generate(args.schedule, shapes, cu)
-        text = emulated(cu)
-        text = text.replace("uchar* __restrict__ output_ptr", "counted_output output_ptr")
-        print(census(source), flush=True)
-        cpp.write_text(f'#include "{HERE / "emulate" / "counted_output.h"}"\n' + text)
+        source, cpp = emulation(args, tmp)
         for launcher in re.findall(r'^extern "C" int (filterlab_\w+)\(', source, re.M):
             radius = int(re.search(r"_radius(\d+)$", launcher).group(1))
-            exe = Path(tmp) / launcher
-            subprocess.run(["g++", "-std=c++20", "-O2", "-pthread", "-w", f"-DLAUNCHER={launcher}",
-                            "-include", cpp, HERE / "emulate" / "box_main.cpp", "-o", exe],
-                           check=True)
+            exe = compiled(tmp, cpp, launcher, "box_main.cpp")
             shapes = SHAPES + framed_shapes(radius) + specialised_shapes(source, launcher, 2) * args.specialised
             for c, h, w in shapes:
                 run = subprocess.run([exe, str(radius), str(c), str(h), str(w)], capture_output=True, text=True)
@@ -107,7 +143,6 @@ def main():
                 runs += 1
     print(f"emulate_box_cuda: {args.schedule}: {runs - failed} of {runs} exact")
     sys.exit(1 if failed else 0)
-
 
 if __name__ == "__main__":
     main()

@@ -17,9 +17,8 @@ import re
 import subprocess
 import sys
 import tempfile
-from pathlib import Path
 
-from emulate_box_cuda import HERE, SHAPES, census, emulated, generate, parse_arguments, specialised_shapes
+from emulate_box_cuda import SHAPES, compiled, emulation, parse_arguments, specialised_shapes
 from gaussian_cases import contract_weights
 
 # The box's shapes, shapes with one thread tile of 8 x 4 inside its frame and a few beside it, and RGB.
@@ -35,19 +34,10 @@ def main():
     args = parse_arguments(__doc__, "Gaussian")
     failed = 0
     with tempfile.TemporaryDirectory() as tmp:
-        cu, cpp = Path(tmp) / "gen.cu", Path(tmp) / "emu.cpp"
-        shapes = ",".join(([args.shapes] if args.specialised else []) + ["aligned"] * args.specialised)
-        source = generate(args.schedule, shapes, cu)
-        text = emulated(cu)
-        text = text.replace("uchar* __restrict__ output_ptr", "counted_output output_ptr")
-        cpp.write_text(f'#include "{HERE / "emulate" / "shim.h"}"\n#include "{HERE / "emulate" / "counted_output.h"}"\n'
-                       + text.split("\n", 1)[1])
-        print(census(source), flush=True)
+        source, cpp = emulation(args, tmp)
         pool = 2 if args.schedule.startswith("gaussian_maxpool/") else 1
         for launcher in re.findall(r'^extern "C" int (filterlab_\w+)\(', source, re.M):
-            exe = Path(tmp) / launcher
-            subprocess.run(["g++", "-std=c++20", "-O2", "-pthread", "-w", f"-DLAUNCHER={launcher}", f"-DPOOL={pool}",
-                            "-include", cpp, HERE / "emulate" / "gaussian_main.cpp", "-o", exe], check=True)
+            exe = compiled(tmp, cpp, launcher, "gaussian_main.cpp", f"-DPOOL={pool}")
             specialised = specialised_shapes(source, launcher, 3) * args.specialised
             for sigma in (1.0, 0.6):
                 w = contract_weights(sigma)

@@ -23,9 +23,11 @@ def median_model(image, k):
 FEW_SHAPES = [(1, 1, 1), (2, 31, 29)]
 
 
-def _case(algorithm, k, tile, bits, strip=1, pairs=None):
+def _case(algorithm, k, tile, bits, strip=1, pairs=None, staged=False):
     name = f"median.{algorithm.__name__} size={k} tile={tile[0]}x{tile[1]} bits={bits} strip={strip} pairs={pairs}"
-    return (name, lambda im: run(algorithm(k, tile_x=tile[0], tile_y=tile[1], bits=bits, strip=strip, pairs=pairs), im, im.shape),
+    name += " staged" * staged
+    return (name, lambda im: run(algorithm(k, tile_x=tile[0], tile_y=tile[1], bits=bits, strip=strip, pairs=pairs,
+                                           staged=staged), im, im.shape),
             lambda im: median_model(im, k))
 
 
@@ -41,7 +43,8 @@ CASES = [_case(*c) for c in [
     (median.Direct, 3, (1, 1), 16, 1, "portable"),
     (median.Direct, 5, (3, 2), 16, 2), (median.Separable, 3, (4, 4), 16), (median.Separable, 3, (3, 2), 32, 2),
     (median.Separable, 5, (2, 2), 32),
-]] + [_case(*c) + (FEW_SHAPES,) for c in [  # the packed pairs at other points of their sweeps' algorithm axes
+]] + [_case(*c) + (FEW_SHAPES,) for c in [  # the packed pairs at other points of their sweeps' algorithm axes, staged
     (median.Separable, 3, (2, 1), 16, 8, "portable"), (median.Separable, 5, (2, 1), 16, 2, "portable"),
     (median.Direct, 3, (2, 4), 16, 1, "portable"), (median.Direct, 3, (4, 2), 16, 1, "portable"),
+    (median.Direct, 3, (2, 4), 16, 1, "portable", True), (median.Separable, 5, (2, 1), 16, 2, None, True),
 ]]

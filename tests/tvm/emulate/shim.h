@@ -1,5 +1,5 @@
 // The CUDA that TVM's generated kernels use, emulated on the CPU (for
-// tests/tvm/emulate_box_cuda.py): a block's threads are std::threads that
+// tests/tvm/emulate_box_cuda.py and its kin): a block's threads are std::threads that
 // meet at __syncthreads on a std::barrier, a block's shared arrays are
 // function statics (blocks run one at a time), the launch a loop over blocks.
 // It checks a schedule's indexing, guards and shared-memory layout without a
@@ -25,6 +25,12 @@ inline void __syncthreads() { g_bar->arrive_and_wait(); }
 #define __launch_bounds__(n)
 #define __maxnreg__(n)
 struct uint4 { unsigned x, y, z, w; };  // the vector stores' types
+// The SIMD min and max of each 16-bit lane (median_networks.packed_op's "cuda").
+inline unsigned lanes2(unsigned a, unsigned b, const uint16_t &(*f)(const uint16_t &, const uint16_t &)) {
+    return f(uint16_t(a), uint16_t(b)) | unsigned(f(uint16_t(a >> 16), uint16_t(b >> 16))) << 16;
+}
+inline unsigned __vminu2(unsigned a, unsigned b) { return lanes2(a, b, std::min<uint16_t>); }
+inline unsigned __vmaxu2(unsigned a, unsigned b) { return lanes2(a, b, std::max<uint16_t>); }
 struct uint2 { unsigned x, y; };
 #define __restrict__ __restrict
 typedef int cudaStream_t;
