@@ -111,7 +111,8 @@ void copy_out(RunningSums &p, Stage s, const Var &xo, TailStrategy tail) {
 // be fast: it is TVM's running_sums_staged, stage for stage; sums_strips' threads
 // each make one chunk's 16 rows, so a warp's lanes read sums 8 words apart (bank
 // conflicts) and store 16 bytes apart (each store instruction half of 16 sectors).
-FILTERLAB_SCHEDULE(box, RunningSums, gpu, sums_staged) {
+FILTERLAB_SCHEDULE(box, RunningSums, gpu, sums_staged,
+                   FRONTIER("fastest Halide CUDA box at radius 15 at the largest shapes (8192², 6000x4000, 4096x2304 RGB)")) {
     const Var xo{"xo"};
     // A width the tiles divide needs no guard on x.
     copy_out(p, p.output.specialize(p.width % kTileColumns == 0), xo, TailStrategy::RoundUp);
