@@ -17,11 +17,13 @@ Peers that compute another function (status `differs`) are marked †.
 
 usage: verdict_shapes.py RUN_DIR... [--out FILE.md] [--csv FILE.csv] [--answer]
 --csv: the rows it read (every run's timed rows, the columns it uses), which it
-reads back in place of the runs: what a report keeps of the runs.
+reads back in place of the runs: what a report keeps of the runs (gzip'd when
+the name ends in .gz).
 --answer: only the summary as the README's answer shows it (geometric mean /
 worst a class, bold within the row's target of scripts/verdict_rows.txt)."""
 import argparse
 import csv
+import gzip
 import math
 from collections import defaultdict
 from pathlib import Path
@@ -41,13 +43,21 @@ def rows_of(runs):
     out = []
     for run in runs:
         path = Path(run) if Path(run).is_file() else Path(run) / "results.csv"
-        with open(path) as f:
+        with open_text(path, "r") as f:
             out += [r for r in csv.DictReader(f) if r["status"] in ("ok", "differs")]
     return out
 
 
+def open_text(path, mode):
+    """A rows file as text; gzip'd where its name ends in .gz (how reports/ keeps a large run's rows)."""
+    path = Path(path)
+    if path.suffix == ".gz":
+        return gzip.open(path, mode + "t", newline="")
+    return open(path, mode, newline="")
+
+
 def write_rows(rows, path):
-    with open(path, "w", newline="") as f:
+    with open_text(path, "w") as f:
         w = csv.DictWriter(f, fieldnames=KEPT, extrasaction="ignore", lineterminator="\n")
         w.writeheader()
         w.writerows(rows)

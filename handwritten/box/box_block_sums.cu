@@ -100,7 +100,7 @@ __device__ inline void column_sums(const Plane &p, int y0, int x, uint32_t *sums
 // run's column sums (columns -r .. 59 + r of it) are read first, 4 a read:
 // two reads an output would make the shared-memory pipe the kernel's limit,
 // where taking a sum out of its word costs the ALU one instruction.
-template <int R, bool kMulHigh>
+template <int R>
 __device__ inline void row_sums(const uint32_t *sums, uint4 *staging, int i, int run) {
     // Quad q holds the run's columns 4q - 16 .. 4q - 13; the window needs quads
     // (16 - R) / 4 .. (75 + R) / 4.
@@ -112,8 +112,7 @@ __device__ inline void row_sums(const uint32_t *sums, uint4 *staging, int i, int
     auto column = [&](int c) {  // the run's column c (-R .. 59 + R, known at compile time)
         const uint2 v = q4[(c + 16) / 4];
         const uint32_t w = (c + 16) % 4 < 2 ? v.x : v.y;
-        // kMulHigh: the high half as a multiply-high, on the multiply pipe.
-        return (c + 16) % 2 ? (kMulHigh ? __umulhi(w, 0x10000u) : w >> 16) : w & 0xffffu;
+        return (c + 16) % 2 ? w >> 16 : w & 0xffffu;
     };
     uint32_t sum = Magic<R>::n / 2;
 #pragma unroll
@@ -149,7 +148,7 @@ __device__ inline void store_tile(const Plane &p, const uint4 *staging, int x0, 
     }
 }
 
-template <int R, int ROWS, int MIN_BLOCKS, bool kMulHigh>
+template <int R, int ROWS, int MIN_BLOCKS>
 __global__ void __launch_bounds__(kThreads, MIN_BLOCKS) box_block_sums_kernel(Plane p) {
     __shared__ Shared<ROWS> shared;
     const int x0 = static_cast<int>(blockIdx.x) * kOutputs, y0 = static_cast<int>(blockIdx.y) * ROWS;
@@ -159,26 +158,25 @@ __global__ void __launch_bounds__(kThreads, MIN_BLOCKS) box_block_sums_kernel(Pl
     else column_sums<R, ROWS, true>(p, y0, x, shared.sums);
     __syncthreads();
     for (int k = static_cast<int>(threadIdx.x); k < ROWS * kRuns; k += kThreads)
-        row_sums<R, kMulHigh>(shared.sums, shared.staging, k / kRuns, k % kRuns);
+        row_sums<R>(shared.sums, shared.staging, k / kRuns, k % kRuns);
     __syncthreads();
     store_tile<ROWS>(p, shared.staging, x0, y0);
 }
 
-template <int R, int ROWS, int MIN_BLOCKS, bool kMulHigh>
+template <int R, int ROWS, int MIN_BLOCKS>
 void launch(const Plane &p) {
     const dim3 grid((p.width + kOutputs - 1) / kOutputs, (p.height + ROWS - 1) / ROWS);
-    box_block_sums_kernel<R, ROWS, MIN_BLOCKS, kMulHigh><<<grid, kThreads, 0, stream()>>>(p);
+    box_block_sums_kernel<R, ROWS, MIN_BLOCKS><<<grid, kThreads, 0, stream()>>>(p);
 }
 
-template <int ROWS, int MIN_BLOCKS, bool kMulHigh, std::size_t... Rs>
+template <int ROWS, int MIN_BLOCKS, std::size_t... Rs>
 constexpr auto make_launchers(std::index_sequence<Rs...>) {
-    return std::array<void (*)(const Plane &), sizeof...(Rs)>{&launch<static_cast<int>(Rs) + 1, ROWS, MIN_BLOCKS, kMulHigh>...};
+    return std::array<void (*)(const Plane &), sizeof...(Rs)>{&launch<static_cast<int>(Rs) + 1, ROWS, MIN_BLOCKS>...};
 }
 
-template <int ROWS, int MIN_BLOCKS, bool kMulHigh>
+template <int ROWS, int MIN_BLOCKS>
 void run(const PlanarView &in, const PlanarView &out, const ParamValues &params) {
-    static constexpr auto launchers =
-        make_launchers<ROWS, MIN_BLOCKS, kMulHigh>(std::make_index_sequence<kBoxMaxRadius>{});
+    static constexpr auto launchers = make_launchers<ROWS, MIN_BLOCKS>(std::make_index_sequence<kBoxMaxRadius>{});
     const int radius = static_cast<int>(params.at("radius"));
     for_each_plane(in, out, "box_block_sums_kernel", [&](const Plane &p) { launchers.at(radius - 1)(p); });
 }
@@ -188,11 +186,11 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &params)
 // warps an SM holds; they were slower at every shape and radius measured.
 // At least 6 blocks an SM (80 registers): left to itself the compiler keeps a
 // run's every column sum live at once (up to 255 registers, one block an SM);
-// at 8 blocks (64) it spills at some radii, and was slower.
+// at 8 blocks (64) it spills at some radii, and was slower. Taking phase 2's
+// high halves by multiply-highs (the multiply pipe) instead of shifts moved
+// ALU work but not the time.
 const VariantRegistration registration{
-    with_algorithm({"box", "hw_block_sums", Backend::cuda, Kind::handwritten, {}, run<16, 6, false>}, "running_sums")};
-const VariantRegistration lever_mul{
-    with_algorithm({"box", "hw_block_sums_mul", Backend::cuda, Kind::handwritten, {}, run<16, 6, true>}, "running_sums")};
+    with_algorithm({"box", "hw_block_sums", Backend::cuda, Kind::handwritten, {}, run<16, 6>}, "running_sums")};
 
 }  // namespace
 }  // namespace filterlab::handwritten
