@@ -1,6 +1,7 @@
 // Schedules of the box filter's running-sums algorithm (generators/box.h):
 // the work per pixel does not grow with the radius, as in hw_running_sums.
 #include "box.h"
+#include "running_sums_registers.h"
 #include "schedule_helpers.h"
 #include "schedule_registry.h"
 
@@ -34,16 +35,7 @@ Var strip_blocks(RunningSums &p, int threads, bool vector) {
     // is stored whole (a guarded one is stored byte by byte).
     if (vector) blocks(p.output.specialize(p.width % (threads * kChunk) == 0), TailStrategy::RoundUp);
     blocks(p.output, TailStrategy::GuardWithIf);
-    p.window_sums.compute_at(p.output, yi)
-        .store_in(MemoryType::Register)
-        .bound_storage(p.k, kChunk)
-        .bound_storage(p.chunk, 1)
-        .bound_storage(p.y, 1)
-        .bound_storage(p.c, 1)
-        .unroll(p.k);
-    p.window_sums.update(0).unscheduled();
-    p.window_sums.update(1).unscheduled();
-    p.window_sums.update(2).unroll(p.across);
+    filterlab::box::window_sums_in_registers(p, p.output, yi);
     return xo;
 }
 

@@ -3,6 +3,7 @@
 // of 16 rows by 512 outputs and walks it in three stages, each with all of the
 // block's threads, through shared memory.
 #include "box.h"
+#include "running_sums_registers.h"
 #include "schedule_registry.h"
 
 using namespace Halide;
@@ -76,16 +77,7 @@ void staged_means(RunningSums &p, const Var &block) {
         .vectorize(xw)
         .gpu_threads(thread);
     // A run's window sums in the thread's registers.
-    p.window_sums.compute_at(p.means, xa)
-        .store_in(MemoryType::Register)
-        .bound_storage(p.k, kChunk)
-        .bound_storage(p.chunk, 1)
-        .bound_storage(p.y, 1)
-        .bound_storage(p.c, 1)
-        .unroll(p.k);
-    p.window_sums.update(0).unscheduled();
-    p.window_sums.update(1).unscheduled();
-    p.window_sums.update(2).unroll(p.across);
+    filterlab::box::window_sums_in_registers(p, p.means, xa);
 }
 
 // Stage 3: the output, the block's tile of means copied out a row at a time,
@@ -112,7 +104,7 @@ void copy_out(RunningSums &p, Stage s, const Var &xo, TailStrategy tail) {
 // each make one chunk's 16 rows, so a warp's lanes read sums 8 words apart (bank
 // conflicts) and store 16 bytes apart (each store instruction half of 16 sectors).
 FILTERLAB_SCHEDULE(box, RunningSums, gpu, sums_staged,
-                   FRONTIER("fastest Halide CUDA box at radius 15 at the largest shapes (8192², 6000x4000, 4096x2304 RGB)")) {
+                   FRONTIER("fastest Halide CUDA box at the contract's largest radius at the largest shapes (8192², 6000x4000, 4096x2304 RGB)")) {
     const Var xo{"xo"};
     // A width the tiles divide needs no guard on x.
     copy_out(p, p.output.specialize(p.width % kTileColumns == 0), xo, TailStrategy::RoundUp);

@@ -127,6 +127,17 @@ def compiled(tmp, cpp, launcher, main, *defines):
     return exe
 
 
+def run_shapes(exe, launcher, first, shapes):
+    """Runs the executable on each (channels, height, width) after the argument `first` (the radius, the
+    median's size), printing each run's line; the number of runs that failed."""
+    failed = 0
+    for c, h, w in shapes:
+        run = subprocess.run([exe, str(first), str(c), str(h), str(w)], capture_output=True, text=True)
+        print(run.stdout.strip().replace(str(exe), launcher), flush=True)
+        failed += run.returncode != 0
+    return failed
+
+
 def main():
     args = parse_arguments(__doc__, "box")
     failed = runs = 0
@@ -136,11 +147,8 @@ def main():
             radius = int(re.search(r"_radius(\d+)$", launcher).group(1))
             exe = compiled(tmp, cpp, launcher, "box_main.cpp")
             shapes = SHAPES + framed_shapes(radius) + specialised_shapes(source, launcher, 2) * args.specialised
-            for c, h, w in shapes:
-                run = subprocess.run([exe, str(radius), str(c), str(h), str(w)], capture_output=True, text=True)
-                print(run.stdout.strip().replace(str(exe), launcher), flush=True)
-                failed += run.returncode != 0
-                runs += 1
+            failed += run_shapes(exe, launcher, radius, shapes)
+            runs += len(shapes)
     print(f"emulate_box_cuda: {args.schedule}: {runs - failed} of {runs} exact")
     sys.exit(1 if failed else 0)
 

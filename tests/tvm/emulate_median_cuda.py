@@ -14,11 +14,10 @@ memory, vector stores), not the GPU's speed.
     PYTHONPATH=. .venv/bin/python tests/tvm/emulate_median_cuda.py median/register_block_pairs_2x4_r96 [--specialised]
 """
 import re
-import subprocess
 import sys
 import tempfile
 
-from emulate_box_cuda import SHAPES, compiled, emulation, parse_arguments, specialised_shapes
+from emulate_box_cuda import SHAPES, compiled, emulation, parse_arguments, run_shapes, specialised_shapes
 
 # The box's shapes (1x1, 1x2, primes, RGB), then one thread's packed block (2 wide, 2 x 4 tall) and a pixel
 # more each way, one thread block's outputs (64 x 32) and a pixel short and more, a whole word short of the
@@ -35,11 +34,9 @@ def main():
         for launcher in re.findall(r'^extern "C" int (filterlab_\w+)\(', source, re.M):
             size = int(re.search(r"_size(\d+)$", launcher).group(1))
             exe = compiled(tmp, cpp, launcher, "median_main.cpp")
-            for c, h, w in MEDIAN_SHAPES + specialised_shapes(source, launcher, 3) * args.specialised:
-                run = subprocess.run([exe, str(size), str(c), str(h), str(w)], capture_output=True, text=True)
-                print(run.stdout.strip().replace(str(exe), launcher), flush=True)
-                failed += run.returncode != 0
-                runs += 1
+            shapes = MEDIAN_SHAPES + specialised_shapes(source, launcher, 3) * args.specialised
+            failed += run_shapes(exe, launcher, size, shapes)
+            runs += len(shapes)
     print(f"emulate_median_cuda: {args.schedule}: {runs - failed} of {runs} exact")
     sys.exit(1 if failed else 0)
 
