@@ -24,6 +24,7 @@ worst a class, bold within the row's target of scripts/verdict_rows.txt)."""
 import argparse
 import csv
 import gzip
+import io
 import math
 from collections import defaultdict
 from pathlib import Path
@@ -52,15 +53,18 @@ def open_text(path, mode):
     """A rows file as text; gzip'd where its name ends in .gz (how reports/ keeps a large run's rows)."""
     path = Path(path)
     if path.suffix == ".gz":
-        return gzip.open(path, mode + "t", newline="")
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", newline="")
     return open(path, mode, newline="")
 
 
 def write_rows(rows, path):
-    with open_text(path, "w") as f:
-        w = csv.DictWriter(f, fieldnames=KEPT, extrasaction="ignore", lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
+    text = io.StringIO(newline="")
+    w = csv.DictWriter(text, fieldnames=KEPT, extrasaction="ignore", lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    data = text.getvalue().encode("utf-8")
+    # gzip'd with no time stamp or name, so the same rows make the same bytes.
+    Path(path).write_bytes(gzip.compress(data, mtime=0) if Path(path).suffix == ".gz" else data)
 
 
 def shape_of(r):

@@ -44,7 +44,7 @@ static_assert(kRunLength % 4 == 0, "runs of whole words");
 // warp's reads go a half-warp at a time: rows 4k and 4k + 1 (then 4k + 2 and
 // 4k + 3) by the 8 runs, 30 words apart (8 pairs of banks over 16); odd rows
 // start 16 banks on, so a half-warp's two rows hit disjoint banks. Every row
-// starts on 8 bytes, and each pair of rows 32 words past the last one's end.
+// starts on 8 bytes; each row ends 16 words before the next one starts.
 constexpr int kPairWords = 2 * kSumWords + 32;
 __device__ inline int sum_row(int i) { return kPairWords * (i / 2) + (kSumWords + 16) * (i % 2); }
 
@@ -55,10 +55,10 @@ struct __align__(16) Shared {
     static_assert(ROWS % 2 == 0, "whole pairs of rows");
 };
 
-// The thread's word (image columns x .. x + 3) of image row y. kClamp: the
-// row or some column lies outside the image (a tile at an edge), so both are
-// clamped as FILTERS.md says; otherwise one load, at a 32-bit offset
-// (height * pitch < 2^31: kMaxSamples).
+// The thread's word (image columns x .. x + 3) of image row y. kClamp: one of
+// the tile's rows or the thread's columns lies outside the image, so both are
+// clamped as FILTERS.md says; otherwise one load, at a 32-bit offset (height *
+// pitch < 2^31: kMaxSamples and kMaxSide bound it).
 template <bool kClamp>
 __device__ inline uint32_t load_word(const Plane &p, int y, int x) {
     if (!kClamp)
@@ -153,6 +153,8 @@ __global__ void __launch_bounds__(kThreads, MIN_BLOCKS) box_block_sums_kernel(Pl
     __shared__ Shared<ROWS> shared;
     const int x0 = static_cast<int>(blockIdx.x) * kOutputs, y0 = static_cast<int>(blockIdx.y) * ROWS;
     const int x = x0 - 16 + 4 * static_cast<int>(threadIdx.x);
+    // A thread's branch: its word and the tile's rows inside the image, or not
+    // (only threads at an image edge clamp).
     const bool inside = y0 - R >= 0 && y0 + ROWS + R <= p.height && x >= 0 && x + 4 <= p.width;
     if (inside) column_sums<R, ROWS, false>(p, y0, x, shared.sums);
     else column_sums<R, ROWS, true>(p, y0, x, shared.sums);
@@ -185,7 +187,7 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &params)
 // registers of the loads in flight and the shared memory, and so halve the
 // warps an SM holds; they were slower at every shape and radius measured.
 // At least 6 blocks an SM (80 registers): left to itself the compiler keeps a
-// run's every column sum live at once (up to 255 registers, one block an SM);
+// run's every column sum live at once (up to 255 registers, two blocks an SM);
 // at 8 blocks (64) it spills at some radii, and was slower. Taking phase 2's
 // high halves by multiply-highs (the multiply pipe) instead of shifts moved
 // ALU work but not the time.

@@ -1,6 +1,7 @@
 # The steps a device call script runs side by side, written once (sourced after
 # the --shell-env line: they use $fl and $san). Each starts a background job
-# and logs to a file of its own under the directory given; the script `wait`s.
+# and logs to a file of its own under the directory given, ending with the
+# job's exit status (124: cut by the timeout); the script `wait`s.
 #
 #   source scripts/device/steps.sh
 #   check_variant $OUT/c1 box hw_block_sums            # full check matrix: DIR/check_box.hw_block_sums.txt
@@ -12,20 +13,21 @@ check_variant() {  # DIR FILTER VARIANT [check's options]
     local dir=$1 filter=$2 variant=$3
     shift 3
     mkdir -p "$dir"
-    timeout "${STEP_TIMEOUT:-300}" "$fl" check --filter "$filter" --variant "$variant" "$@" \
-        > "$dir/check_$filter.$variant.txt" 2>&1 &
+    { timeout "${STEP_TIMEOUT:-300}" "$fl" check --filter "$filter" --variant "$variant" "$@"
+      echo "exit status $?"; } > "$dir/check_$filter.$variant.txt" 2>&1 &
 }
 
 sanitize_variant() {  # DIR FILTER VARIANT [TOOL...]: every tool when none is named
-    local dir=$1 filter=$2 variant=$3 tool extra
+    local dir=$1 filter=$2 variant=$3 tool
     shift 3
     local tools=("$@")
     [ ${#tools[@]} -gt 0 ] || tools=(memcheck racecheck initcheck)
     mkdir -p "$dir/san"
     for tool in "${tools[@]}"; do
-        extra=$([ "$tool" = memcheck ] && echo "--leak-check full" || true)
-        timeout "${STEP_TIMEOUT:-300}" "$san" --tool "$tool" $extra --error-exitcode 99 --print-limit 20 \
-            "$fl" check --filter "$filter" --variant "$variant" --sanitizer-matrix \
-            > "$dir/san/$filter.$variant.$tool.log" 2>&1 &
+        local extra=()
+        [ "$tool" = memcheck ] && extra=(--leak-check full)
+        { timeout "${STEP_TIMEOUT:-300}" "$san" --tool "$tool" "${extra[@]}" --error-exitcode 99 --print-limit 20 \
+              "$fl" check --filter "$filter" --variant "$variant" --sanitizer-matrix
+          echo "exit status $?"; } > "$dir/san/$filter.$variant.$tool.log" 2>&1 &
     done
 }

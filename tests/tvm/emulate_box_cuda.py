@@ -152,5 +152,6 @@ def main():
     print(f"emulate_box_cuda: {args.schedule}: {runs - failed} of {runs} exact")
     sys.exit(1 if failed else 0)
 
+
 if __name__ == "__main__":
     main()
