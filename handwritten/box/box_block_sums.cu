@@ -23,6 +23,7 @@
 
 #include "box_columns.cuh"
 #include "registry.h"
+#include "strip_words.cuh"
 
 namespace filterlab::handwritten {
 namespace {
@@ -139,12 +140,8 @@ __device__ inline void store_tile(const Plane &p, const uint4 *staging, int x0, 
         if (y >= p.height || x >= p.width) continue;
         uint8_t *dst = p.out + static_cast<std::ptrdiff_t>(y) * p.out_pitch + x;
         const uint4 v = staging[k];
-        if (x + 16 <= p.width) {
-            __stcs(reinterpret_cast<uint4 *>(dst), v);
-        } else {  // the chunk that straddles the right edge
-            const uint32_t w[4] = {v.x, v.y, v.z, v.w};
-            for (int b = 0; b < p.width - x; b++) dst[b] = static_cast<uint8_t>(w[b / 4] >> (8 * (b % 4)));
-        }
+        if (x + 16 <= p.width) __stcs(reinterpret_cast<uint4 *>(dst), v);
+        else store_bytes(dst, p.width - x, v);  // the chunk that straddles the right edge
     }
 }
 

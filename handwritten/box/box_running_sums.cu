@@ -19,6 +19,7 @@
 
 #include "box_columns.cuh"
 #include "registry.h"
+#include "strip_words.cuh"
 
 namespace filterlab::handwritten {
 namespace {
@@ -62,9 +63,7 @@ __device__ inline void walk(const Plane &p, int x0, int lane, int y0, int step, 
         if (mine && inside) {
             __stcs(reinterpret_cast<uint4 *>(dst), v);
         } else if (kEdge && mine && x0 < p.width) {  // the chunk that straddles the right edge
-            const uint32_t w[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll 1
-            for (int i = 0; i < p.width - x0; i++) dst[i] = static_cast<uint8_t>(w[i / 4] >> (8 * (i % 4)));
+            store_bytes(dst, p.width - x0, v);
         }
     };
 

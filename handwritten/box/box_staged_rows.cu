@@ -27,6 +27,7 @@
 #include "box_columns.cuh"
 #include "registry.h"
 #include "row_ring.cuh"
+#include "strip_words.cuh"
 
 namespace filterlab::handwritten {
 namespace {
@@ -70,9 +71,7 @@ __device__ void walk(const Ring<R> &ring, const Plane &p, int band, int lane, in
         if (mine && inside) {
             __stcs(reinterpret_cast<uint4 *>(dst), v);
         } else if (kEdge && mine && x0 >= 0 && x0 < p.width) {  // the chunk that straddles the right edge
-            const uint32_t w[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll 1
-            for (int i = 0; i < p.width - x0; i++) dst[i] = static_cast<uint8_t>(w[i / 4] >> (8 * (i % 4)));
+            store_bytes(dst, p.width - x0, v);
         }
     };
     for (int g = 0; g < kRingSlots && g * kGroup < count; g++)
