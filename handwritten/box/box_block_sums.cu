@@ -180,14 +180,11 @@ void run(const PlanarView &in, const PlanarView &out, const ParamValues &params)
     for_each_plane(in, out, "box_block_sums_kernel", [&](const Plane &p) { launchers.at(radius - 1)(p); });
 }
 
-// Tiles of 16 rows: 32 rows halve the column sums' warm-up but double the
-// registers of the loads in flight and the shared memory, and so halve the
-// warps an SM holds; they were slower at every shape and radius measured.
-// At least 6 blocks an SM (80 registers): left to itself the compiler keeps a
-// run's every column sum live at once (up to 255 registers, two blocks an SM);
-// at 8 blocks (64) it spills at some radii, and was slower. Taking phase 2's
-// high halves by multiply-highs (the multiply pipe) instead of shifts moved
-// ALU work but not the time.
+// Tiles of 16 rows: 32 rows would halve the column sums' warm-up but double
+// the registers of the loads in flight and the shared memory, and so halve
+// the warps an SM holds. At least 6 blocks an SM: left to itself the compiler
+// keeps a run's every column sum live at once, and holds only two blocks; at
+// 8 blocks it spills. (The levers' measurements: the hand side's ledger.)
 const VariantRegistration registration{
     with_algorithm({"box", "hw_block_sums", Backend::cuda, Kind::handwritten, {}, run<16, 6>}, "running_sums")};
 
